@@ -1,0 +1,40 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-vsix/**', 'out/**', 'node_modules/**', 'test-results/**', '.vscode-test/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[property.name='innerHTML']", message: 'Server text is set with textContent, never parsed as HTML.' },
+        { selector: "MemberExpression[property.name='outerHTML']", message: 'Server text is set with textContent, never parsed as HTML.' },
+        { selector: "CallExpression[callee.property.name='insertAdjacentHTML']", message: 'Server text is set with textContent, never parsed as HTML.' },
+      ],
+    },
+  },
+  {
+    // The pure layers: no editor, no I/O. They run under plain Node and in the webview.
+    files: ['src/elicitation/**', 'src/shared/**', 'webview/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'Pure code must not depend on the editor; put UI in src/ui.' }],
+          patterns: [
+            { group: ['node:*', 'fs', 'child_process', 'http', 'https', 'net'], message: 'Pure code does no I/O.' },
+            { group: ['**/ui/**', '**/mcp/**'], message: 'Imports point down only (see ARCHITECTURE.md).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'test/**/*.mjs', 'bench/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);

@@ -1,0 +1,81 @@
+// Builds the bundles with esbuild: the extension host (Node, CommonJS, `vscode` external),
+// the webview page (browser) and the command-line runner.
+//   node scripts/build.mjs [--production] [--watch]
+import * as esbuild from 'esbuild';
+import { statSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Size budgets for minified production bundles, in bytes. */
+export const BUDGETS = { 'dist/extension.js': 400_000, 'dist/webview/main.js': 150_000 };
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    // The SDK ships ESM and CJS builds; prefer the CJS one so the bundle stays CommonJS.
+    mainFields: ['module', 'main'],
+    conditions: ['require', 'node'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+    conditions: ['require', 'node'],
+  },
+  {
+    ...common,
+    entryPoints: { main: 'webview/main.ts' },
+    outdir: 'dist/webview',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+  },
+].filter((b) => b.entryPoints && (Array.isArray(b.entryPoints) ? b.entryPoints : Object.values(b.entryPoints)).every(exists));
+
+function exists(path) {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+if (watch) {
+  for (const options of builds) {
+    const ctx = await esbuild.context(options);
+    await ctx.watch();
+  }
+  console.log('[watch] building; waiting for changes');
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+  if (production) {
+    let over = false;
+    for (const [file, budget] of Object.entries(BUDGETS)) {
+      if (!exists(file)) continue;
+      const size = statSync(file).size;
+      over ||= size > budget;
+      console.log(`${file}: ${(size / 1000).toFixed(1)} kB (budget ${budget / 1000} kB)${size > budget ? '  OVER BUDGET' : ''}`);
+    }
+    if (over) process.exit(1);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * An input request: one question put to the person, whatever protocol it came by
+ * (MCP `elicitation/create`, an input-required result, a -32042 error, the extension API).
+ */
+import type { FormModel, Question } from './model';
+
+export interface RequestSource {
+  /** The configured name of the server (or extension) asking. Always shown. */
+  readonly server: string;
+  /** The tool call this request belongs to, when known. */
+  readonly tool?: string;
+  /** The tool is annotated `destructiveHint: true`. */
+  readonly destructive?: boolean;
+}
+
+export interface FormInputRequest {
+  readonly id: string;
+  readonly mode: 'form';
+  readonly source: RequestSource;
+  readonly message: string;
+  readonly questions: readonly Question[];
+  readonly createdAt: number;
+}
+
+export interface UrlInputRequest {
+  readonly id: string;
+  readonly mode: 'url';
+  readonly source: RequestSource;
+  readonly message: string;
+  readonly url: string;
+  readonly questions: readonly [];
+  readonly createdAt: number;
+}
+
+export type InputRequest = FormInputRequest | UrlInputRequest;
+
+export function formOf(request: InputRequest): FormModel {
+  return { questions: request.questions };
+}
+
+export type Presentation = 'confirm' | 'pick' | 'pick-many' | 'input' | 'form' | 'url';
+
+export interface PresentationOptions {
+  /** Ask everything in the form panel (a user setting). */
+  readonly forceForm: boolean;
+}
+
+/** Chooses the lightest surface that can ask the whole request. */
+export function choosePresentation(request: InputRequest, options: PresentationOptions): Presentation {
+  if (request.mode === 'url') return 'url';
+  if (options.forceForm) return 'form';
+  const { questions } = request;
+  if (questions.length === 0) return 'confirm';
+  if (questions.length > 1) return 'form';
+  switch (questions[0].kind) {
+    case 'boolean':
+    case 'single-select':
+      return 'pick';
+    case 'multi-select':
+      return 'pick-many';
+    default:
+      return 'input';
+  }
+}

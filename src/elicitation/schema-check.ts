@@ -1,0 +1,64 @@
+/**
+ * The last check before an accepted answer leaves the host: the content is validated with
+ * ajv (draft 2020-12, ajv-formats) against the schema the server actually sent. Our own
+ * validation should already guarantee this; this makes it a fact instead of a hope.
+ *
+ * Host only: ajv generates code at run time, which the webview's CSP forbids.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { compileBoundedPattern } from './pattern';
+
+/** ajv's regular expression engine, replaced by the bounded matcher: a server's pattern must not hang us here either. */
+function boundedRegExp(pattern: string): { test(text: string): boolean; toString(): string } {
+  const compiled = compileBoundedPattern(pattern);
+  return {
+    // Too complex to decide counts as a failure: never send what we could not check.
+    test: (text) => compiled.test(text) === 'match',
+    toString: () => `/${pattern}/u`,
+  };
+}
+boundedRegExp.code = 'boundedRegExp';
+
+const CACHE_LIMIT = 64;
+
+export class SchemaChecker {
+  private readonly ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    // Otherwise a field named `valueOf` or `constructor` is "present" through the prototype.
+    ownProperties: true,
+    addUsedSchema: false,
+    validateSchema: false,
+    code: { regExp: boundedRegExp },
+  });
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor() {
+    addFormats(this.ajv);
+  }
+
+  /** Returns ajv's complaints about `content` (empty when it is valid). */
+  check(requestedSchema: Record<string, unknown>, content: unknown): string[] {
+    const validate = this.compile(requestedSchema);
+    if (validate(content)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  }
+
+  private compile(requestedSchema: Record<string, unknown>): ValidateFunction {
+    const key = JSON.stringify(requestedSchema);
+    let validate = this.cache.get(key);
+    if (validate) {
+      // Refresh its place: the cache evicts the least recently used.
+      this.cache.delete(key);
+    } else {
+      // `$schema` and `$id` would make ajv look up or register documents; the subset needs neither.
+      const { $schema: _schema, $id: _id, ...schema } = requestedSchema;
+      validate = this.ajv.compile(schema);
+      if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(key, validate);
+    return validate;
+  }
+}

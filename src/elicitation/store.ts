@@ -1,0 +1,161 @@
+/**
+ * The input store: the live state of every open request, its answer drafts and status.
+ * Every UI surface renders from it and every change goes through the reducer, which
+ * refuses what the Agent Host Protocol refuses (an answer for an unknown request, an
+ * answer of the wrong kind, `accept` while a required question has no submitted answer).
+ */
+import type { Answer, Answers, ElicitAction } from './model';
+import type { InputRequest } from './request';
+import { answerFits, ownAnswer } from './validation';
+
+export type RequestStatus = 'open' | 'accepted' | 'declined' | 'cancelled' | 'abandoned';
+
+export interface RequestState {
+  readonly request: InputRequest;
+  readonly answers: Answers;
+  readonly status: RequestStatus;
+  /** Why an abandoned request ended (the server cancelled, died, timed out...). */
+  readonly reason?: string;
+}
+
+export interface StoreState {
+  /** Open requests first come first served, then the most recent finished ones. */
+  readonly requests: readonly RequestState[];
+}
+
+export type StoreAction =
+  | { readonly type: 'requested'; readonly request: InputRequest }
+  | {
+      readonly type: 'answerChanged';
+      readonly requestId: string;
+      readonly questionId: string;
+      /** Absent clears the answer. */
+      readonly answer?: Answer;
+    }
+  | {
+      readonly type: 'completed';
+      readonly requestId: string;
+      readonly response: ElicitAction;
+      /** Answers to record with the completion (merged over the drafts). */
+      readonly answers?: Answers;
+    }
+  | { readonly type: 'abandoned'; readonly requestId: string; readonly reason: string };
+
+export type ReduceResult = { readonly ok: true; readonly state: StoreState } | { readonly ok: false; readonly reason: string };
+
+/** Finished requests kept for history; open ones are never dropped. */
+export const FINISHED_KEPT = 20;
+
+export const EMPTY_STORE: StoreState = { requests: [] };
+
+const FINAL_STATUS: Record<ElicitAction, RequestStatus> = {
+  accept: 'accepted',
+  decline: 'declined',
+  cancel: 'cancelled',
+};
+
+function refuse(reason: string): ReduceResult {
+  return { ok: false, reason };
+}
+
+function withRequest(state: StoreState, id: string, next: RequestState): StoreState {
+  const requests = state.requests.map((r) => (r.request.id === id ? next : r));
+  if (next.status === 'open') return { requests };
+  // Keep open requests in arrival order ahead of a bounded tail of finished ones.
+  const open = requests.filter((r) => r.status === 'open');
+  const finished = [next, ...requests.filter((r) => r.status !== 'open' && r !== next)].slice(0, FINISHED_KEPT);
+  return { requests: [...open, ...finished] };
+}
+
+export function reduce(state: StoreState, action: StoreAction): ReduceResult {
+  if (action.type === 'requested') {
+    if (state.requests.some((r) => r.request.id === action.request.id)) {
+      return refuse(`a request with id ${action.request.id} already exists`);
+    }
+    const open = state.requests.filter((r) => r.status === 'open');
+    const finished = state.requests.filter((r) => r.status !== 'open');
+    const added: RequestState = { request: action.request, answers: {}, status: 'open' };
+    return { ok: true, state: { requests: [...open, added, ...finished] } };
+  }
+
+  const current = state.requests.find((r) => r.request.id === action.requestId);
+  if (!current) return refuse(`no input request has id ${action.requestId}`);
+  if (current.status !== 'open') return refuse(`input request ${action.requestId} is already ${current.status}`);
+
+  switch (action.type) {
+    case 'answerChanged': {
+      const question = current.request.questions.find((q) => q.id === action.questionId);
+      if (!question) return refuse(`input request ${action.requestId} has no question ${action.questionId}`);
+      const others = Object.entries(current.answers).filter(([id]) => id !== action.questionId);
+      if (action.answer !== undefined) {
+        if (action.answer.state !== 'skipped' && action.answer.value === undefined) {
+          return refuse(`the answer to ${action.questionId} has no value`);
+        }
+        if (!answerFits(question, action.answer)) {
+          return refuse(`the answer to ${action.questionId} is not of kind ${question.kind}`);
+        }
+        others.push([action.questionId, action.answer]);
+      }
+      // fromEntries, not assignment: a question may be called "__proto__".
+      const answers: Answers = Object.fromEntries(others);
+      return { ok: true, state: withRequest(state, action.requestId, { ...current, answers }) };
+    }
+    case 'completed': {
+      const answers: Answers = { ...current.answers, ...action.answers };
+      for (const [questionId, answer] of Object.entries(action.answers ?? {})) {
+        const question = current.request.questions.find((q) => q.id === questionId);
+        if (!question) return refuse(`input request ${action.requestId} has no question ${questionId}`);
+        if (!answerFits(question, answer)) return refuse(`the answer to ${questionId} is not of kind ${question.kind}`);
+      }
+      if (action.response === 'accept') {
+        const missing = current.request.questions.filter(
+          (q) => q.required && ownAnswer(answers, q.id)?.state !== 'submitted',
+        );
+        if (missing.length > 0) {
+          return refuse(`cannot accept: no submitted answer for ${missing.map((q) => q.id).join(', ')}`);
+        }
+      }
+      const next: RequestState = { ...current, answers, status: FINAL_STATUS[action.response] };
+      return { ok: true, state: withRequest(state, action.requestId, next) };
+    }
+    case 'abandoned': {
+      const next: RequestState = { ...current, status: 'abandoned', reason: action.reason };
+      return { ok: true, state: withRequest(state, action.requestId, next) };
+    }
+  }
+}
+
+export function openRequests(state: StoreState): RequestState[] {
+  return state.requests.filter((r) => r.status === 'open');
+}
+
+export function findRequest(state: StoreState, id: string): RequestState | undefined {
+  return state.requests.find((r) => r.request.id === id);
+}
+
+export type StoreListener = (state: StoreState, action: StoreAction) => void;
+
+/** Holds the state, applies actions through the reducer and tells listeners. */
+export class InputStore {
+  private current: StoreState = EMPTY_STORE;
+  private readonly listeners = new Set<StoreListener>();
+
+  get state(): StoreState {
+    return this.current;
+  }
+
+  dispatch(action: StoreAction): ReduceResult {
+    const result = reduce(this.current, action);
+    if (result.ok) {
+      this.current = result.state;
+      for (const listener of [...this.listeners]) listener(this.current, action);
+    }
+    return result;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: StoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
