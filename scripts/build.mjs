@@ -50,6 +50,17 @@ const builds = [
     format: 'esm',
     target: 'es2022',
   },
+  {
+    // Test and demo MCP servers: not shipped (out/ is outside the package).
+    ...common,
+    minify: false,
+    entryPoints: { stdio: 'test/fixtures/servers/stdio.ts', http: 'test/fixtures/servers/http.ts' },
+    outdir: 'out/fixtures',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    conditions: ['require', 'node'],
+  },
 ].filter((b) => b.entryPoints && (Array.isArray(b.entryPoints) ? b.entryPoints : Object.values(b.entryPoints)).every(exists));
 
 function exists(path) {

@@ -1,0 +1,199 @@
+/**
+ * The broker: every question, whatever protocol brought it, becomes an InputRequest in
+ * the store, is put to the person through the Prompter port, and comes back as a result
+ * that has been checked against what the server asked for. It knows nothing of VS Code
+ * or of transports.
+ */
+import type { Answers, Content, ElicitAction, ElicitResult } from './model';
+import { choosePresentation, type InputRequest, type Presentation, type RequestSource } from './request';
+import { parseRequestedSchemaOrThrow } from './schema';
+import type { InputStore } from './store';
+import { buildContent, type FieldError, toAnswerValue } from './validation';
+
+/** What the person did, as a UI surface reports it. */
+export type Outcome =
+  | { readonly action: 'accept'; readonly answers?: Answers }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+export interface AskOptions {
+  readonly presentation: Presentation;
+  /** Fires when nobody waits for the answer any more; the surface must close. */
+  readonly signal: AbortSignal;
+  /** Why the previous answer was refused, when the surface is asked again. */
+  readonly errors?: readonly FieldError[];
+}
+
+/** The port every UI (VS Code, a terminal, a test script) implements. */
+export interface Prompter {
+  ask(request: InputRequest, options: AskOptions): Promise<Outcome>;
+}
+
+export interface FormParams {
+  readonly mode?: 'form';
+  readonly message: string;
+  readonly requestedSchema: unknown;
+}
+
+export interface UrlParams {
+  readonly mode: 'url';
+  readonly message: string;
+  readonly url: string;
+  readonly elicitationId?: string;
+}
+
+export interface ElicitContext {
+  readonly source: RequestSource;
+  /** Fires when the server cancels, the request times out or the connection closes. */
+  readonly signal: AbortSignal;
+  /** Fill fields left empty with their defaults (the client's `applyDefaults`). */
+  readonly applyDefaults: boolean;
+}
+
+/** Final check of accepted content against the original schema (ajv, host side). */
+export type ContentCheck = (requestedSchema: Record<string, unknown>, content: Content) => string[];
+
+export interface BrokerOptions {
+  readonly store: InputStore;
+  readonly prompter: Prompter;
+  readonly checkContent: ContentCheck;
+  readonly forceForm: () => boolean;
+  /** Open requests one server may have before further ones are refused. */
+  readonly maxOpenPerServer?: number;
+  readonly now?: () => number;
+}
+
+export class TooManyRequestsError extends Error {}
+export class AnswerCheckError extends Error {}
+
+const DEFAULT_MAX_OPEN_PER_SERVER = 10;
+
+let nextId = 0;
+
+function submittedAnswers(request: InputRequest, content: Content): Answers {
+  return Object.fromEntries(
+    request.questions
+      .filter((q) => Object.prototype.hasOwnProperty.call(content, q.id))
+      .map((q) => [q.id, { state: 'submitted' as const, value: toAnswerValue(q, content[q.id]) }]),
+  );
+}
+
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.message) return reason.message;
+  if (typeof reason === 'string' && reason) return reason;
+  return 'the request was cancelled';
+}
+
+/** Resolves with the outcome, or with `undefined` as soon as `signal` fires. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+export class Broker {
+  private readonly maxOpenPerServer: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: BrokerOptions) {
+    this.maxOpenPerServer = options.maxOpenPerServer ?? DEFAULT_MAX_OPEN_PER_SERVER;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Puts a form or URL elicitation to the person. Throws InvalidSchemaError for a schema
+   * outside the elicitation subset (the caller answers -32602), TooManyRequestsError for a
+   * flooding server. Resolves with `cancel` when `ctx.signal` fires first.
+   */
+  async elicit(params: FormParams | UrlParams, ctx: ElicitContext): Promise<ElicitResult> {
+    const request = this.toRequest(params, ctx.source);
+    const open = this.options.store.state.requests.filter(
+      (r) => r.status === 'open' && r.request.source.server === ctx.source.server,
+    );
+    if (open.length >= this.maxOpenPerServer) {
+      throw new TooManyRequestsError(
+        `${ctx.source.server} already has ${open.length} questions waiting for an answer; answer or dismiss those first`,
+      );
+    }
+    return this.run(request, params.mode === 'url' ? undefined : (params.requestedSchema as Record<string, unknown>), ctx);
+  }
+
+  private toRequest(params: FormParams | UrlParams, source: RequestSource): InputRequest {
+    const base = { id: `input-${++nextId}`, source, message: params.message, createdAt: this.now() };
+    if (params.mode === 'url') return { ...base, mode: 'url', url: params.url, questions: [] };
+    const form = parseRequestedSchemaOrThrow(params.requestedSchema);
+    return { ...base, mode: 'form', questions: form.questions };
+  }
+
+  private async run(
+    request: InputRequest,
+    requestedSchema: Record<string, unknown> | undefined,
+    ctx: ElicitContext,
+  ): Promise<ElicitResult> {
+    const { store, prompter } = this.options;
+    store.dispatch({ type: 'requested', request });
+    const presentation = choosePresentation(request, { forceForm: this.options.forceForm() });
+    // The surface closes when the server stops waiting, and when we finish for any other reason.
+    const done = new AbortController();
+    const stop = (): void => done.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    let errors: readonly FieldError[] | undefined;
+    try {
+      for (;;) {
+        const outcome = await untilAborted(
+          prompter.ask(request, { presentation, signal: done.signal, ...(errors && { errors }) }),
+          done.signal,
+        );
+        if (outcome === undefined) {
+          store.dispatch({ type: 'abandoned', requestId: request.id, reason: abortReason(ctx.signal) });
+          return { action: 'cancel' };
+        }
+        if (outcome.action !== 'accept' || request.mode === 'url') {
+          store.dispatch({ type: 'completed', requestId: request.id, response: outcome.action });
+          return { action: outcome.action };
+        }
+        const answers = outcome.answers ?? {};
+        const built = buildContent({ questions: request.questions }, answers, { applyDefaults: ctx.applyDefaults });
+        if (!built.ok) {
+          // A surface that hands over invalid answers is asked again, never believed.
+          errors = built.errors;
+          continue;
+        }
+        const complaints = this.options.checkContent(requestedSchema!, built.content);
+        if (complaints.length > 0) {
+          this.finish(request.id, 'cancel');
+          throw new AnswerCheckError(`the answer did not pass the schema check: ${complaints.join('; ')}`);
+        }
+        // The store records what was sent: defaults filled in count as submitted answers.
+        const sent = submittedAnswers(request, built.content);
+        const result = store.dispatch({ type: 'completed', requestId: request.id, response: 'accept', answers: { ...answers, ...sent } });
+        if (!result.ok) throw new AnswerCheckError(result.reason);
+        return { action: 'accept', content: built.content };
+      }
+    } catch (error) {
+      this.finish(request.id, 'cancel');
+      throw error;
+    } finally {
+      ctx.signal.removeEventListener('abort', stop);
+      done.abort(new Error('the request is finished'));
+    }
+  }
+
+  private finish(requestId: string, response: ElicitAction): void {
+    // Refused when already finished: that is fine, the point is that it is not left open.
+    this.options.store.dispatch({ type: 'completed', requestId, response });
+  }
+}

@@ -1,0 +1,631 @@
+/**
+ * One MCP server connection: an SDK 2.x `Client` with version negotiation `auto`, its
+ * transport (stdio, or Streamable HTTP falling back to legacy SSE), its tools, and the
+ * tool calls made through it. Every question the server asks reaches the broker.
+ *
+ * Where the SDK would get between the server and our parser, we take the raw request:
+ * the SDK's own elicitation handler strips `pattern` and option descriptions and answers
+ * nested schemas with its own -32602 before any handler runs. So 2025-era
+ * `elicitation/create` is served by the raw fallback handler, and input-required rounds
+ * (2026-07-28, and the draft shape) run in manual mode through one loop of ours.
+ */
+import type { ChildProcess } from 'node:child_process';
+import {
+  type CallToolResult,
+  Client,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { AnswerCheckError, type Broker, type FormParams, TooManyRequestsError, type UrlParams } from '../elicitation/broker';
+import { draftAsSchema, type InputRequired, recognizeInputRequired, retryParams } from '../elicitation/input-required';
+import type { ElicitResult } from '../elicitation/model';
+import type { RequestSource } from '../elicitation/request';
+import { describeProblems, InvalidSchemaError } from '../elicitation/schema';
+import type { ServerDefinition } from './config';
+import { Listeners } from './listeners';
+import { Watchdog } from './watchdog';
+
+/** setTimeout's largest delay; `Infinity` would fire at once. Our watchdog owns the real limit. */
+const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+const STDERR_LINES_KEPT = 20;
+
+export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
+
+export interface ServerLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  trace(message: string): void;
+  /** JSON-RPC traffic is only serialised for the log when someone reads it. */
+  readonly traceEnabled: boolean;
+  /** A line the server wrote to stderr. */
+  stderr(line: string): void;
+}
+
+export interface ConnectionSettings {
+  /** Advertise URL mode (`elicitationHost.url.enabled`). */
+  readonly urlMode: boolean;
+  /** Fill fields left empty with their defaults when the person accepts. */
+  readonly applyDefaults: boolean;
+  /** A tool call fails after this long without progress; paused while it waits on a question. 0: never. */
+  readonly toolTimeoutMs: number;
+  /** A question is withdrawn after this long unanswered. 0: never (the default). */
+  readonly elicitationTimeoutMs: number;
+  /** Input-required rounds allowed for one call before we stop. */
+  readonly maxRounds: number;
+}
+
+export interface Root {
+  readonly uri: string;
+  readonly name?: string;
+}
+
+export interface ConnectionDeps {
+  readonly broker: Broker;
+  readonly log: ServerLog;
+  readonly settings: () => ConnectionSettings;
+  readonly roots: () => readonly Root[];
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** Where `http` servers reconnect after an unexpected close: delays in ms, last one repeats. */
+  readonly reconnectDelaysMs?: readonly number[];
+}
+
+export interface ToolInfo {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly destructive: boolean;
+  readonly readOnly: boolean;
+}
+
+export interface CallProgress {
+  readonly message?: string;
+  readonly progress?: number;
+  readonly total?: number;
+  /** The input-required round, from 1, while the server asks for more input. */
+  readonly round?: number;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: CallProgress) => void;
+}
+
+export interface CrashInfo {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stderrTail: readonly string[];
+}
+
+/** A user-facing failure of a call (timeout, cancel, too many rounds...), message ready to show. */
+export class CallError extends Error {
+  constructor(message: string, readonly code?: number) {
+    super(message);
+    this.name = 'CallError';
+  }
+}
+
+interface InFlightCall {
+  readonly tool: ToolInfo | undefined;
+  readonly name: string;
+  readonly watchdog: Watchdog;
+  /** Aborts the call from inside (the server is stopped). */
+  readonly abort: AbortController;
+  /** Fires when the call ends early for any reason: timeout, stop, or the caller's cancel. */
+  readonly signal: AbortSignal;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function childProcessOf(transport: Transport): ChildProcess | undefined {
+  // The SDK keeps the child private and forgets its exit code; we only read it to tell the
+  // person how a crashed server ended.
+  return (transport as unknown as { _process?: ChildProcess })._process;
+}
+
+export class ServerConnection {
+  readonly onDidChange = new Listeners<ServerConnection>();
+  /** `notifications/elicitation/complete` for a URL elicitation of this server. */
+  readonly onElicitationComplete = new Listeners<string>();
+
+  private client: Client | undefined;
+  private stopping = false;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private reconnectAttempt = 0;
+  private readonly inFlight = new Set<InFlightCall>();
+  private readonly stderrTail: string[] = [];
+
+  state: ServerState = 'stopped';
+  /** Why the server is in `error`, or what `starting` is waiting for. */
+  detail: string | undefined;
+  crash: CrashInfo | undefined;
+  protocolVersion: string | undefined;
+  era: 'legacy' | 'modern' | undefined;
+  transportKind: 'stdio' | 'streamable-http' | 'sse' | undefined;
+  serverInfo: { name: string; version: string } | undefined;
+  tools: readonly ToolInfo[] = [];
+
+  constructor(
+    readonly definition: ServerDefinition,
+    private readonly deps: ConnectionDeps,
+  ) {}
+
+  get name(): string {
+    return this.definition.name;
+  }
+
+  private setState(state: ServerState, detail?: string): void {
+    this.state = state;
+    this.detail = detail;
+    this.onDidChange.fire(this);
+  }
+
+  async start(): Promise<void> {
+    if (this.state === 'running' || this.state === 'starting') return;
+    this.stopping = false;
+    this.crash = undefined;
+    this.stderrTail.length = 0;
+    this.setState('starting');
+    try {
+      const { client, kind } = await this.connect();
+      this.client = client;
+      this.transportKind = kind;
+      this.protocolVersion = client.getNegotiatedProtocolVersion();
+      this.era = client.getProtocolEra();
+      const version = client.getServerVersion();
+      this.serverInfo = version && { name: version.name, version: version.version };
+      this.reconnectAttempt = 0;
+      this.deps.log.info(`connected over ${kind}, protocol ${this.protocolVersion} (${this.era} era), server ${version?.name ?? '?'} ${version?.version ?? ''}`);
+      await this.refreshTools();
+      this.setState('running');
+    } catch (error) {
+      this.client = undefined;
+      const message = this.describeStartFailure(error);
+      this.deps.log.error(`could not start: ${message}`);
+      this.setState('error', message);
+      if (this.definition.config.type !== 'stdio' && !this.stopping) this.scheduleReconnect();
+      throw new CallError(message);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    const client = this.client;
+    this.client = undefined;
+    for (const call of this.inFlight) call.abort.abort(new Error(`${this.name} was stopped`));
+    await client?.close().catch(() => undefined);
+    this.tools = [];
+    this.setState('stopped');
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Tells the server the workspace folders changed. */
+  rootsChanged(): void {
+    if (this.state === 'running' && this.era === 'legacy') {
+      this.client?.sendRootsListChanged().catch((e: unknown) => this.deps.log.warn(`roots/list_changed failed: ${String(e)}`));
+    }
+  }
+
+  private describeStartFailure(error: unknown): string {
+    const base = error instanceof Error ? error.message : String(error);
+    if (this.crash) {
+      const how = this.crash.exitCode !== null ? `exited with code ${this.crash.exitCode}` : `was killed by ${this.crash.signal}`;
+      const tail = this.crash.stderrTail.length > 0 ? `; last output: ${this.crash.stderrTail.slice(-3).join(' | ')}` : '';
+      return `the server ${how}${tail}`;
+    }
+    return base;
+  }
+
+  private scheduleReconnect(): void {
+    const delays = this.deps.reconnectDelaysMs ?? [1000, 2000, 5000, 10000, 30000];
+    const delay = delays[Math.min(this.reconnectAttempt, delays.length - 1)];
+    this.reconnectAttempt++;
+    this.deps.log.info(`reconnecting in ${delay / 1000} s`);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.start().catch(() => undefined);
+    }, delay);
+    this.setState('error', `${this.detail ?? 'disconnected'}; reconnecting in ${Math.round(delay / 1000)} s`);
+  }
+
+  private createClient(): Client {
+    const settings = this.deps.settings();
+    const client = new Client(this.deps.clientInfo, {
+      capabilities: {
+        elicitation: settings.urlMode ? { form: {}, url: {} } : { form: {} },
+        roots: { listChanged: true },
+      },
+      versionNegotiation: { mode: 'auto' },
+      // Rounds are ours to drive: the SDK's driver would strip the schemas we must see.
+      inputRequired: { autoFulfill: false },
+    });
+    client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => {
+      if (request.method === 'elicitation/create') {
+        return (await this.onElicitationRequest(request.params, ctx.mcpReq.signal)) as unknown as Record<string, unknown>;
+      }
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    };
+    client.setRequestHandler('roots/list', () => ({ roots: this.deps.roots().map((r) => ({ ...r })) }));
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      this.onElicitationComplete.fire(notification.params.elicitationId);
+    });
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      this.refreshTools().catch((e: unknown) => this.deps.log.warn(`could not refresh tools: ${String(e)}`));
+    });
+    return client;
+  }
+
+  private async connect(): Promise<{ client: Client; kind: 'stdio' | 'streamable-http' | 'sse' }> {
+    const config = this.definition.config;
+    if (config.type === 'stdio') {
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: [...config.args],
+        env: this.stdioEnv(),
+        ...(config.cwd !== undefined && { cwd: config.cwd }),
+        stderr: 'pipe',
+      });
+      this.readStderr(transport);
+      const client = await this.connectWith(transport);
+      this.watchExit(transport);
+      return { client, kind: 'stdio' };
+    }
+    const url = new URL(config.url);
+    const requestInit = { headers: { ...config.headers } };
+    if (config.type === 'sse') {
+      return { client: await this.connectWith(new SSEClientTransport(url, { requestInit })), kind: 'sse' };
+    }
+    try {
+      return { client: await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit })), kind: 'streamable-http' };
+    } catch (streamableError) {
+      // A server that predates Streamable HTTP answers its POST with 404/405: try legacy SSE.
+      this.deps.log.info(`Streamable HTTP failed (${String(streamableError)}); trying legacy SSE`);
+      try {
+        return { client: await this.connectWith(new SSEClientTransport(url, { requestInit })), kind: 'sse' };
+      } catch (sseError) {
+        throw new Error(`${errorMessage(streamableError)} (and as legacy SSE: ${errorMessage(sseError)})`);
+      }
+    }
+  }
+
+  /**
+   * The stdio environment: the extension host's, with the definition's `env` over it
+   * (`null` removes a variable). The definition arrives resolved: variables substituted
+   * and its env file already merged under `env`.
+   */
+  private stdioEnv(): Record<string, string> {
+    const config = this.definition.config;
+    if (config.type !== 'stdio') return {};
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    for (const [k, v] of Object.entries(config.env)) {
+      if (v === null) delete env[k];
+      else env[k] = v;
+    }
+    return env;
+  }
+
+  private async connectWith(transport: Transport): Promise<Client> {
+    const client = this.createClient();
+    this.traceTraffic(transport);
+    client.onclose = () => this.onClosed(client);
+    client.onerror = (error) => this.deps.log.warn(`transport error: ${error.message}`);
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return client;
+  }
+
+  private traceTraffic(transport: Transport): void {
+    const log = this.deps.log;
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (log.traceEnabled) log.trace(`→ ${JSON.stringify(message)}`);
+      return send(message, options);
+    };
+    // Set before connect: the SDK chains it and calls it first with the untouched message.
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if (log.traceEnabled) log.trace(`← ${JSON.stringify(message)}`);
+    };
+  }
+
+  private readStderr(transport: StdioClientTransport): void {
+    let partial = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line === '') continue;
+        this.stderrTail.push(line);
+        if (this.stderrTail.length > STDERR_LINES_KEPT) this.stderrTail.shift();
+        this.deps.log.stderr(line);
+      }
+    });
+  }
+
+  private watchExit(transport: StdioClientTransport): void {
+    childProcessOf(transport)?.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      this.crash = { exitCode: code, signal, stderrTail: [...this.stderrTail] };
+    });
+  }
+
+  private onClosed(client: Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.tools = [];
+    if (this.stopping) return;
+    // Let the exit event land first, so the message can say how the process ended.
+    setTimeout(() => {
+      const message = this.crash ? this.describeStartFailure(undefined) : 'the connection closed';
+      this.deps.log.error(`${this.name} stopped unexpectedly: ${message}`);
+      this.setState('error', message);
+      if (this.definition.config.type !== 'stdio') this.scheduleReconnect();
+    }, 50);
+  }
+
+  async refreshTools(): Promise<readonly ToolInfo[]> {
+    const client = this.requireClient();
+    const tools: ToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      tools.push(...page.tools.map(toToolInfo));
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = tools;
+    this.onDidChange.fire(this);
+    return tools;
+  }
+
+  private requireClient(): Client {
+    if (!this.client) throw new CallError(`${this.name} is not running`);
+    return this.client;
+  }
+
+  /** Calls a tool, answering every question it asks along the way. */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const result = await this.requestWithInput('tools/call', { name, arguments: args }, name, options);
+    return result as CallToolResult;
+  }
+
+  /**
+   * Sends a request and, while the result asks for input instead of answering, fulfils
+   * every input request and retries: the one loop for every era and shape.
+   */
+  private async requestWithInput(
+    method: 'tools/call' | 'prompts/get' | 'resources/read',
+    params: Record<string, unknown>,
+    label: string,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const client = this.requireClient();
+    const settings = this.deps.settings();
+    const timeoutSeconds = Math.round(settings.toolTimeoutMs / 1000);
+    const watchdog = new Watchdog(settings.toolTimeoutMs, () => `${label} on ${this.name} timed out: no answer or progress for ${timeoutSeconds} s`);
+    const abort = new AbortController();
+    const signal = AbortSignal.any([watchdog.signal, abort.signal, ...(options.signal ? [options.signal] : [])]);
+    const call: InFlightCall = {
+      name: label,
+      tool: method === 'tools/call' ? this.tools.find((t) => t.name === label) : undefined,
+      watchdog,
+      abort,
+      signal,
+    };
+    this.inFlight.add(call);
+    try {
+      let current = params;
+      for (let round = 1; ; round++) {
+        const result = await client
+          .request({ method, params: current }, {
+            timeout: NO_SDK_TIMEOUT,
+            signal,
+            allowInputRequired: true,
+            onprogress: (p) => {
+              call.watchdog.reset();
+              options.onProgress?.({ progress: p.progress, ...(p.total !== undefined && { total: p.total }), ...(p.message !== undefined && { message: p.message }) });
+            },
+          })
+          .catch((error: unknown) => {
+            throw this.callFailure(error, signal);
+          });
+        const inputRequired = recognizeInputRequired(result);
+        if (!inputRequired) return result;
+        if (round > settings.maxRounds) {
+          throw new CallError(
+            `${this.name} asked for more input ${round} times for ${label}; stopped at the limit of ${settings.maxRounds} rounds (setting elicitationHost.inputRequired.maxRounds)`,
+          );
+        }
+        options.onProgress?.({ round, message: `round ${round}: ${this.name} needs your input` });
+        this.deps.log.info(`${label}: input required, round ${round} (${inputRequired.shape} shape, ${inputRequired.requests.length} request(s))`);
+        const responses = await this.fulfil(inputRequired, call, signal);
+        if (responses === 'ended') {
+          return { content: [{ type: 'text', text: 'You ended this call: it was not retried.' }], isError: true };
+        }
+        current = retryParams(params, inputRequired, responses);
+      }
+    } finally {
+      this.inFlight.delete(call);
+      call.watchdog.dispose();
+    }
+  }
+
+  /** Answers every input request of one round. 'ended' when the person ended a draft-shape round. */
+  private async fulfil(
+    inputRequired: InputRequired,
+    call: InFlightCall,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown> | 'ended'> {
+    if (inputRequired.shape === 'draft') {
+      const schema = draftAsSchema(inputRequired.requests);
+      const result = await this.elicit(
+        { message: inputRequired.description ?? `${this.name} needs more input for ${call.name}`, requestedSchema: schema },
+        signal,
+        call,
+      );
+      // The draft has no way to send a refusal: ending the round ends the call.
+      if (result.action !== 'accept') return 'ended';
+      return { ...result.content };
+    }
+    const responses: Record<string, unknown> = {};
+    for (const request of inputRequired.requests) {
+      switch (request.method) {
+        case 'elicitation/create':
+          responses[request.key] = await this.elicit(request.params, signal, call).catch((error: unknown) => {
+            throw new CallError(`${this.name} asked a question this client cannot show: ${errorMessage(error)}`, errorCode(error));
+          });
+          if (signal.aborted) throw new CallError(abortMessage(signal));
+          break;
+        case 'roots/list':
+          responses[request.key] = { roots: this.deps.roots().map((r) => ({ ...r })) };
+          break;
+        default:
+          throw new CallError(
+            `${this.name} asked for ${request.method === 'sampling/createMessage' ? 'sampling (an LLM completion)' : request.requested}, which this client does not offer`,
+          );
+      }
+    }
+    return responses;
+  }
+
+  /** A 2025-era `elicitation/create` request from the server, raw. */
+  private async onElicitationRequest(params: unknown, serverSignal: AbortSignal): Promise<ElicitResult> {
+    const call = this.inFlight.size === 1 ? [...this.inFlight][0] : undefined;
+    try {
+      return await this.elicit(params, serverSignal, call);
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+  }
+
+  /**
+   * Puts one elicitation to the broker. The tool call it belongs to (when known) stops
+   * its timeout clock meanwhile; the question closes when the server withdraws it, the
+   * connection closes, our own timeout (if set) passes or its call is cancelled.
+   */
+  private async elicit(rawParams: unknown, serverSignal: AbortSignal, call: InFlightCall | undefined): Promise<ElicitResult> {
+    const params = readElicitParams(rawParams);
+    const settings = this.deps.settings();
+    if (params.mode === 'url' && !settings.urlMode) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'URL-mode elicitation is not supported by this client (it is turned off)');
+    }
+    const controller = new AbortController();
+    const onServerAbort = (): void => controller.abort(new Error(this.describeServerAbort(serverSignal.reason)));
+    if (serverSignal.aborted) onServerAbort();
+    serverSignal.addEventListener('abort', onServerAbort, { once: true });
+    const onCallAbort = (): void => controller.abort(new Error(`the call to ${call?.name} ended`));
+    call?.signal.addEventListener('abort', onCallAbort, { once: true });
+    const timer =
+      settings.elicitationTimeoutMs > 0
+        ? setTimeout(() => controller.abort(new Error(`no answer within ${Math.round(settings.elicitationTimeoutMs / 1000)} s`)), settings.elicitationTimeoutMs)
+        : undefined;
+    // While any question is open, no call of this server times out under the person's hands.
+    const resumes = [...this.inFlight].map((c) => c.watchdog.pause());
+    const source: RequestSource = {
+      server: this.name,
+      ...(call && { tool: call.tool?.title ?? call.name }),
+      ...(call?.tool?.destructive && { destructive: true }),
+    };
+    try {
+      return await this.deps.broker.elicit(params, { source, signal: controller.signal, applyDefaults: settings.applyDefaults });
+    } finally {
+      serverSignal.removeEventListener('abort', onServerAbort);
+      call?.signal.removeEventListener('abort', onCallAbort);
+      if (timer) clearTimeout(timer);
+      resumes.forEach((resume) => resume());
+    }
+  }
+
+  private describeServerAbort(reason: unknown): string {
+    if (reason instanceof SdkError && reason.code === SdkErrorCode.ConnectionClosed) return `${this.name} disconnected`;
+    const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : '';
+    return text ? `${this.name} withdrew the question: ${text}` : `${this.name} withdrew the question`;
+  }
+
+  private callFailure(error: unknown, signal: AbortSignal): Error {
+    if (signal.aborted) return new CallError(abortMessage(signal));
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+      return new CallError(`${this.name} disconnected before answering${this.crash ? ` (${this.describeStartFailure(undefined)})` : ''}`);
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function toToolInfo(tool: Tool): ToolInfo {
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined && { title: tool.title }),
+    ...(tool.annotations?.title !== undefined && tool.title === undefined && { title: tool.annotations.title }),
+    ...(tool.description !== undefined && { description: tool.description }),
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    destructive: tool.annotations?.destructiveHint === true,
+    readOnly: tool.annotations?.readOnlyHint === true,
+  };
+}
+
+/** Checks the request's own shape (not the schema: that is the broker's), naming the field at fault. */
+function readElicitParams(raw: unknown): FormParams | UrlParams {
+  const bad = (message: string): never => {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid elicitation request: ${message}`);
+  };
+  if (!isRecord(raw)) return bad('params must be an object');
+  const mode = raw.mode ?? 'form';
+  if (typeof raw.message !== 'string') bad('params.message must be a string');
+  const message = raw.message as string;
+  if (mode === 'url') {
+    if (typeof raw.url !== 'string') bad('params.url must be a string');
+    if (raw.elicitationId !== undefined && typeof raw.elicitationId !== 'string') bad('params.elicitationId must be a string');
+    return { mode: 'url', message, url: raw.url as string, ...(typeof raw.elicitationId === 'string' && { elicitationId: raw.elicitationId }) };
+  }
+  if (mode !== 'form') bad(`params.mode must be "form" or "url", not ${JSON.stringify(mode)}`);
+  if (raw.requestedSchema === undefined) bad('params.requestedSchema is required in form mode');
+  return { mode: 'form', message, requestedSchema: raw.requestedSchema };
+}
+
+/** Maps our failures to what the server receives. */
+function toProtocolError(error: unknown): Error {
+  if (error instanceof ProtocolError) return error;
+  if (error instanceof InvalidSchemaError) {
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid elicitation schema: ${describeProblems(error.problems)}`, {
+      problems: error.problems,
+    });
+  }
+  if (error instanceof TooManyRequestsError) return new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message);
+  if (error instanceof AnswerCheckError) return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  return new ProtocolError(ProtocolErrorCode.InternalError, errorMessage(error));
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function errorCode(error: unknown): number | undefined {
+  return error instanceof ProtocolError ? error.code : undefined;
+}
+
+function abortMessage(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === 'string' && reason ? reason : 'the call was cancelled';
+}

@@ -1,0 +1,99 @@
+/**
+ * Variables in server definitions, as VS Code substitutes them: `${workspaceFolder}`,
+ * `${userHome}`, `${env:NAME}` and `${input:id}` (asked once, then remembered).
+ */
+import type { InputDefinition, ServerConfig } from './config';
+
+export interface VariableContext {
+  /** The folder whose `mcp.json` defined the server (the first folder for user servers). */
+  readonly workspaceFolder?: string;
+  readonly userHome: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly inputs: readonly InputDefinition[];
+  /** Asks for (or recalls) an input's value; undefined when the person dismissed it. */
+  resolveInput(input: InputDefinition): Promise<string | undefined>;
+}
+
+export class VariableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VariableError';
+  }
+}
+
+const VARIABLE = /\$\{([^}]+)\}/g;
+
+/** The `${input:id}` ids a configuration uses, in order of first use. */
+export function inputIdsIn(config: ServerConfig): string[] {
+  const ids = new Set<string>();
+  for (const text of stringsOf(config)) {
+    for (const m of text.matchAll(VARIABLE)) if (m[1].startsWith('input:')) ids.add(m[1].slice(6));
+  }
+  return [...ids];
+}
+
+function stringsOf(config: ServerConfig): string[] {
+  return config.type === 'stdio'
+    ? [config.command, ...config.args, ...Object.values(config.env).filter((v): v is string => v !== null), config.cwd ?? '', config.envFile ?? '']
+    : [config.url, ...Object.values(config.headers)];
+}
+
+/** Substitutes every variable; throws VariableError naming what could not be resolved. */
+export async function resolveVariables(config: ServerConfig, ctx: VariableContext): Promise<ServerConfig> {
+  const inputValues = new Map<string, string>();
+  for (const id of inputIdsIn(config)) {
+    const input = ctx.inputs.find((i) => i.id === id);
+    if (!input) throw new VariableError(`\${input:${id}} is used but no input with id "${id}" is defined in "inputs"`);
+    const value = await ctx.resolveInput(input);
+    if (value === undefined) throw new VariableError(`no value was given for input "${id}"`);
+    inputValues.set(id, value);
+  }
+  const substitute = (text: string): string =>
+    text.replace(VARIABLE, (whole, name: string) => {
+      if (name === 'workspaceFolder') {
+        if (ctx.workspaceFolder === undefined) throw new VariableError('${workspaceFolder} is used but no folder is open');
+        return ctx.workspaceFolder;
+      }
+      if (name === 'userHome') return ctx.userHome;
+      if (name.startsWith('env:')) return ctx.env[name.slice(4)] ?? '';
+      if (name.startsWith('input:')) return inputValues.get(name.slice(6))!;
+      // Unknown variables are left as written, as VS Code does.
+      return whole;
+    });
+  if (config.type === 'stdio') {
+    return {
+      ...config,
+      command: substitute(config.command),
+      args: config.args.map(substitute),
+      env: Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, v === null ? null : substitute(v)])),
+      ...(config.cwd !== undefined && { cwd: substitute(config.cwd) }),
+      ...(config.envFile !== undefined && { envFile: substitute(config.envFile) }),
+    };
+  }
+  return {
+    ...config,
+    url: substitute(config.url),
+    headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, substitute(v)])),
+  };
+}
+
+/** Parses a `.env` file: `KEY=value` lines, `#` comments, optional quotes, `export ` prefixes. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2];
+    const quote = value[0];
+    if ((quote === '"' || quote === "'") && value.endsWith(quote) && value.length >= 2) {
+      value = value.slice(1, -1);
+      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+    } else {
+      value = value.replace(/\s+#.*$/, '');
+    }
+    env[m[1]] = value;
+  }
+  return env;
+}

@@ -1,0 +1,362 @@
+/**
+ * The connection layer against the real fixture servers, over stdio and Streamable HTTP
+ * (and legacy SSE), with a scripted Prompter standing in for the person.
+ */
+import { strict as assert } from 'node:assert';
+import { findRequest, openRequests } from '../../src/elicitation/store';
+import { CallError } from '../../src/mcp/connection';
+import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
+import { createHost, type HttpFixture, startHttpFixture, stdioDefinition, toolJson } from '../support/servers';
+import type { ServerDefinition } from '../../src/mcp/config';
+
+const transports: Array<{ name: string; definition: () => ServerDefinition }> = [];
+let http: HttpFixture;
+
+before(async () => {
+  http = await startHttpFixture();
+  transports.push({ name: 'stdio', definition: () => stdioDefinition() });
+  transports.push({ name: 'Streamable HTTP', definition: () => http.definition() });
+});
+
+after(async () => {
+  await http?.stop();
+});
+
+describe('connection: every fixture, over both transports', () => {
+  for (const transport of [{ name: 'stdio' }, { name: 'Streamable HTTP' }]) {
+    describe(transport.name, () => {
+      const definition = (): ServerDefinition => transports.find((t) => t.name === transport.name)!.definition();
+
+      it('negotiates the 2025 era and lists the tools with their annotations', async () => {
+        const host = createHost(new ScriptedPrompter());
+        try {
+          const c = await host.connect(definition());
+          assert.equal(c.state, 'running');
+          assert.equal(c.era, 'legacy');
+          assert.equal(c.protocolVersion, '2025-11-25');
+          assert.equal(c.transportKind, transport.name === 'stdio' ? 'stdio' : 'streamable-http');
+          const names = c.tools.map((t) => t.name);
+          for (const tool of ['book_restaurant', 'confirm_action', 'collect_feedback', 'clear_completed', 'pick_instruments', 'invalid_schema', 'two_questions']) {
+            assert.ok(names.includes(tool), `${tool} is listed`);
+          }
+          assert.equal(c.tools.find((t) => t.name === 'clear_completed')?.destructive, true);
+          assert.equal(c.tools.find((t) => t.name === 'book_restaurant')?.destructive, false);
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('book_restaurant: accept sends typed content; the prompt knows the server and tool', async () => {
+        const prompter = new ScriptedPrompter([accept({ party_size: 4, date: '2026-12-24', dietary: 'vegan' })]);
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          const result = await c.callTool('book_restaurant', { restaurant: 'Chez Fixture' });
+          assert.deepEqual(toolJson(result), { action: 'accept', content: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } });
+          const { request, options } = prompter.asked[0];
+          assert.equal(request.message, 'Please provide your reservation details for Chez Fixture:');
+          assert.deepEqual(request.source, { server: c.name, tool: 'book_restaurant' });
+          assert.equal(options.presentation, 'form');
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('confirm_action: a required boolean answered false is still an accept', async () => {
+        const host = createHost(new ScriptedPrompter([accept({ confirm: false })]));
+        try {
+          const c = await host.connect(definition());
+          assert.deepEqual(toolJson(await c.callTool('confirm_action', { action: 'deploy' })), { action: 'accept', content: { confirm: false } });
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('collect_feedback: the optional comment may be left out', async () => {
+        const host = createHost(new ScriptedPrompter([accept({ rating: '5' })]));
+        try {
+          const c = await host.connect(definition());
+          assert.deepEqual(toolJson(await c.callTool('collect_feedback', {})), { action: 'accept', content: { rating: '5' } });
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('clear_completed: a destructive tool\'s empty-schema confirm, declined and cancelled', async () => {
+        const prompter = new ScriptedPrompter([decline, cancel, accept()]);
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          assert.deepEqual(toolJson(await c.callTool('clear_completed', { count: 5 })), { action: 'decline', removed: 0 });
+          assert.deepEqual(toolJson(await c.callTool('clear_completed', { count: 5 })), { action: 'cancel', removed: 0 });
+          assert.deepEqual(toolJson(await c.callTool('clear_completed', { count: 5 })), { action: 'accept', content: {}, removed: 5 });
+          assert.equal(prompter.asked[0].options.presentation, 'confirm');
+          assert.deepEqual(prompter.asked[0].request.source, { server: c.name, tool: 'Clear completed todos', destructive: true });
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('pick_instruments: a titled multi-select', async () => {
+        const prompter = new ScriptedPrompter([accept({ instruments: ['piano', 'drums'] })]);
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          assert.deepEqual(toolJson(await c.callTool('pick_instruments', {})), { action: 'accept', content: { instruments: ['piano', 'drums'] } });
+          assert.equal(prompter.asked[0].options.presentation, 'pick-many');
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('an invalid schema is answered with -32602 naming every offending path; nothing is shown', async () => {
+        const prompter = new ScriptedPrompter();
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          const { error } = toolJson(await c.callTool('invalid_schema', {})) as { error: { code: number; message: string; data: { problems: unknown[] } } };
+          assert.equal(error.code, -32602);
+          assert.equal(
+            error.message,
+            'Invalid elicitation schema: properties.address: nested objects are not allowed in elicitation schemas; properties.contacts.items.type: must be "string": multi-select options are strings, not "object"',
+          );
+          assert.equal(error.data.problems.length, 2);
+          assert.equal(prompter.asked.length, 0);
+          // The connection is fine afterwards.
+          assert.deepEqual(toolJson(await c.callTool('echo', { text: 'still here' })), { echo: 'still here' });
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('our parser sees the schema as sent: pattern and option descriptions survive', async () => {
+        const prompter = new ScriptedPrompter([accept({ code: 'ABC-1234', region: 'eu' })]);
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          assert.deepEqual(toolJson(await c.callTool('voucher', {})), { action: 'accept', content: { code: 'ABC-1234', region: 'eu' } });
+          const [code, region] = prompter.asked[0].request.questions;
+          assert.equal(code.kind === 'text' && code.pattern, '^[A-Z]{3}-\\d{4}$');
+          assert.deepEqual(region.kind === 'single-select' && region.options[0], { value: 'eu', label: 'Europe', description: 'Frankfurt data centre' });
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('a pattern the answer breaks is refused before anything is sent', async () => {
+        const prompter = new ScriptedPrompter([accept({ code: 'abc' }), accept({ code: 'XYZ-0001' })]);
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          assert.deepEqual(toolJson(await c.callTool('voucher', {})), { action: 'accept', content: { code: 'XYZ-0001' } });
+          assert.deepEqual(prompter.asked[1].options.errors, [{ questionId: 'code', message: 'Voucher code must match the pattern ^[A-Z]{3}-\\d{4}$' }]);
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('the server withdraws its question: the prompt is told to close and the request is abandoned', async () => {
+        const prompter = new ScriptedPrompter([waitForAbort]);
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          const outcome = toolJson(await c.callTool('cancel_elicitation', { afterMs: 300 })) as { error: { message: string } };
+          assert.match(outcome.error.message, /no longer needs the answer/);
+          assert.equal(prompter.asked[0].options.signal.aborted, true);
+          const state = findRequest(host.store.state, prompter.asked[0].request.id)!;
+          assert.equal(state.status, 'abandoned');
+          assert.match(state.reason!, /withdrew the question: the server no longer needs the answer/);
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('two questions at once are both asked and both answered', async () => {
+        const prompter = new ScriptedPrompter([], (request) =>
+          request.questions.length === 0 ? { action: 'accept', answers: {} } : accept({ warehouse: 'wh-lyon' })(request, undefined as never),
+        );
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          assert.deepEqual(toolJson(await c.callTool('two_questions', {})), {
+            first: { action: 'accept', content: {} },
+            second: { action: 'accept', content: { warehouse: 'wh-lyon' } },
+          });
+          assert.equal(prompter.asked.length, 2);
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('a tool call does not time out while its question is open; it does when idle', async () => {
+        const prompter = new ScriptedPrompter([
+          async (request, options) => {
+            await new Promise((r) => setTimeout(r, 1200));
+            return accept({ quantity: 3 })(request, options);
+          },
+        ]);
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition(), { toolTimeoutMs: 400 });
+          assert.deepEqual(toolJson(await c.callTool('choose_quantity', {})), { action: 'accept', content: { quantity: 3 } });
+          // Progress keeps a long call alive...
+          assert.deepEqual(toolJson(await c.callTool('slow', { ms: 1200 })), { waited: 1200 });
+          // ...silence does not.
+          await assert.rejects(c.callTool('silent_wait', { ms: 3000 }), (e: unknown) =>
+            e instanceof CallError && /silent_wait on .* timed out: no answer or progress for 0 s/.test(e.message));
+        } finally {
+          await host.closeAll();
+        }
+      });
+
+      it('cancelling the call closes the question that belongs to it', async () => {
+        const prompter = new ScriptedPrompter([waitForAbort]);
+        const host = createHost(prompter);
+        try {
+          const c = await host.connect(definition());
+          const cancelled = new AbortController();
+          const call = c.callTool('book_restaurant', {}, { signal: cancelled.signal });
+          await new Promise((r) => setTimeout(r, 300));
+          assert.equal(openRequests(host.store.state).length, 1);
+          cancelled.abort(new Error('You cancelled the call'));
+          await assert.rejects(call, /You cancelled the call/);
+          await new Promise((r) => setTimeout(r, 50));
+          assert.equal(openRequests(host.store.state).length, 0);
+          assert.equal(prompter.asked[0].options.signal.aborted, true);
+        } finally {
+          await host.closeAll();
+        }
+      });
+    });
+  }
+});
+
+describe('connection: failures and fallbacks', () => {
+  it('a stdio server that crashes mid-elicitation closes the prompt and says how it ended', async () => {
+    const prompter = new ScriptedPrompter([waitForAbort]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition('crashy'));
+      await assert.rejects(c.callTool('crash_during_elicitation', { afterMs: 300 }), (e: unknown) =>
+        e instanceof CallError && /crashy disconnected before answering/.test(e.message));
+      assert.equal(prompter.asked[0].options.signal.aborted, true);
+      const request = findRequest(host.store.state, prompter.asked[0].request.id)!;
+      assert.equal(request.status, 'abandoned');
+      assert.equal(request.reason, 'crashy disconnected');
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(c.state, 'error');
+      assert.equal(c.crash?.exitCode, 3);
+      assert.match(c.detail!, /the server exited with code 3; last output: fixture: crashing on purpose while a question is open/);
+      assert.ok(host.log.lines.includes('stderr fixture: crashing on purpose while a question is open'));
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('a server that fails to start reports its exit code and stderr', async () => {
+    const host = createHost(new ScriptedPrompter());
+    const definition: ServerDefinition = {
+      name: 'broken',
+      source: { kind: 'user' },
+      config: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("missing API key"); process.exit(2)'], env: {} },
+    };
+    await assert.rejects(host.connect(definition), /missing API key|exited with code 2|closed/);
+    await host.closeAll();
+  });
+
+  it('a command that does not exist is reported', async () => {
+    const host = createHost(new ScriptedPrompter());
+    await assert.rejects(
+      host.connect({ name: 'nope', source: { kind: 'user' }, config: { type: 'stdio', command: '/nonexistent/server', args: [], env: {} } }),
+      /ENOENT|nonexistent/,
+    );
+    await host.closeAll();
+  });
+
+  it('"http" falls back to legacy SSE when the server predates Streamable HTTP', async () => {
+    const prompter = new ScriptedPrompter([accept({ party_size: 2, date: '2027-01-01' })]);
+    const host = createHost(prompter);
+    const sseOnly = await startHttpFixture(['--sse-only']);
+    try {
+      const c = await host.connect(sseOnly.definition('legacy', 'http', '/sse'));
+      assert.equal(c.transportKind, 'sse');
+      assert.deepEqual(toolJson(await c.callTool('book_restaurant', {})), { action: 'accept', content: { party_size: 2, date: '2027-01-01', dietary: 'none' } });
+    } finally {
+      await host.closeAll();
+      await sseOnly.stop();
+    }
+  });
+
+  it('"sse" connects with legacy SSE directly', async () => {
+    const host = createHost(new ScriptedPrompter([decline]));
+    try {
+      const c = await host.connect(http.definition('sse', 'sse'));
+      assert.equal(c.transportKind, 'sse');
+      assert.deepEqual(toolJson(await c.callTool('clear_completed', {})), { action: 'decline', removed: 0 });
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('an HTTP server that is not there is reported with both attempts', async () => {
+    const host = createHost(new ScriptedPrompter());
+    await assert.rejects(
+      host.connect({ name: 'gone', source: { kind: 'user' }, config: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: {} } }),
+      /and as legacy SSE/,
+    );
+    await host.closeAll();
+  });
+
+  it('URL mode can be turned off: a url request is refused with -32602 and nothing is shown', async () => {
+    const prompter = new ScriptedPrompter();
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition(), { urlMode: false });
+      assert.deepEqual(toolJson(await c.callTool('open_review', {})), {
+        error: { code: -32602, message: 'URL-mode elicitation is not supported by this client (it is turned off)' },
+      });
+      assert.equal(prompter.asked.length, 0);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('URL mode on: a url request reaches the prompter as a url prompt', async () => {
+    const prompter = new ScriptedPrompter([accept()]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition());
+      assert.deepEqual(toolJson(await c.callTool('open_review', {})), { action: 'accept' });
+      const { request, options } = prompter.asked[0];
+      assert.equal(options.presentation, 'url');
+      assert.ok(request.mode === 'url' && request.url === 'https://example.com/review/42');
+    } finally {
+      await host.closeAll();
+    }
+  });
+});
+
+describe('connection: several servers at once', () => {
+  it('requests from different servers are open together and none is lost', async () => {
+    const release: Array<() => void> = [];
+    const prompter = new ScriptedPrompter([], (request) =>
+      new Promise((resolve) => {
+        release.push(() => resolve(accept(request.questions.length ? { party_size: 5, date: '2026-12-31' } : {})(request, undefined as never) as never));
+      }),
+    );
+    const host = createHost(prompter);
+    try {
+      const [a, b] = await Promise.all([host.connect(stdioDefinition('alpha')), host.connect(http.definition('beta'))]);
+      const calls = [a.callTool('book_restaurant', {}), b.callTool('book_restaurant', {}), a.callTool('clear_completed', {})];
+      while (openRequests(host.store.state).length < 3) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(openRequests(host.store.state).map((r) => r.request.source.server).sort(), ['alpha', 'alpha', 'beta']);
+      release.forEach((go) => go());
+      const results = (await Promise.all(calls)).map(toolJson);
+      assert.deepEqual(results[0], { action: 'accept', content: { party_size: 5, date: '2026-12-31', dietary: 'none' } });
+      assert.deepEqual(results[1], { action: 'accept', content: { party_size: 5, date: '2026-12-31', dietary: 'none' } });
+      assert.deepEqual(results[2], { action: 'accept', content: {}, removed: 5 });
+    } finally {
+      await host.closeAll();
+    }
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * The server manager with real fixture servers: configuration files in, lifecycle out.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Broker } from '../../src/elicitation/broker';
+import { SchemaChecker } from '../../src/elicitation/schema-check';
+import { InputStore } from '../../src/elicitation/store';
+import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
+import { CallError } from '../../src/mcp/connection';
+import { type ManagerDeps, ServerManager } from '../../src/mcp/manager';
+import { ScriptedPrompter } from '../support/scripted-prompter';
+import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, toolJson } from '../support/servers';
+
+const folder = mkdtempSync(join(tmpdir(), 'eh-manager-'));
+const file = join(folder, '.vscode', 'mcp.json');
+const source: ConfigSource = { kind: 'workspace', file, folder };
+
+function mcpJson(servers: Record<string, unknown>, inputs: unknown[] = []): string {
+  return JSON.stringify({ inputs, servers }, null, 2);
+}
+
+const fixture = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  type: 'stdio',
+  command: process.execPath,
+  args: [join(FIXTURES, 'stdio.js')],
+  ...extra,
+});
+
+interface Setup {
+  manager: ServerManager;
+  asked: string[];
+  trusted: { value: boolean };
+  log: MemoryLog;
+}
+
+function setup(autoStart: string[] = []): Setup {
+  requireFixtures();
+  const store = new InputStore();
+  const checker = new SchemaChecker();
+  const broker = new Broker({ store, prompter: new ScriptedPrompter(), checkContent: (s, c) => checker.check(s, c), forceForm: () => false });
+  const asked: string[] = [];
+  const trusted = { value: true };
+  const log = new MemoryLog();
+  const deps: ManagerDeps = {
+    broker,
+    settings: () => DEFAULT_SETTINGS,
+    roots: () => [],
+    clientInfo: { name: 'tests', version: '0' },
+    logFor: () => log,
+    workspaceTrusted: () => trusted.value,
+    autoStart: (name) => autoStart.includes(name) || autoStart.includes('*'),
+    userHome: '/home/tester',
+    env: { FROM_HOST: 'host-value' },
+    firstWorkspaceFolder: () => folder,
+    resolveInput: async (input) => {
+      asked.push(input.id);
+      return `secret-for-${input.id}`;
+    },
+    readFile: (path) => readFile(path, 'utf8'),
+  };
+  return { manager: new ServerManager(deps), asked, trusted, log };
+}
+
+async function load(manager: ServerManager, text: string): Promise<void> {
+  await manager.update([{ source, parsed: parseMcpJson(text, source) }]);
+}
+
+describe('server manager', () => {
+  it('starts a server on first use and substitutes variables, inputs (asked once) and the env file', async () => {
+    const { manager, asked } = setup();
+    writeFileSync(join(folder, 'fixture.env'), 'FROM_FILE=file-value\nOVERRIDDEN=file\n');
+    await load(
+      manager,
+      mcpJson(
+        {
+          tools: fixture({
+            env: { TOKEN: '${input:token}', HOME_DIR: '${userHome}', ROOT: '${workspaceFolder}', HOST: '${env:FROM_HOST}', OVERRIDDEN: 'env' },
+            envFile: '${workspaceFolder}/fixture.env',
+            cwd: '${workspaceFolder}',
+          }),
+        },
+        [{ type: 'promptString', id: 'token', description: 'API token', password: true }],
+      ),
+    );
+    try {
+      const [entry] = manager.servers;
+      assert.equal(entry.connection, undefined);
+      const read = async (name: string): Promise<unknown> => toolJson(await manager.callTool(entry.id, 'read_env', { name })).value;
+      assert.equal(await read('TOKEN'), 'secret-for-token');
+      assert.equal(await read('HOME_DIR'), '/home/tester');
+      assert.equal(await read('ROOT'), folder);
+      assert.equal(await read('HOST'), 'host-value');
+      assert.equal(await read('FROM_FILE'), 'file-value');
+      assert.equal(await read('OVERRIDDEN'), 'env');
+      assert.equal(toolJson(await manager.callTool(entry.id, 'read_env', { name: 'X' })).cwd, folder);
+      assert.deepEqual(asked, ['token']);
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('a variable it cannot resolve is reported on the server, not thrown at the others', async () => {
+    const { manager } = setup();
+    await load(manager, mcpJson({ bad: fixture({ env: { X: '${input:undefined_id}' } }), good: fixture() }));
+    try {
+      await assert.rejects(manager.start(manager.find('bad')!.id), (e: unknown) =>
+        e instanceof CallError && e.message === '${input:undefined_id} is used but no input with id "undefined_id" is defined in "inputs"');
+      assert.match(manager.find('bad')!.failure!, /no input with id "undefined_id"/);
+      assert.equal((await manager.start(manager.find('good')!.id)).state, 'running');
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('a broken file is reported with positions and its good servers keep running', async () => {
+    const { manager } = setup(['*']);
+    const text = '{\n  "servers": {\n    "good": ' + JSON.stringify(fixture()) + ',\n    "bad": { "type": "stdio" }\n  }\n}';
+    await load(manager, text);
+    try {
+      const problems = manager.problems.get(file)!.problems;
+      assert.deepEqual(problems.map((p) => [p.message, p.line, p.column]), [['server "bad" needs a "command" (the program to start)', 3, 4]]);
+      assert.equal(manager.find('good')!.connection?.state, 'running');
+      assert.equal(manager.find('bad'), undefined);
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('auto-starts the servers the setting names', async () => {
+    const { manager } = setup(['auto']);
+    await load(manager, mcpJson({ auto: fixture(), manual: fixture() }));
+    try {
+      assert.equal(manager.find('auto')!.connection?.state, 'running');
+      assert.equal(manager.find('manual')!.connection, undefined);
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('a changed definition restarts its running server; a removed one stops', async () => {
+    const { manager } = setup(['*']);
+    await load(manager, mcpJson({ a: fixture({ env: { V: 'one' } }), b: fixture() }));
+    try {
+      const a = manager.find('a')!;
+      assert.equal(toolJson(await manager.callTool(a.id, 'read_env', { name: 'V' })).value, 'one');
+      const oldB = manager.find('b')!.connection!;
+      await load(manager, mcpJson({ a: fixture({ env: { V: 'two' } }) }));
+      assert.equal(oldB.state, 'stopped');
+      assert.equal(manager.find('b'), undefined);
+      assert.equal(manager.find('a')!.connection?.state, 'running');
+      assert.equal(toolJson(await manager.callTool(manager.find('a')!.id, 'read_env', { name: 'V' })).value, 'two');
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('an unchanged definition is left running untouched', async () => {
+    const { manager } = setup(['*']);
+    const text = mcpJson({ a: fixture() });
+    await load(manager, text);
+    try {
+      const connection = manager.find('a')!.connection;
+      await load(manager, text);
+      assert.equal(manager.find('a')!.connection, connection);
+      assert.equal(connection?.state, 'running');
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('untrusted workspace: its stdio servers do not start and say why; user servers run; trust lets them start', async () => {
+    const { manager, trusted } = setup(['*']);
+    trusted.value = false;
+    const userSource: ConfigSource = { kind: 'user' };
+    await manager.update([
+      { source, parsed: parseMcpJson(mcpJson({ workspaceServer: fixture() }), source) },
+      { source: userSource, parsed: parseMcpJson(mcpJson({ userServer: fixture() }), userSource) },
+    ]);
+    try {
+      const ws = manager.find('workspaceServer')!;
+      assert.equal(ws.connection, undefined);
+      assert.match(ws.blocked!, /does not start until you trust the workspace/);
+      await assert.rejects(manager.start(ws.id), /does not start until you trust the workspace/);
+      await assert.rejects(manager.callTool(ws.id, 'echo', {}), /does not start until you trust the workspace/);
+      assert.equal(manager.find('userServer')!.connection?.state, 'running');
+      trusted.value = true;
+      await manager.trustChanged();
+      assert.equal(manager.find('workspaceServer')!.blocked, undefined);
+      assert.equal(manager.find('workspaceServer')!.connection?.state, 'running');
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('stop and restart', async () => {
+    const { manager } = setup(['*']);
+    await load(manager, mcpJson({ a: fixture() }));
+    try {
+      const id = manager.find('a')!.id;
+      await manager.stop(id);
+      assert.equal(manager.find('a')!.connection?.state, 'stopped');
+      const restarted = await manager.restart(id);
+      assert.equal(restarted.state, 'running');
+      assert.deepEqual(toolJson(await manager.callTool(id, 'echo', { text: 'x' })), { echo: 'x' });
+    } finally {
+      await manager.stopAll();
+    }
+  });
+});

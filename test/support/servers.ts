@@ -1,0 +1,131 @@
+/**
+ * Starting the fixture servers and connecting to them, for tests and benchmarks. The
+ * fixtures are the bundles `npm run build` writes to out/fixtures/.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Broker, type Prompter } from '../../src/elicitation/broker';
+import { SchemaChecker } from '../../src/elicitation/schema-check';
+import { InputStore } from '../../src/elicitation/store';
+import type { ServerDefinition } from '../../src/mcp/config';
+import { type ConnectionSettings, type ServerLog, ServerConnection } from '../../src/mcp/connection';
+
+export const REPO = resolve(__dirname, '../..');
+export const FIXTURES = join(REPO, 'out/fixtures');
+
+export function requireFixtures(): void {
+  if (!existsSync(join(FIXTURES, 'stdio.js'))) {
+    throw new Error('The fixture servers are not built: run "npm run build" first (npm run test:integration does it).');
+  }
+}
+
+export function stdioDefinition(name = 'fixture', env: Record<string, string | null> = {}, args: string[] = []): ServerDefinition {
+  requireFixtures();
+  return {
+    name,
+    source: { kind: 'user' },
+    config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), ...args], env },
+  };
+}
+
+export interface HttpFixture {
+  readonly port: number;
+  readonly process: ChildProcess;
+  definition(name?: string, type?: 'http' | 'sse', path?: string): ServerDefinition;
+  stop(): Promise<void>;
+}
+
+/** Starts the HTTP fixture on a free loopback port. */
+export async function startHttpFixture(args: string[] = [], env: Record<string, string> = {}): Promise<HttpFixture> {
+  requireFixtures();
+  const child = spawn(process.execPath, [join(FIXTURES, 'http.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const port = await new Promise<number>((resolvePort, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n')) resolvePort((JSON.parse(line) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`the HTTP fixture exited with code ${code}: ${stderr}`)));
+  });
+  return {
+    port,
+    process: child,
+    definition: (name = 'http-fixture', type = 'http', path = type === 'sse' ? '/sse' : '/mcp') => ({
+      name,
+      source: { kind: 'user' },
+      config: { type, url: `http://127.0.0.1:${port}${path}`, headers: {} },
+    }),
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export const DEFAULT_SETTINGS: ConnectionSettings = {
+  urlMode: true,
+  applyDefaults: true,
+  toolTimeoutMs: 60_000,
+  elicitationTimeoutMs: 0,
+  maxRounds: 5,
+};
+
+export class MemoryLog implements ServerLog {
+  readonly lines: string[] = [];
+  traceEnabled = false;
+  info(m: string): void { this.lines.push(`info ${m}`); }
+  warn(m: string): void { this.lines.push(`warn ${m}`); }
+  error(m: string): void { this.lines.push(`error ${m}`); }
+  trace(m: string): void { this.lines.push(`trace ${m}`); }
+  stderr(m: string): void { this.lines.push(`stderr ${m}`); }
+}
+
+export interface Host {
+  readonly store: InputStore;
+  readonly broker: Broker;
+  connect(definition: ServerDefinition, settings?: Partial<ConnectionSettings>): Promise<ServerConnection>;
+  log: MemoryLog;
+  closeAll(): Promise<void>;
+}
+
+/** Our host's middle (store, broker, validation) with connections to fixture servers. */
+export function createHost(prompter: Prompter): Host {
+  const store = new InputStore();
+  const checker = new SchemaChecker();
+  const broker = new Broker({ store, prompter, checkContent: (s, c) => checker.check(s, c), forceForm: () => false });
+  const connections: ServerConnection[] = [];
+  const log = new MemoryLog();
+  return {
+    store,
+    broker,
+    log,
+    async connect(definition, settings = {}) {
+      const connection = new ServerConnection(definition, {
+        broker,
+        log,
+        settings: () => ({ ...DEFAULT_SETTINGS, ...settings }),
+        roots: () => [{ uri: 'file:///workspace', name: 'workspace' }],
+        clientInfo: { name: 'elicitation-host-tests', version: '0.0.0' },
+        reconnectDelaysMs: [200],
+      });
+      connections.push(connection);
+      await connection.start();
+      return connection;
+    },
+    async closeAll() {
+      await Promise.all(connections.map((c) => c.stop()));
+    },
+  };
+}
+
+/** The JSON a fixture tool returned as its text content. */
+export function toolJson(result: { content?: unknown }): Record<string, unknown> {
+  const content = result.content as Array<{ type: string; text?: string }>;
+  return JSON.parse(content[0].text ?? 'null') as Record<string, unknown>;
+}
