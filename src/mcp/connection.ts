@@ -301,7 +301,7 @@ export class ServerConnection {
       try {
         return { client: await this.connectWith(new SSEClientTransport(url, { requestInit })), kind: 'sse' };
       } catch (sseError) {
-        throw new Error(`${errorMessage(streamableError)} (and as legacy SSE: ${errorMessage(sseError)})`);
+        throw new Error(`${errorMessage(streamableError)} (and as legacy SSE: ${errorMessage(sseError)})`, { cause: sseError });
       }
     }
   }
