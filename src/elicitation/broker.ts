@@ -51,7 +51,7 @@ export interface ElicitContext {
 }
 
 /** Final check of accepted content against the original schema (ajv, host side). */
-export type ContentCheck = (requestedSchema: Record<string, unknown>, content: Content) => string[];
+export type ContentCheck = (requestedSchema: Record<string, unknown>, content: Content) => string[] | Promise<string[]>;
 
 export interface BrokerOptions {
   readonly store: InputStore;
@@ -172,7 +172,7 @@ export class Broker {
           errors = built.errors;
           continue;
         }
-        const complaints = this.options.checkContent(requestedSchema!, built.content);
+        const complaints = await this.options.checkContent(requestedSchema!, built.content);
         if (complaints.length > 0) {
           this.finish(request.id, 'cancel');
           throw new AnswerCheckError(`the answer did not pass the schema check: ${complaints.join('; ')}`);

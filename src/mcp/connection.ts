@@ -10,21 +10,8 @@
  * (2026-07-28, and the draft shape) run in manual mode through one loop of ours.
  */
 import type { ChildProcess } from 'node:child_process';
-import {
-  type CallToolResult,
-  Client,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  ProtocolError,
-  ProtocolErrorCode,
-  SdkError,
-  SdkErrorCode,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  type Tool,
-  type Transport,
-} from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult, Client, JSONRPCMessage, JSONRPCRequest, Tool, Transport } from '@modelcontextprotocol/client';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AnswerCheckError, type Broker, type FormParams, TooManyRequestsError, type UrlParams } from '../elicitation/broker';
 import { draftAsSchema, type InputRequired, recognizeInputRequired, retryParams } from '../elicitation/input-required';
 import type { ElicitResult } from '../elicitation/model';
@@ -32,6 +19,7 @@ import type { RequestSource } from '../elicitation/request';
 import { describeProblems, InvalidSchemaError } from '../elicitation/schema';
 import type { ServerDefinition } from './config';
 import { Listeners } from './listeners';
+import { loadSdk, type Sdk } from './sdk-loader';
 import { Watchdog } from './watchdog';
 
 /** setTimeout's largest delay; `Infinity` would fire at once. Our watchdog owns the real limit. */
@@ -141,6 +129,8 @@ export class ServerConnection {
   readonly onElicitationComplete = new Listeners<string>();
 
   private client: Client | undefined;
+  /** The SDK bundle, loaded by the first start. */
+  private sdk!: Sdk;
   private stopping = false;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectAttempt = 0;
@@ -179,6 +169,7 @@ export class ServerConnection {
     this.stderrTail.length = 0;
     this.setState('starting');
     try {
+      this.sdk = await loadSdk();
       const { client, kind } = await this.connect();
       this.client = client;
       this.transportKind = kind;
@@ -248,6 +239,7 @@ export class ServerConnection {
 
   private createClient(): Client {
     const settings = this.deps.settings();
+    const { Client, ProtocolError, ProtocolErrorCode } = this.sdk;
     const client = new Client(this.deps.clientInfo, {
       capabilities: {
         elicitation: settings.urlMode ? { form: {}, url: {} } : { form: {} },
@@ -274,6 +266,7 @@ export class ServerConnection {
   }
 
   private async connect(): Promise<{ client: Client; kind: 'stdio' | 'streamable-http' | 'sse' }> {
+    const { StdioClientTransport, SSEClientTransport, StreamableHTTPClientTransport } = this.sdk;
     const config = this.definition.config;
     if (config.type === 'stdio') {
       const transport = new StdioClientTransport({
@@ -493,7 +486,7 @@ export class ServerConnection {
       switch (request.method) {
         case 'elicitation/create':
           responses[request.key] = await this.elicit(request.params, signal, call).catch((error: unknown) => {
-            throw new CallError(`${this.name} asked a question this client cannot show: ${errorMessage(error)}`, errorCode(error));
+            throw new CallError(`${this.name} asked a question this client cannot show: ${errorMessage(error)}`, errorCode(this.sdk, error));
           });
           if (signal.aborted) throw new CallError(abortMessage(signal));
           break;
@@ -515,7 +508,7 @@ export class ServerConnection {
     try {
       return await this.elicit(params, serverSignal, call);
     } catch (error) {
-      throw toProtocolError(error);
+      throw toProtocolError(this.sdk, error);
     }
   }
 
@@ -525,7 +518,8 @@ export class ServerConnection {
    * connection closes, our own timeout (if set) passes or its call is cancelled.
    */
   private async elicit(rawParams: unknown, serverSignal: AbortSignal, call: InFlightCall | undefined): Promise<ElicitResult> {
-    const params = readElicitParams(rawParams);
+    const { ProtocolError, ProtocolErrorCode } = this.sdk;
+    const params = readElicitParams(this.sdk, rawParams);
     const settings = this.deps.settings();
     if (params.mode === 'url' && !settings.urlMode) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'URL-mode elicitation is not supported by this client (it is turned off)');
@@ -558,12 +552,14 @@ export class ServerConnection {
   }
 
   private describeServerAbort(reason: unknown): string {
+    const { SdkError, SdkErrorCode } = this.sdk;
     if (reason instanceof SdkError && reason.code === SdkErrorCode.ConnectionClosed) return `${this.name} disconnected`;
     const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : '';
     return text ? `${this.name} withdrew the question: ${text}` : `${this.name} withdrew the question`;
   }
 
   private callFailure(error: unknown, signal: AbortSignal): Error {
+    const { SdkError, SdkErrorCode } = this.sdk;
     if (signal.aborted) return new CallError(abortMessage(signal));
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       return new CallError(`${this.name} disconnected before answering${this.crash ? ` (${this.describeStartFailure(undefined)})` : ''}`);
@@ -585,7 +581,7 @@ function toToolInfo(tool: Tool): ToolInfo {
 }
 
 /** Checks the request's own shape (not the schema: that is the broker's), naming the field at fault. */
-function readElicitParams(raw: unknown): FormParams | UrlParams {
+function readElicitParams({ ProtocolError, ProtocolErrorCode }: Sdk, raw: unknown): FormParams | UrlParams {
   const bad = (message: string): never => {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid elicitation request: ${message}`);
   };
@@ -604,7 +600,7 @@ function readElicitParams(raw: unknown): FormParams | UrlParams {
 }
 
 /** Maps our failures to what the server receives. */
-function toProtocolError(error: unknown): Error {
+function toProtocolError({ ProtocolError, ProtocolErrorCode }: Sdk, error: unknown): Error {
   if (error instanceof ProtocolError) return error;
   if (error instanceof InvalidSchemaError) {
     return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid elicitation schema: ${describeProblems(error.problems)}`, {
@@ -620,7 +616,7 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function errorCode(error: unknown): number | undefined {
+function errorCode({ ProtocolError }: Sdk, error: unknown): number | undefined {
   return error instanceof ProtocolError ? error.code : undefined;
 }
 

@@ -1,0 +1,16 @@
+/**
+ * Everything heavy the connection layer needs, in one module that is bundled on its own
+ * (dist/mcp-sdk.js) and loaded when the first server starts: the MCP SDK with zod, and
+ * ajv for the final answer check. Activation stays light when no server runs.
+ */
+export {
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+export { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+export { SchemaChecker } from '../elicitation/schema-check';

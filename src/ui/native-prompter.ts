@@ -1,0 +1,284 @@
+/**
+ * Asks in VS Code's quick input, which shows one prompt at a time: requests from every
+ * server wait in a first-come-first-served queue; one that ends while it waits leaves
+ * silently; the visible one closes (and says why) when nobody waits for it any more.
+ */
+import * as vscode from 'vscode';
+import type { AskOptions, Outcome } from '../elicitation/broker';
+import type { Answer, Answers, ContentValue, Question } from '../elicitation/model';
+import type { InputRequest } from '../elicitation/request';
+import { findRequest, type InputStore } from '../elicitation/store';
+import { buildContent, defaultOf, fromAnswerValue, ownAnswer, toAnswerValue } from '../elicitation/validation';
+import { askConfirm, askQuestion, Deferral, type PromptFrame, type StepResult } from './quick-prompts';
+import { escapeIcons, plain, sourceLabel, wrap } from './text';
+
+interface Job {
+  readonly request: InputRequest;
+  readonly options: AskOptions;
+  readonly resolve: (outcome: Outcome) => void;
+}
+
+/** Says, without blocking, that a prompt closed because its request ended elsewhere. */
+export function tellRequestEnded(request: InputRequest, signal: AbortSignal): void {
+  const reason: unknown = signal.reason;
+  const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the question was withdrawn';
+  if (/is finished$/.test(why)) return;
+  void vscode.window.showInformationMessage(plain(`Question from ${sourceLabel(request.source)} closed: ${why}.`, 500));
+}
+
+export class NativePrompter {
+  private readonly queue: Job[] = [];
+  private current: Job | undefined;
+  private readonly deferral = new Deferral();
+
+  constructor(private readonly store: InputStore) {}
+
+  /** The request the quick input shows now, if any. */
+  get visibleRequestId(): string | undefined {
+    return this.current?.request.id;
+  }
+
+  ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    return new Promise<Outcome>((resolve) => {
+      this.queue.push({ request, options, resolve });
+      void this.pump();
+    });
+  }
+
+  /** Shows this request now; the one on screen goes back to the front of the queue. */
+  bringForward(requestId: string): boolean {
+    const index = this.queue.findIndex((j) => j.request.id === requestId);
+    if (index < 0) return this.current?.request.id === requestId;
+    const [job] = this.queue.splice(index, 1);
+    this.queue.unshift(job);
+    if (!this.deferral.defer()) void this.pump();
+    return true;
+  }
+
+  /** Hides the visible prompt, keeping it queued (something else needs the quick input). */
+  deferVisible(): void {
+    this.deferral.defer();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.current) return;
+    for (;;) {
+      const job = this.queue.shift();
+      if (!job) return;
+      // Ended while it waited: it leaves the queue without a word.
+      if (job.options.signal.aborted) continue;
+      this.current = job;
+      let outcome: Outcome | 'deferred' | 'aborted';
+      try {
+        outcome = await this.show(job);
+      } catch (error) {
+        outcome = { action: 'cancel' };
+        void vscode.window.showErrorMessage(`Could not show the question: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      this.current = undefined;
+      if (outcome === 'deferred') {
+        // Back in line right after whatever was brought forward.
+        this.queue.splice(Math.min(1, this.queue.length), 0, job);
+        continue;
+      }
+      if (outcome === 'aborted') {
+        tellRequestEnded(job.request, job.options.signal);
+        continue;
+      }
+      job.resolve(outcome);
+    }
+  }
+
+  private frame(job: Job, extra: Partial<PromptFrame> = {}): PromptFrame {
+    return {
+      title: sourceLabel(job.request.source),
+      message: job.request.message,
+      signal: job.options.signal,
+      deferral: this.deferral,
+      ...extra,
+    };
+  }
+
+  private async show(job: Job): Promise<Outcome | 'deferred' | 'aborted'> {
+    const { request, options } = job;
+    switch (options.presentation) {
+      case 'confirm':
+        return request.source.destructive ? this.destructiveConfirm(job) : fromStep(await askConfirm(this.frame(job)), undefined);
+      case 'pick':
+      case 'pick-many':
+      case 'input': {
+        const question = request.questions[0];
+        const error = options.errors?.find((e) => e.questionId === question.id)?.message;
+        return fromStep(await askQuestion(question, this.frame(job), this.draftOf(request, question), error), question);
+      }
+      default:
+        return this.stepByStep(job);
+    }
+  }
+
+  /** A destructive tool's confirm: a modal warning whose default button is Decline. */
+  private async destructiveConfirm(job: Job): Promise<Outcome | 'aborted'> {
+    const { request, options } = job;
+    const who = request.source.tool ? `"${request.source.server}" wants to run "${request.source.tool}"` : `"${request.source.server}" asks`;
+    const decline: vscode.MessageItem = { title: 'Decline' };
+    const accept: vscode.MessageItem = { title: 'Accept' };
+    const choice = await vscode.window.showWarningMessage(
+      plain(`${who}, a destructive action. Accept?`, 400),
+      { modal: true, detail: request.message },
+      decline,
+      accept,
+    );
+    // A modal cannot be closed for us: if the question ended meanwhile, its answer is dropped.
+    if (options.signal.aborted) return 'aborted';
+    if (choice === accept) return { action: 'accept', answers: {} };
+    if (choice === decline) return { action: 'decline' };
+    return { action: 'cancel' };
+  }
+
+  private draftOf(request: InputRequest, question: Question): ContentValue | undefined {
+    const answer = ownAnswer(findRequest(this.store.state, request.id)?.answers ?? {}, question.id);
+    return answer && answer.state !== 'skipped' ? fromAnswerValue(answer.value) : undefined;
+  }
+
+  private saveDraft(request: InputRequest, question: Question, value: ContentValue | undefined): void {
+    const answer: Answer | undefined = value === undefined ? undefined : { state: 'draft', value: toAnswerValue(question, value) };
+    this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(answer && { answer }) });
+  }
+
+  /**
+   * A form answered one question at a time, then reviewed: each answer is kept as a draft
+   * in the store, so the form panel shows what was typed here, and the other way round.
+   */
+  private async stepByStep(job: Job): Promise<Outcome | 'deferred' | 'aborted'> {
+    const { request, options } = job;
+    const questions = request.questions;
+    const total = questions.length + 1;
+    const errors = new Map((options.errors ?? []).map((e) => [e.questionId, e.message]));
+    let index = errors.size > 0 ? Math.max(0, questions.findIndex((q) => errors.has(q.id))) : 0;
+    for (;;) {
+      if (index >= questions.length) {
+        const review = await this.review(job, total);
+        if (review.kind === 'edit') {
+          index = review.index;
+          continue;
+        }
+        if (review.kind !== 'submit') return review.kind === 'deferred' || review.kind === 'aborted' ? review.kind : { action: review.kind };
+        const answers = this.submittedAnswers(request);
+        const built = buildContent({ questions }, answers, { applyDefaults: false });
+        if (!built.ok) {
+          built.errors.forEach((e) => errors.set(e.questionId, e.message));
+          index = questions.findIndex((q) => q.id === built.errors[0].questionId);
+          continue;
+        }
+        return { action: 'accept', answers };
+      }
+      const question = questions[index];
+      const result = await askQuestion(
+        question,
+        this.frame(job, { step: index + 1, totalSteps: total, canGoBack: index > 0 }),
+        this.draftOf(request, question) ?? defaultOf(question),
+        errors.get(question.id),
+      );
+      switch (result.kind) {
+        case 'value':
+          this.saveDraft(request, question, result.value);
+          errors.delete(question.id);
+          index++;
+          break;
+        case 'back':
+          index = Math.max(0, index - 1);
+          break;
+        default:
+          return fromStep(result, undefined);
+      }
+    }
+  }
+
+  private submittedAnswers(request: InputRequest): Answers {
+    const drafts = findRequest(this.store.state, request.id)?.answers ?? {};
+    return Object.fromEntries(
+      request.questions.map((q): [string, Answer] => {
+        const draft = ownAnswer(drafts, q.id);
+        return [q.id, draft && draft.state !== 'skipped' ? { state: 'submitted', value: draft.value } : { state: 'skipped' }];
+      }),
+    );
+  }
+
+  /** The last step: every answer on one screen, to change any of them, then Submit or Decline. */
+  private review(job: Job, total: number): Promise<{ kind: 'submit' | 'decline' | 'cancel' | 'deferred' | 'aborted' } | { kind: 'edit'; index: number }> {
+    const { request } = job;
+    type ReviewRow = vscode.QuickPickItem & { index?: number; action?: 'submit' | 'decline' };
+    const pick = vscode.window.createQuickPick<ReviewRow>();
+    pick.title = plain(sourceLabel(request.source));
+    pick.step = total;
+    pick.totalSteps = total;
+    pick.ignoreFocusOut = true;
+    pick.buttons = [vscode.QuickInputButtons.Back];
+    pick.placeholder = 'Review your answers: choose one to change it, or Submit';
+    const answerRows: ReviewRow[] = request.questions.map((q, index) => {
+      const value = this.draftOf(request, q);
+      const shown = value === undefined ? '(empty)' : Array.isArray(value) ? value.map((v) => labelOf(q, v)).join(', ') : labelOf(q, value);
+      return { label: plain(q.title, 200), description: plain(shown, 300), index, alwaysShow: true };
+    });
+    const submit: ReviewRow = { label: '$(check) Submit', action: 'submit', alwaysShow: true };
+    pick.items = [
+      ...wrap(request.message).map((line): ReviewRow => ({ label: escapeIcons(line) || ' ', alwaysShow: true })),
+      { label: 'Your answers', kind: vscode.QuickPickItemKind.Separator },
+      ...answerRows,
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      submit,
+      { label: '$(circle-slash) Decline', action: 'decline', alwaysShow: true },
+    ];
+    pick.activeItems = [submit];
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (value: Parameters<typeof resolve>[0]): void => {
+        if (done) return;
+        done = true;
+        this.deferral.detach();
+        job.options.signal.removeEventListener('abort', onAbort);
+        pick.dispose();
+        resolve(value);
+      };
+      const onAbort = (): void => finish({ kind: 'aborted' });
+      job.options.signal.addEventListener('abort', onAbort, { once: true });
+      pick.onDidAccept(() => {
+        const row = pick.selectedItems[0];
+        if (row?.action) finish({ kind: row.action });
+        else if (row?.index !== undefined) finish({ kind: 'edit', index: row.index });
+      });
+      pick.onDidTriggerButton(() => finish({ kind: 'edit', index: request.questions.length - 1 }));
+      pick.onDidHide(() => finish({ kind: this.deferral.deferred ? 'deferred' : 'cancel' }));
+      this.deferral.attach(() => pick.hide());
+      pick.show();
+    });
+  }
+}
+
+function labelOf(question: Question, value: ContentValue): string {
+  if (question.kind === 'single-select' || question.kind === 'multi-select') {
+    return question.options.find((o) => o.value === value)?.label ?? String(value);
+  }
+  if (question.kind === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+/** A single question's step result as the broker's outcome. */
+function fromStep(result: StepResult, question: Question | undefined): Outcome | 'deferred' | 'aborted' {
+  switch (result.kind) {
+    case 'value': {
+      if (!question || result.value === undefined) {
+        return { action: 'accept', answers: question ? { [question.id]: { state: 'skipped' } } : {} };
+      }
+      return { action: 'accept', answers: { [question.id]: { state: 'submitted', value: toAnswerValue(question, result.value) } } };
+    }
+    case 'decline':
+      return { action: 'decline' };
+    case 'deferred':
+    case 'aborted':
+      return result.kind;
+    default:
+      // Escape, closing, or Back on a one-question prompt: the person dismissed it.
+      return { action: 'cancel' };
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The VS Code Prompter: each question goes to the surface that fits it (quick input,
+ * form panel, link prompt), and any pending one can be brought forward.
+ */
+import type { AskOptions, Outcome, Prompter } from '../elicitation/broker';
+import type { InputRequest } from '../elicitation/request';
+import type { NativePrompter } from './native-prompter';
+import type { UrlPrompt } from './url-prompt';
+
+/** A surface that shows forms (the webview panel). */
+export interface FormSurface {
+  ask(request: InputRequest, options: AskOptions): Promise<Outcome>;
+  /** Shows this request if the surface has it. */
+  reveal(requestId: string): boolean;
+}
+
+export class VsCodePrompter implements Prompter {
+  constructor(
+    private readonly native: NativePrompter,
+    private readonly urls: UrlPrompt,
+    private readonly forms?: FormSurface,
+  ) {}
+
+  ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    if (request.mode === 'url') return this.urls.ask(request, options);
+    if (options.presentation === 'form' && this.forms) return this.forms.ask(request, options);
+    return this.native.ask(request, options);
+  }
+
+  /** Brings a pending request to the person (from the status bar list or the tree). */
+  open(requestId: string): boolean {
+    return (this.forms?.reveal(requestId) ?? false) || this.native.bringForward(requestId);
+  }
+}

@@ -1,0 +1,320 @@
+/**
+ * One question in VS Code's own quick input: a quick pick for choices, an input box for
+ * typed values. Every prompt names the asking server in its title, shows the whole
+ * message, offers Decline as an explicit choice (Escape or closing is cancel), and closes
+ * itself when nobody waits for the answer any more.
+ */
+import * as vscode from 'vscode';
+import type { ContentValue, MultiSelectQuestion, Question } from '../elicitation/model';
+import { checkValue, defaultOf, parseTypedText } from '../elicitation/validation';
+import { escapeIcons, plain, wrap } from './text';
+
+export type StepResult =
+  | { readonly kind: 'value'; readonly value: ContentValue | undefined }
+  | { readonly kind: 'back' }
+  | { readonly kind: 'decline' }
+  | { readonly kind: 'cancel' }
+  /** Hidden by us (another prompt was brought forward), not by the person. */
+  | { readonly kind: 'deferred' }
+  /** The request ended elsewhere (withdrawn, server gone, timed out). */
+  | { readonly kind: 'aborted' };
+
+export interface PromptFrame {
+  /** "server · tool", shown as the title. */
+  readonly title: string;
+  /** The server's message, shown whole. */
+  readonly message: string;
+  readonly step?: number;
+  readonly totalSteps?: number;
+  readonly canGoBack?: boolean;
+  readonly signal: AbortSignal;
+  /** Set to hide the prompt as deferred rather than cancelled. */
+  readonly deferral: Deferral;
+}
+
+/** Lets the prompter hide the visible prompt without the person's cancel being assumed. */
+export class Deferral {
+  private hideCurrent: (() => void) | undefined;
+  deferred = false;
+
+  attach(hide: () => void): void {
+    this.deferred = false;
+    this.hideCurrent = hide;
+  }
+
+  detach(): void {
+    this.hideCurrent = undefined;
+  }
+
+  defer(): boolean {
+    if (!this.hideCurrent) return false;
+    this.deferred = true;
+    this.hideCurrent();
+    return true;
+  }
+}
+
+export const DECLINE_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('circle-slash'),
+  tooltip: 'Decline: tell the server no',
+};
+
+type Row = vscode.QuickPickItem & { readonly role: 'message' | 'option' | 'empty' | 'decline' | 'accept'; readonly value?: ContentValue };
+
+/** The message as rows: the only way a quick pick shows long text whole. */
+function messageRows(message: string): Row[] {
+  return wrap(message).map((line) => ({ label: escapeIcons(line) || ' ', role: 'message' as const, alwaysShow: true }));
+}
+
+function separator(label = ''): Row {
+  return { label, kind: vscode.QuickPickItemKind.Separator, role: 'message' };
+}
+
+const secretWarning = 'Careful: this looks like a request for a secret. MCP servers must not ask for passwords or keys this way.';
+
+/**
+ * Shows a quick pick of rows and resolves when the person settles it, or the request
+ * ends. Rows with role `message` are for reading: accepting one does nothing.
+ */
+function runQuickPick(
+  frame: PromptFrame,
+  setup: (pick: vscode.QuickPick<Row>) => void,
+  onAccept: (pick: vscode.QuickPick<Row>) => StepResult | undefined,
+): Promise<StepResult> {
+  if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
+  const pick = vscode.window.createQuickPick<Row>();
+  pick.title = plain(frame.title);
+  pick.ignoreFocusOut = true;
+  pick.matchOnDescription = true;
+  pick.step = frame.step;
+  pick.totalSteps = frame.totalSteps;
+  pick.buttons = [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), DECLINE_BUTTON];
+  setup(pick);
+  return settle(pick, frame, (finish) => [
+    pick.onDidAccept(() => {
+      const result = onAccept(pick);
+      if (result) finish(result);
+    }),
+  ]);
+}
+
+/** Wires hide, abort, back and decline; `extra` adds the prompt's own accept handling. */
+function settle(
+  input: vscode.QuickPick<Row> | vscode.InputBox,
+  frame: PromptFrame,
+  extra: (finish: (result: StepResult) => void) => vscode.Disposable[],
+): Promise<StepResult> {
+  return new Promise<StepResult>((resolve) => {
+    let done = false;
+    const disposables: vscode.Disposable[] = [];
+    const finish = (result: StepResult): void => {
+      if (done) return;
+      done = true;
+      frame.deferral.detach();
+      frame.signal.removeEventListener('abort', onAbort);
+      disposables.forEach((d) => d.dispose());
+      input.dispose();
+      resolve(result);
+    };
+    const onAbort = (): void => finish({ kind: 'aborted' });
+    frame.signal.addEventListener('abort', onAbort, { once: true });
+    disposables.push(
+      input.onDidHide(() => finish(frame.deferral.deferred ? { kind: 'deferred' } : { kind: 'cancel' })),
+      input.onDidTriggerButton((button) => {
+        if (button === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
+        else if (button === DECLINE_BUTTON) finish({ kind: 'decline' });
+      }),
+      ...extra(finish),
+    );
+    frame.deferral.attach(() => input.hide());
+    input.show();
+  });
+}
+
+/** A yes/no question (an empty schema): Accept or Decline. */
+export function askConfirm(frame: PromptFrame): Promise<StepResult> {
+  return runQuickPick(
+    frame,
+    (pick) => {
+      const accept: Row = { label: '$(check) Accept', role: 'accept', alwaysShow: true };
+      pick.items = [...messageRows(frame.message), separator(), accept, { label: '$(circle-slash) Decline', role: 'decline', alwaysShow: true }];
+      pick.activeItems = [accept];
+      pick.placeholder = 'Accept or decline';
+    },
+    (pick) => {
+      const row = pick.selectedItems[0];
+      if (row?.role === 'accept') return { kind: 'value', value: undefined };
+      if (row?.role === 'decline') return { kind: 'decline' };
+      return undefined;
+    },
+  );
+}
+
+function describeQuestion(question: Question): string {
+  const parts = [question.title, question.description].filter((p): p is string => !!p);
+  return plain(parts.join(': ') + (question.required ? '' : ' (optional)'), 300);
+}
+
+/** One boolean or single-select question as a quick pick of its options. */
+export function askPick(question: Question, frame: PromptFrame, initial: ContentValue | undefined): Promise<StepResult> {
+  const options: Array<{ label: string; value: ContentValue; description?: string }> =
+    question.kind === 'boolean'
+      ? [
+          { label: 'Yes', value: true },
+          { label: 'No', value: false },
+        ]
+      : question.kind === 'single-select'
+        ? question.options.map((o) => ({ label: o.label, value: o.value, ...(o.description && { description: o.description }) }))
+        : [];
+  return runQuickPick(
+    frame,
+    (pick) => {
+      const rows: Row[] = options.map((o) => ({
+        label: plain(o.label, 300),
+        ...(o.description && { detail: plain(o.description, 500) }),
+        description: o.value === question.defaultValue ? 'default' : undefined,
+        role: 'option',
+        value: o.value,
+      }));
+      const empty: Row[] = question.required ? [] : [{ label: 'Leave empty', description: 'no answer', role: 'empty', alwaysShow: true }];
+      pick.items = [
+        ...messageRows(frame.message),
+        separator(plain(question.title, 100)),
+        ...rows,
+        ...empty,
+        separator(),
+        { label: '$(circle-slash) Decline', role: 'decline', alwaysShow: true },
+      ];
+      pick.placeholder = describeQuestion(question);
+      const preselected = rows.find((r) => r.value === initial) ?? rows.find((r) => r.value === question.defaultValue) ?? rows[0];
+      if (preselected) pick.activeItems = [preselected];
+    },
+    (pick) => {
+      const row = pick.selectedItems[0];
+      if (!row) return undefined;
+      if (row.role === 'option') return { kind: 'value', value: row.value };
+      if (row.role === 'empty') return { kind: 'value', value: undefined };
+      if (row.role === 'decline') return { kind: 'decline' };
+      return undefined;
+    },
+  );
+}
+
+function countHint(question: MultiSelectQuestion, chosen: number): string {
+  const { minItems: min, maxItems: max } = question;
+  const need =
+    min !== undefined && max !== undefined
+      ? min === max
+        ? `choose ${min}`
+        : `choose ${min} to ${max}`
+      : min !== undefined
+        ? `choose at least ${min}`
+        : max !== undefined
+          ? `choose at most ${max}`
+          : 'choose any';
+  return `${describeQuestion(question)} · ${need}, ${chosen} chosen · Enter to accept`;
+}
+
+/**
+ * One multi-select question as a multi-select quick pick. Too few or too many choices
+ * keep it open with the core's message. The message is shown in separator rows (rows of
+ * a multi-select carry check boxes).
+ */
+export function askPickMany(question: MultiSelectQuestion, frame: PromptFrame, initial: ContentValue | undefined): Promise<StepResult> {
+  if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
+  const pick = vscode.window.createQuickPick<Row>();
+  pick.title = plain(frame.title);
+  pick.ignoreFocusOut = true;
+  pick.canSelectMany = true;
+  pick.step = frame.step;
+  pick.totalSteps = frame.totalSteps;
+  pick.buttons = [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), DECLINE_BUTTON];
+  const chosenBefore = new Set(Array.isArray(initial) ? initial : (question.defaultValue ?? []));
+  const rows: Row[] = question.options.map((o) => ({
+    label: plain(o.label, 300),
+    ...(o.description && { detail: plain(o.description, 500) }),
+    role: 'option',
+    value: o.value,
+  }));
+  pick.items = [...wrap(frame.message).map((line) => separator(escapeIcons(line))), separator(plain(question.title, 100)), ...rows];
+  pick.selectedItems = rows.filter((r) => chosenBefore.has(r.value as string));
+  pick.placeholder = countHint(question, pick.selectedItems.length);
+  return settle(pick, frame, (finish) => [
+    pick.onDidChangeSelection((selected) => {
+      pick.placeholder = countHint(question, selected.length);
+    }),
+    pick.onDidAccept(() => {
+      const values = pick.selectedItems.filter((r) => r.role === 'option').map((r) => r.value as string);
+      if (values.length === 0 && !question.required && question.minItems === undefined) {
+        finish({ kind: 'value', value: undefined });
+        return;
+      }
+      const message = checkValue(question, values);
+      if (message !== undefined) {
+        // Refused: the pick stays open and says why.
+        pick.placeholder = `${message} (${values.length} chosen)`;
+        return;
+      }
+      finish({ kind: 'value', value: values });
+    }),
+  ]);
+}
+
+function initialText(value: ContentValue | undefined): string {
+  if (value === undefined) return '';
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+/** One text, number or integer question as an input box, validated live by the core. */
+export function askInput(question: Question, frame: PromptFrame, initial: ContentValue | undefined, error?: string): Promise<StepResult> {
+  if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
+  const box = vscode.window.createInputBox();
+  box.title = plain(frame.title);
+  box.ignoreFocusOut = true;
+  box.step = frame.step;
+  box.totalSteps = frame.totalSteps;
+  box.buttons = [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), DECLINE_BUTTON];
+  box.value = initialText(initial ?? defaultOf(question));
+  box.placeholder = describeQuestion(question);
+  box.password = question.looksSecret;
+  // The prompt wraps, so the whole message is readable; server text is not interpreted there.
+  const prompt = [frame.message, question.description && `${question.title}: ${question.description}`, question.looksSecret && secretWarning]
+    .filter(Boolean)
+    .join('\n\n');
+  box.prompt = prompt;
+  const validate = (text: string): string | undefined => {
+    const parsed = parseTypedText(question, text);
+    return parsed.ok ? undefined : parsed.message;
+  };
+  box.validationMessage = error ?? validate(box.value);
+  return settle(box, frame, (finish) => [
+    box.onDidChangeValue((text) => {
+      box.validationMessage = validate(text);
+    }),
+    box.onDidAccept(() => {
+      const parsed = parseTypedText(question, box.value);
+      if (!parsed.ok) {
+        box.validationMessage = parsed.message;
+        return;
+      }
+      if (parsed.value === undefined && question.required) {
+        box.validationMessage = `${question.title} is required`;
+        return;
+      }
+      finish({ kind: 'value', value: parsed.value });
+    }),
+  ]);
+}
+
+/** Asks one question with the surface that fits its kind. */
+export function askQuestion(question: Question, frame: PromptFrame, initial: ContentValue | undefined, error?: string): Promise<StepResult> {
+  switch (question.kind) {
+    case 'boolean':
+    case 'single-select':
+      return askPick(question, frame, initial);
+    case 'multi-select':
+      return askPickMany(question, frame, initial);
+    default:
+      return askInput(question, frame, initial, error);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The Servers tree: each configured server with its state, its tools under it, and the
+ * configuration files that have problems. Server text goes into labels and plain-text
+ * tooltips only, never Markdown.
+ */
+import * as vscode from 'vscode';
+import type { ToolInfo } from '../mcp/connection';
+import type { ServerEntry, ServerManager } from '../mcp/manager';
+import { plain } from './text';
+
+export type ServersNode =
+  | { readonly kind: 'server'; readonly entry: ServerEntry }
+  | { readonly kind: 'tool'; readonly entry: ServerEntry; readonly tool: ToolInfo }
+  | { readonly kind: 'problems'; readonly file: string; readonly count: number; readonly first: { line: number; column: number; message: string } };
+
+export function stateOf(entry: ServerEntry): 'blocked' | 'stopped' | 'starting' | 'running' | 'error' {
+  if (entry.blocked) return 'blocked';
+  if (entry.failure && (!entry.connection || entry.connection.state === 'stopped')) return 'error';
+  return entry.connection?.state ?? 'stopped';
+}
+
+const STATE_ICONS: Record<ReturnType<typeof stateOf>, vscode.ThemeIcon> = {
+  blocked: new vscode.ThemeIcon('workspace-untrusted', new vscode.ThemeColor('problemsWarningIcon.foreground')),
+  stopped: new vscode.ThemeIcon('circle-outline'),
+  starting: new vscode.ThemeIcon('loading~spin'),
+  running: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
+  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')),
+};
+
+export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly manager: ServerManager) {
+    this.unsubscribe = manager.onDidChange.add(() => this.changed.fire());
+  }
+
+  getChildren(node?: ServersNode): ServersNode[] {
+    if (!node) {
+      const problems: ServersNode[] = [...this.manager.problems.entries()]
+        .filter(([, p]) => p.problems.length > 0)
+        .map(([file, p]) => ({ kind: 'problems', file: p.source.kind === 'user' ? 'settings: elicitationHost.servers' : file, count: p.problems.length, first: p.problems[0] }));
+      return [...this.manager.servers.map((entry): ServersNode => ({ kind: 'server', entry })), ...problems];
+    }
+    if (node.kind === 'server' && node.entry.connection?.state === 'running') {
+      return node.entry.connection.tools.map((tool): ServersNode => ({ kind: 'tool', entry: node.entry, tool }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: ServersNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server':
+        return this.serverItem(node.entry);
+      case 'tool': {
+        const { tool } = node;
+        const item = new vscode.TreeItem(plain(tool.title ?? tool.name, 120));
+        item.id = `${node.entry.id}/${tool.name}`;
+        item.description = [tool.title && tool.title !== tool.name ? tool.name : undefined, tool.destructive ? 'destructive' : undefined].filter(Boolean).join(' · ');
+        item.tooltip = `${tool.name}${tool.destructive ? ' (destructive)' : tool.readOnly ? ' (read-only)' : ''}\n\n${tool.description ?? ''}`.trim();
+        item.iconPath = new vscode.ThemeIcon(tool.destructive ? 'warning' : 'tools', tool.destructive ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+        item.contextValue = 'tool';
+        return item;
+      }
+      case 'problems': {
+        const item = new vscode.TreeItem(`${node.file.split(/[\\/]/).slice(-2).join('/')}: ${node.count} problem${node.count === 1 ? '' : 's'}`);
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+        item.tooltip = `${node.file}\nline ${node.first.line + 1}, column ${node.first.column + 1}: ${node.first.message}`;
+        item.description = node.first.message;
+        if (!node.file.startsWith('settings:')) {
+          item.command = {
+            command: 'vscode.open',
+            title: 'Open',
+            arguments: [vscode.Uri.file(node.file), { selection: new vscode.Range(node.first.line, node.first.column, node.first.line, node.first.column) }],
+          };
+        }
+        return item;
+      }
+    }
+  }
+
+  private serverItem(entry: ServerEntry): vscode.TreeItem {
+    const state = stateOf(entry);
+    const connection = entry.connection;
+    const item = new vscode.TreeItem(entry.definition.name, state === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = entry.id;
+    item.iconPath = STATE_ICONS[state];
+    item.contextValue = `server.${state}`;
+    const where = entry.definition.source.kind === 'user' ? 'user settings' : entry.definition.source.file;
+    const detail = entry.blocked ?? (state === 'error' ? (connection?.detail ?? entry.failure) : undefined);
+    if (state === 'running' && connection) {
+      item.description = `${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'} · ${connection.protocolVersion} · ${connection.transportKind}`;
+    } else {
+      item.description = detail ? `${state}: ${plain(detail, 120)}` : state;
+    }
+    const lines = [
+      `${entry.definition.name} (${entry.definition.config.type}) from ${where}`,
+      `State: ${state}`,
+      ...(detail ? [detail] : []),
+      ...(connection?.crash?.stderrTail.length ? ['', 'Last output:', ...connection.crash.stderrTail.slice(-8)] : []),
+      ...(connection?.serverInfo ? [`Server: ${connection.serverInfo.name} ${connection.serverInfo.version}`] : []),
+    ];
+    item.tooltip = lines.join('\n');
+    return item;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.changed.dispose();
+  }
+}

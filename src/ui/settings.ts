@@ -1,0 +1,38 @@
+/** The extension's settings, read fresh each time they matter. */
+import * as vscode from 'vscode';
+import type { ConnectionSettings } from '../mcp/connection';
+
+const SECTION = 'elicitationHost';
+
+function config(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SECTION);
+}
+
+export function connectionSettings(): ConnectionSettings {
+  const c = config();
+  const seconds = (key: string, fallback: number): number => Math.max(0, Number(c.get<number>(key, fallback)) || 0) * 1000;
+  return {
+    urlMode: c.get<boolean>('url.enabled', true),
+    applyDefaults: c.get<boolean>('applyDefaults', true),
+    toolTimeoutMs: seconds('toolCallTimeoutSeconds', 60),
+    elicitationTimeoutMs: seconds('elicitationTimeoutSeconds', 0),
+    maxRounds: Math.max(1, Math.floor(c.get<number>('inputRequired.maxRounds', 5))),
+  };
+}
+
+export function forceForm(): boolean {
+  return config().get<boolean>('forceForm', false);
+}
+
+export function autoStart(serverName: string): boolean {
+  const names = config().get<string[]>('autoStart', []);
+  return names.includes('*') || names.includes(serverName);
+}
+
+export function userServers(): unknown {
+  return config().get<unknown>('servers', {});
+}
+
+export function affects(event: vscode.ConfigurationChangeEvent, key: string): boolean {
+  return event.affectsConfiguration(`${SECTION}.${key}`);
+}

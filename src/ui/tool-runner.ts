@@ -1,0 +1,177 @@
+/**
+ * Run Tool: pick a server and a tool, collect its arguments (the same prompts an
+ * elicitation gets, when the input schema is simple enough; a JSON editor otherwise),
+ * call it with a cancellable progress notification, and show the result read-only.
+ * This is how a person sets off a server's elicitations without any chat.
+ */
+import * as vscode from 'vscode';
+import type { Broker } from '../elicitation/broker';
+import { InvalidSchemaError } from '../elicitation/schema';
+import type { ToolInfo } from '../mcp/connection';
+import type { ServerManager } from '../mcp/manager';
+import { formatToolResult } from '../mcp/result-format';
+import { plain } from './text';
+
+export const RESULT_SCHEME = 'elicitation-host-result';
+
+/** Read-only documents holding tool results. */
+export class ResultDocuments implements vscode.TextDocumentContentProvider {
+  private readonly contents = new Map<string, string>();
+  private count = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? '';
+  }
+
+  add(server: string, tool: string, text: string): vscode.Uri {
+    const safe = (s: string): string => s.replace(/[^\w.-]+/g, '_').slice(0, 60);
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safe(server)}/${safe(tool)}-${++this.count}.md` });
+    this.contents.set(uri.toString(), text);
+    return uri;
+  }
+}
+
+/** Default values for a JSON schema, as far as they go: the JSON editor's starting point. */
+export function defaultsFor(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return null;
+  const s = schema as Record<string, unknown>;
+  if (s.default !== undefined) return s.default;
+  if (s.type === 'object' || s.properties) {
+    const properties = (s.properties ?? {}) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, defaultsFor(v)]));
+  }
+  if (s.type === 'array') return [];
+  if (s.type === 'string') return '';
+  if (s.type === 'number' || s.type === 'integer') return 0;
+  if (s.type === 'boolean') return false;
+  return null;
+}
+
+export class ToolRunner {
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly broker: Broker,
+    private readonly results: ResultDocuments,
+  ) {}
+
+  async run(serverId?: string, toolName?: string): Promise<void> {
+    const entryId = serverId ?? (await this.pickServer());
+    if (!entryId) return;
+    const entry = this.manager.find(entryId);
+    if (!entry) return;
+    let connection = entry.connection;
+    try {
+      if (connection?.state !== 'running') {
+        connection = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `Starting ${entry.definition.name}…` },
+          () => this.manager.start(entry.id),
+        );
+      }
+    } catch (error) {
+      void vscode.window.showErrorMessage(plain(`${entry.definition.name} did not start: ${errorText(error)}`, 600), 'Show Output').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('elicitationHost.showServerOutput', entry.id);
+      });
+      return;
+    }
+    const tool = toolName ? connection.tools.find((t) => t.name === toolName) : await this.pickTool(connection.tools, entry.definition.name);
+    if (!tool) {
+      if (toolName) void vscode.window.showErrorMessage(`${entry.definition.name} has no tool "${toolName}".`);
+      return;
+    }
+    const args = await this.collectArguments(entry.definition.name, tool);
+    if (args === undefined) return;
+    await this.call(entry.id, entry.definition.name, tool, args);
+  }
+
+  private async pickServer(): Promise<string | undefined> {
+    const servers = this.manager.servers.filter((e) => !e.blocked);
+    if (servers.length === 0) {
+      void vscode.window.showInformationMessage('No MCP server is configured (or all are waiting for workspace trust).');
+      return undefined;
+    }
+    if (servers.length === 1) return servers[0].id;
+    const chosen = await vscode.window.showQuickPick(
+      servers.map((e) => ({ label: e.definition.name, description: e.connection?.state ?? 'stopped', id: e.id })),
+      { title: 'Run Tool', placeHolder: 'Choose a server' },
+    );
+    return chosen?.id;
+  }
+
+  private async pickTool(tools: readonly ToolInfo[], server: string): Promise<ToolInfo | undefined> {
+    if (tools.length === 0) {
+      void vscode.window.showInformationMessage(`${server} offers no tools.`);
+      return undefined;
+    }
+    const chosen = await vscode.window.showQuickPick(
+      tools.map((tool) => ({
+        label: plain(tool.title ?? tool.name, 120),
+        description: [tool.title ? tool.name : '', tool.destructive ? '$(warning) destructive' : ''].filter(Boolean).join(' '),
+        detail: tool.description ? plain(tool.description, 300) : undefined,
+        tool,
+      })),
+      { title: `Run Tool: ${server}`, placeHolder: 'Choose a tool', matchOnDescription: true, matchOnDetail: true },
+    );
+    return chosen?.tool;
+  }
+
+  /** Asks for the arguments the tool's input schema describes; undefined when the person stops. */
+  private async collectArguments(server: string, tool: ToolInfo): Promise<Record<string, unknown> | undefined> {
+    const properties = tool.inputSchema.properties;
+    if (!properties || Object.keys(properties).length === 0) return {};
+    try {
+      const result = await this.broker.elicit(
+        { message: `Arguments for ${tool.title ?? tool.name}`, requestedSchema: tool.inputSchema },
+        { source: { server, tool: tool.title ?? tool.name }, signal: new AbortController().signal, applyDefaults: true },
+      );
+      return result.action === 'accept' ? (result.content ?? {}) : undefined;
+    } catch (error) {
+      if (!(error instanceof InvalidSchemaError)) throw error;
+      return this.argumentsInEditor(tool);
+    }
+  }
+
+  /** For schemas beyond what the prompts render: edit the arguments as JSON, prefilled from defaults. */
+  private async argumentsInEditor(tool: ToolInfo): Promise<Record<string, unknown> | undefined> {
+    const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(defaultsFor(tool.inputSchema), null, 2) });
+    await vscode.window.showTextDocument(document, { preview: false });
+    for (;;) {
+      const choice = await vscode.window.showInformationMessage(`Edit the arguments for ${plain(tool.name, 80)} as JSON, then choose Run.`, 'Run', 'Cancel');
+      if (choice !== 'Run') return undefined;
+      try {
+        const value: unknown = JSON.parse(document.getText());
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+        void vscode.window.showErrorMessage('The arguments must be a JSON object.');
+      } catch (error) {
+        void vscode.window.showErrorMessage(`The arguments are not valid JSON: ${errorText(error)}`);
+      }
+    }
+  }
+
+  private async call(id: string, server: string, tool: ToolInfo, args: Record<string, unknown>): Promise<void> {
+    const name = tool.title ?? tool.name;
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: plain(`${name} on ${server}`, 120), cancellable: true },
+        (progress, token) => {
+          const cancel = new AbortController();
+          token.onCancellationRequested(() => cancel.abort(new Error(`You cancelled ${name}`)));
+          return this.manager.callTool(id, tool.name, args, {
+            signal: cancel.signal,
+            onProgress: (p) => {
+              const text = p.round !== undefined ? `round ${p.round}: waiting for your input` : p.message;
+              progress.report({ ...(text !== undefined && { message: plain(text, 200) }) });
+            },
+          });
+        },
+      );
+      const uri = this.results.add(server, tool.name, formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>));
+      await vscode.window.showTextDocument(uri, { preview: false });
+    } catch (error) {
+      void vscode.window.showErrorMessage(plain(`${name} on ${server} failed: ${errorText(error)}`, 800));
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,43 @@
+/**
+ * A URL-mode question: the person sees who asks, the message, the site on its own line,
+ * the whole link and every warning, and the link opens in their browser only when they
+ * click Open. Nothing is fetched before that. A link that is not a web page is refused.
+ */
+import * as vscode from 'vscode';
+import type { AskOptions, Outcome } from '../elicitation/broker';
+import type { UrlInputRequest } from '../elicitation/request';
+import { checkUrl, type UrlCheck } from '../elicitation/url-check';
+import { plain, sourceLabel } from './text';
+
+export function describeLink(check: Extract<UrlCheck, { ok: true }>): string {
+  const site = check.asciiHost ? `${check.host}   (the browser goes to ${check.asciiHost})` : check.host;
+  return [`Site:  ${site}${check.port ? `:${check.port}` : ''}`, '', check.url, ...check.warnings.map((w) => `\n⚠ ${w}`)].join('\n');
+}
+
+export class UrlPrompt {
+  constructor(private readonly log: vscode.LogOutputChannel) {}
+
+  async ask(request: UrlInputRequest, options: AskOptions): Promise<Outcome> {
+    const check = checkUrl(request.url);
+    if (!check.ok) {
+      this.log.warn(`Refused a link from ${sourceLabel(request.source)}: ${check.reason} (${request.url.slice(0, 200)})`);
+      void vscode.window.showWarningMessage(plain(`A link from ${sourceLabel(request.source)} was refused: ${check.reason}.`, 400));
+      return { action: 'decline' };
+    }
+    const open: vscode.MessageItem = { title: 'Open' };
+    const decline: vscode.MessageItem = { title: 'Decline' };
+    const choice = await vscode.window.showInformationMessage(
+      plain(`"${request.source.server}"${request.source.tool ? ` (${request.source.tool})` : ''} asks you to open a link`, 300),
+      { modal: true, detail: `${request.message}\n\n${describeLink(check)}` },
+      open,
+      decline,
+    );
+    if (options.signal.aborted) return { action: 'cancel' };
+    if (choice === open) {
+      const opened = await vscode.env.openExternal(vscode.Uri.parse(check.url, true));
+      this.log.info(`Opened ${check.url} for ${sourceLabel(request.source)} (${opened ? 'browser' : 'not opened'})`);
+      return opened ? { action: 'accept' } : { action: 'cancel' };
+    }
+    return choice === decline ? { action: 'decline' } : { action: 'cancel' };
+  }
+}
