@@ -10,6 +10,7 @@ import { InvalidSchemaError } from '../elicitation/schema';
 import type { ToolInfo } from '../mcp/connection';
 import type { ServerManager } from '../mcp/manager';
 import { formatToolResult } from '../mcp/result-format';
+import { argumentSkeleton } from '../mcp/tool-args';
 import { plain } from './text';
 
 export const RESULT_SCHEME = 'elicitation-host-result';
@@ -29,22 +30,6 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     this.contents.set(uri.toString(), text);
     return uri;
   }
-}
-
-/** Default values for a JSON schema, as far as they go: the JSON editor's starting point. */
-export function defaultsFor(schema: unknown): unknown {
-  if (typeof schema !== 'object' || schema === null) return null;
-  const s = schema as Record<string, unknown>;
-  if (s.default !== undefined) return s.default;
-  if (s.type === 'object' || s.properties) {
-    const properties = (s.properties ?? {}) as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, defaultsFor(v)]));
-  }
-  if (s.type === 'array') return [];
-  if (s.type === 'string') return '';
-  if (s.type === 'number' || s.type === 'integer') return 0;
-  if (s.type === 'boolean') return false;
-  return null;
 }
 
 export class ToolRunner {
@@ -132,7 +117,7 @@ export class ToolRunner {
 
   /** For schemas beyond what the prompts render: edit the arguments as JSON, prefilled from defaults. */
   private async argumentsInEditor(tool: ToolInfo): Promise<Record<string, unknown> | undefined> {
-    const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(defaultsFor(tool.inputSchema), null, 2) });
+    const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(argumentSkeleton(tool.inputSchema), null, 2) });
     await vscode.window.showTextDocument(document, { preview: false });
     for (;;) {
       const choice = await vscode.window.showInformationMessage(`Edit the arguments for ${plain(tool.name, 80)} as JSON, then choose Run.`, 'Run', 'Cancel');

@@ -1,0 +1,211 @@
+/**
+ * How the headless runner answers: from an answers file, with every default, by declining,
+ * or by asking on the console. All of them print what was asked and what was answered.
+ */
+import { createInterface } from 'node:readline/promises';
+import type { AskOptions, Outcome, Prompter } from '../elicitation/broker';
+import type { Answers, ContentValue, Question } from '../elicitation/model';
+import type { InputRequest } from '../elicitation/request';
+import { checkUrl } from '../elicitation/url-check';
+import { answerFits, defaultOf, parseTypedText, toAnswerValue } from '../elicitation/validation';
+
+export interface Output {
+  readonly json: boolean;
+  line(human: string, record: Record<string, unknown>): void;
+  error(message: string): void;
+}
+
+export function createOutput(json: boolean, write = (text: string) => process.stdout.write(text), writeError = (text: string) => process.stderr.write(text)): Output {
+  return {
+    json,
+    line: (human, record) => write(json ? `${JSON.stringify(record)}\n` : `${human}\n`),
+    error: (message) => (json ? write(`${JSON.stringify({ type: 'error', message })}\n`) : writeError(`error: ${message}\n`)),
+  };
+}
+
+function describeField(q: Question): string {
+  const bits: string[] = [q.kind];
+  if (q.kind === 'text' && q.format) bits.push(q.format);
+  if (q.required) bits.push('required');
+  const dflt = defaultOf(q);
+  if (dflt !== undefined) bits.push(`default ${JSON.stringify(dflt)}`);
+  if ('options' in q) bits.push(`one of ${q.options.map((o) => o.value).join('|')}`);
+  return `${q.id} (${bits.join(', ')})`;
+}
+
+/** Prints the question, whichever prompter answers it. */
+export function announce(out: Output, request: InputRequest): void {
+  const who = request.source.tool ? `${request.source.server} (${request.source.tool})` : request.source.server;
+  if (request.mode === 'url') {
+    const check = checkUrl(request.url);
+    out.line(`? ${who} asks you to open ${request.url}${check.ok ? ` [site: ${check.host}${check.warnings.length ? `; ${check.warnings.join(' ')}` : ''}]` : ` [refused: ${check.reason}]`}\n  ${request.message}`, {
+      type: 'elicitation', mode: 'url', server: request.source.server, tool: request.source.tool ?? null, message: request.message, url: request.url,
+    });
+    return;
+  }
+  const fields = request.questions.length === 0 ? '  (a yes/no question)' : request.questions.map((q) => `  - ${describeField(q)}`).join('\n');
+  out.line(`? ${who}: ${request.message}\n${fields}`, {
+    type: 'elicitation', mode: 'form', server: request.source.server, tool: request.source.tool ?? null, message: request.message,
+    fields: request.questions.map((q) => q.id),
+  });
+}
+
+export function announceAnswer(out: Output, outcome: Outcome, request: InputRequest): void {
+  const content = outcome.action === 'accept' && outcome.answers
+    ? Object.fromEntries(Object.entries(outcome.answers).flatMap(([k, a]) => (a.state === 'submitted' ? [[k, a.value.value]] : [])))
+    : undefined;
+  out.line(`→ ${outcome.action}${content && Object.keys(content).length ? ` ${JSON.stringify(content)}` : ''}`, {
+    type: 'answer', action: outcome.action, ...(content && { content }), request: request.id,
+  });
+}
+
+function answersFrom(request: InputRequest, content: Record<string, unknown>, out: Output): Answers {
+  const answers: Record<string, Answers[string]> = {};
+  for (const [key, value] of Object.entries(content)) {
+    const question = request.questions.find((q) => q.id === key);
+    if (!question) {
+      out.error(`the answer gives "${key}", which the form does not ask for; ignored`);
+      continue;
+    }
+    answers[key] = { state: 'submitted', value: toAnswerValue(question, value as ContentValue) };
+  }
+  return answers;
+}
+
+/** A refused answer is reported, not retried with the next scripted one. */
+function refusedAgain(out: Output, options: AskOptions): Outcome | undefined {
+  if (!options.errors?.length) return undefined;
+  out.error(`the answer was refused: ${options.errors.map((e) => e.message).join('; ')}`);
+  return { action: 'cancel' };
+}
+
+export class AnswersFilePrompter implements Prompter {
+  private next = 0;
+
+  constructor(private readonly results: readonly unknown[], private readonly out: Output) {}
+
+  async ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    announce(this.out, request);
+    const refused = refusedAgain(this.out, options);
+    if (refused) return refused;
+    const scripted = this.results[this.next++] as { action?: unknown; content?: unknown } | undefined;
+    let outcome: Outcome;
+    if (!scripted) {
+      this.out.error(`the answers file has no answer #${this.next}; cancelling`);
+      outcome = { action: 'cancel' };
+    } else if (scripted.action === 'accept') {
+      const content = typeof scripted.content === 'object' && scripted.content !== null ? (scripted.content as Record<string, unknown>) : {};
+      outcome = { action: 'accept', answers: request.mode === 'url' ? {} : answersFrom(request, content, this.out) };
+    } else if (scripted.action === 'decline' || scripted.action === 'cancel') {
+      outcome = { action: scripted.action };
+    } else {
+      this.out.error(`answer #${this.next} has no valid action (accept, decline or cancel); cancelling`);
+      outcome = { action: 'cancel' };
+    }
+    announceAnswer(this.out, outcome, request);
+    return outcome;
+  }
+}
+
+export class DefaultsPrompter implements Prompter {
+  constructor(private readonly out: Output) {}
+
+  async ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    announce(this.out, request);
+    const refused = refusedAgain(this.out, options);
+    if (refused) return refused;
+    let outcome: Outcome;
+    if (request.mode === 'url') {
+      outcome = { action: 'decline' };
+    } else {
+      const missing = request.questions.filter((q) => q.required && defaultOf(q) === undefined);
+      if (missing.length > 0) {
+        this.out.error(`--accept-defaults cannot answer: ${missing.map((q) => q.id).join(', ')} ${missing.length === 1 ? 'is' : 'are'} required and ${missing.length === 1 ? 'has' : 'have'} no default; cancelling`);
+        outcome = { action: 'cancel' };
+      } else {
+        const answers = Object.fromEntries(
+          request.questions.flatMap((q) => {
+            const value = defaultOf(q);
+            return value === undefined ? [] : [[q.id, { state: 'submitted' as const, value: toAnswerValue(q, value) }]];
+          }),
+        );
+        outcome = { action: 'accept', answers };
+      }
+    }
+    announceAnswer(this.out, outcome, request);
+    return outcome;
+  }
+}
+
+export class DeclinePrompter implements Prompter {
+  constructor(private readonly out: Output) {}
+
+  async ask(request: InputRequest): Promise<Outcome> {
+    announce(this.out, request);
+    const outcome: Outcome = { action: 'decline' };
+    announceAnswer(this.out, outcome, request);
+    return outcome;
+  }
+}
+
+/** Asks on the console, one question at a time. */
+export class ConsolePrompter implements Prompter {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly out: Output) {}
+
+  ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    // One conversation at a time on one terminal.
+    const run = this.queue.then(() => this.converse(request, options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async converse(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    announce(this.out, request);
+    options.errors?.forEach((e) => this.out.error(e.message));
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    const abort = (): void => rl.close();
+    options.signal.addEventListener('abort', abort, { once: true });
+    try {
+      const answers: Record<string, Answers[string]> = {};
+      for (const question of request.questions) {
+        for (;;) {
+          const dflt = defaultOf(question);
+          const text = await rl.question(`  ${question.title}${question.description ? ` (${question.description})` : ''}${dflt !== undefined ? ` [${String(dflt)}]` : ''}: `);
+          const parsed = parseTypedText(question, text === '' && dflt !== undefined ? String(dflt) : text);
+          if (!parsed.ok) {
+            this.out.error(parsed.message);
+            continue;
+          }
+          if (parsed.value === undefined) {
+            if (question.required) {
+              this.out.error(`${question.title} is required`);
+              continue;
+            }
+            break;
+          }
+          const answer = { state: 'submitted' as const, value: toAnswerValue(question, parsed.value) };
+          if (answerFits(question, answer)) answers[question.id] = answer;
+          break;
+        }
+      }
+      const verb = request.mode === 'url' ? 'I opened it' : 'send';
+      for (;;) {
+        const choice = (await rl.question(`  (a)ccept — ${verb}, (d)ecline, (c)ancel? `)).trim().toLowerCase();
+        const outcome: Outcome | undefined =
+          choice === 'a' ? { action: 'accept', answers } : choice === 'd' ? { action: 'decline' } : choice === 'c' ? { action: 'cancel' } : undefined;
+        if (outcome) {
+          announceAnswer(this.out, outcome, request);
+          return outcome;
+        }
+      }
+    } catch (error) {
+      if (options.signal.aborted) return { action: 'cancel' };
+      throw error;
+    } finally {
+      options.signal.removeEventListener('abort', abort);
+      rl.close();
+    }
+  }
+}
