@@ -2,7 +2,7 @@
 // the webview page (browser) and the command-line runner.
 //   node scripts/build.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const analyze = process.argv.includes('--analyze');
@@ -41,6 +41,8 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // ESM builds first: jsonc-parser's UMD build requires its parts dynamically, which a bundle cannot follow.
+    mainFields: ['module', 'main'],
     plugins: [lazySdk],
   },
   {
@@ -61,6 +63,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    mainFields: ['module', 'main'],
     conditions: ['require', 'node'],
   },
   {
@@ -81,6 +84,19 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     conditions: ['require', 'node'],
+  },
+  {
+    // The extension-host test suite: loaded by VS Code from out/e2e-suite (web or desktop).
+    ...common,
+    minify: false,
+    entryPoints: readdirSync('test/e2e/suite')
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `test/e2e/suite/${f}`),
+    outdir: 'out/e2e-suite',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
   },
 ].filter((b) => b.entryPoints && (Array.isArray(b.entryPoints) ? b.entryPoints : Object.values(b.entryPoints)).every(exists));
 

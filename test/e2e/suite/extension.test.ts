@@ -1,0 +1,88 @@
+/**
+ * Runs inside a real VS Code extension host (web workbench from code-server here, or
+ * desktop VS Code through @vscode/test-cli): the extension as VS Code loads it.
+ */
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { ElicitationHostApi } from '../../../src/extension';
+
+const EXTENSION_ID = 'elicitation-host.elicitation-host';
+
+async function api(): Promise<ElicitationHostApi> {
+  const extension = vscode.extensions.getExtension<ElicitationHostApi>(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is installed`);
+  return extension.isActive ? extension.exports : extension.activate();
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Elicitation Host in a real VS Code', () => {
+  it('activates and exports its API', async () => {
+    const host = await api();
+    assert.equal(typeof host.requestInput, 'function');
+    assert.equal(typeof host.servers, 'function');
+    assert.equal(typeof host.callTool, 'function');
+    assert.ok(host.store);
+  });
+
+  it('registers its commands', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    for (const command of ['runTool', 'startServer', 'stopServer', 'restartServer', 'showServerOutput', 'refreshServers', 'forgetInputs', 'showPendingInputs']) {
+      assert.ok(commands.includes(`elicitationHost.${command}`), `elicitationHost.${command} is registered`);
+    }
+  });
+
+  it('reads its configuration, including the workspace settings', () => {
+    const config = vscode.workspace.getConfiguration('elicitationHost');
+    assert.equal(config.get('url.enabled'), true);
+    assert.equal(config.get('toolCallTimeoutSeconds'), 60);
+    assert.deepEqual(config.get('autoStart'), ['*']);
+  });
+
+  it('runs in the workspace trust state the runner asked for', () => {
+    const expected = process.env.ELICITATION_HOST_EXPECT_TRUSTED;
+    assert.ok(expected === 'true' || expected === 'false', 'ELICITATION_HOST_EXPECT_TRUSTED is set by the test runner');
+    assert.equal(vscode.workspace.isTrusted, expected === 'true');
+  });
+
+  it('workspace servers start only in a trusted workspace; their tools are listed', async () => {
+    const host = await api();
+    if (vscode.workspace.isTrusted) {
+      const fixture = await until('the fixture server to run', () => host.servers().find((s) => s.name === 'fixture' && s.state === 'running'));
+      assert.equal(fixture.protocolVersion, '2025-11-25');
+      for (const tool of ['book_restaurant', 'clear_completed', 'echo', 'pick_instruments']) assert.ok(fixture.tools.includes(tool), `${tool} is listed`);
+      await until('the second server to run', () => host.servers().find((s) => s.name === 'second' && s.state === 'running'));
+    } else {
+      await until('the workspace servers to be blocked', () => {
+        const states = host.servers().filter((s) => s.name === 'fixture' || s.name === 'second').map((s) => s.state);
+        return states.length === 2 && states.every((s) => s === 'blocked') ? states : undefined;
+      });
+    }
+  });
+
+  it('servers from the user settings run whatever the trust', async () => {
+    const host = await api();
+    const user = await until('the user-settings server to run', () => host.servers().find((s) => s.name === 'user-fixture' && s.state === 'running'));
+    assert.ok(user.tools.includes('echo'));
+  });
+
+  it('calls a tool through the exported API (refused for an untrusted workspace server)', async () => {
+    const host = await api();
+    if (vscode.workspace.isTrusted) {
+      const result = (await host.callTool('fixture', 'echo', { text: 'from the extension host' })) as { content: Array<{ text: string }> };
+      assert.deepEqual(JSON.parse(result.content[0].text), { echo: 'from the extension host' });
+    } else {
+      await assert.rejects(host.callTool('fixture', 'echo', { text: 'x' }), /does not start until you trust the workspace/);
+    }
+    const viaUser = (await host.callTool('user-fixture', 'echo', { text: 'user' })) as { content: Array<{ text: string }> };
+    assert.deepEqual(JSON.parse(viaUser.content[0].text), { echo: 'user' });
+  });
+});
