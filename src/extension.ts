@@ -84,7 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     serversView,
     pendingView,
     new PendingStatusBar(store),
-    vscode.window.registerTreeDataProvider('elicitationHost.servers', serversView),
+    vscode.window.createTreeView('elicitationHost.servers', { treeDataProvider: serversView, showCollapseAll: true }),
     vscode.window.registerTreeDataProvider('elicitationHost.pending', pendingView),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     vscode.commands.registerCommand('elicitationHost.runTool', (node?: ServersNode) =>

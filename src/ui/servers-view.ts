@@ -84,7 +84,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     const state = stateOf(entry);
     const connection = entry.connection;
     const item = new vscode.TreeItem(entry.definition.name, state === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = entry.id;
+    // A new id once running: the tree would otherwise keep the collapsed state it had while starting.
+    item.id = `${entry.id}#${state === 'running' ? 'running' : 'idle'}`;
     item.iconPath = STATE_ICONS[state];
     item.contextValue = `server.${state}`;
     const where = entry.definition.source.kind === 'user' ? 'user settings' : entry.definition.source.file;

@@ -19,11 +19,11 @@ const FLAGS = [
 ];
 
 /** Missing Chromium is a failure that says how to install it, never a skip. */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: run "sudo apt-get update && sudo apt-get install -y chromium" (or set CHROMIUM_PATH)`);
+export async function launchChromium(executablePath = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executablePath)) {
+    throw new Error(`Chromium is not installed at ${executablePath}: run "sudo apt-get update && sudo apt-get install -y chromium" (or set CHROMIUM_PATH)`);
   }
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  return chromium.launch({ executablePath, headless: true, args: FLAGS });
 }
 
 export async function screenshot(page: Page, path: string): Promise<void> {

@@ -13,6 +13,8 @@ import type { ProvisionedVsCode } from './provision';
 
 export interface RunningVsCode {
   readonly port: number;
+  /** The server's process group: every process it starts belongs to it. */
+  readonly pgid: number;
   readonly baseUrl: string;
   readonly userDataDir: string;
   readonly extensionsDir: string;
@@ -29,6 +31,8 @@ export interface StartOptions {
   readonly workspaceTrust: boolean;
   readonly userSettings?: Record<string, unknown>;
   readonly extensionsDir?: string;
+  /** A port to use; a free one when absent. */
+  readonly port?: number;
   /** Extra environment for the server and the extension host it starts. */
   readonly env?: Record<string, string>;
   readonly log?: (line: string) => void;
@@ -45,6 +49,7 @@ const QUIET_SETTINGS: Record<string, unknown> = {
   'workbench.enableExperiments': false,
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'chat.mcp.autostart': 'never',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'chat.disableAIFeatures': true,
   'git.enabled': false,
   'security.workspace.trust.startupPrompt': 'never',
@@ -100,6 +105,15 @@ export function groupMembers(pgid: number): string[] {
     .filter((l) => l !== '' && Number(l.split(/\s+/)[1]) === pgid);
 }
 
+/** Installs a packaged extension the way a user would, `.vscodeignore` and all. */
+export function installVsix(vscode: ProvisionedVsCode, vsixPath: string, extensionsDir: string): void {
+  mkdirSync(extensionsDir, { recursive: true });
+  const result = spawnSync(vscode.nodeBin, [vscode.serverMain, '--install-extension', vsixPath, '--force', '--extensions-dir', extensionsDir], {
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`installing ${vsixPath} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+}
+
 export async function startVsCodeServer(options: StartOptions): Promise<RunningVsCode> {
   installExitHandlers();
   const log = options.log ?? (() => undefined);
@@ -114,7 +128,7 @@ export async function startVsCodeServer(options: StartOptions): Promise<RunningV
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = [
     options.vscode.serverMain,
     '--host', '127.0.0.1',
@@ -163,6 +177,7 @@ export async function startVsCodeServer(options: StartOptions): Promise<RunningV
 
   return {
     port,
+    pgid: child.pid!,
     baseUrl,
     userDataDir,
     extensionsDir,
@@ -174,12 +189,7 @@ export async function startVsCodeServer(options: StartOptions): Promise<RunningV
       return `${baseUrl}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     },
     async installVsix(vsixPath) {
-      const result = spawnSync(options.vscode.nodeBin, [options.vscode.serverMain, '--install-extension', vsixPath, '--force', '--extensions-dir', extensionsDir], {
-        encoding: 'utf8',
-      });
-      if (result.status !== 0) {
-        throw new Error(`installing ${vsixPath} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
-      }
+      installVsix(options.vscode, vsixPath, extensionsDir);
     },
     async stop() {
       if (!running.has(child)) return;

@@ -1,0 +1,29 @@
+// The same extension-host suite (test/e2e/suite) on desktop VS Code, for machines that can
+// download it: `npm run test:desktop`. (Here, VS Code comes from code-server instead: npm run test:e2e.)
+import { defineConfig } from '@vscode/test-cli';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const fixtures = resolve('out/fixtures');
+const userData = mkdtempSync(join(tmpdir(), 'eh-desktop-'));
+mkdirSync(join(userData, 'User'), { recursive: true });
+writeFileSync(
+  join(userData, 'User', 'settings.json'),
+  JSON.stringify({
+    'chat.mcp.autostart': 'never',
+    'elicitationHost.servers': {
+      'user-fixture': { type: 'stdio', command: process.execPath, args: [join(fixtures, 'stdio.js'), '--name', 'user-fixture', '--only', 'echo,book_restaurant'] },
+    },
+    'elicitationHost.autoStart': ['*'],
+  }),
+);
+
+export default defineConfig({
+  files: 'out/e2e-suite/*.test.js',
+  version: '1.100.3',
+  workspaceFolder: 'test/e2e/workspace',
+  launchArgs: ['--disable-workspace-trust', '--user-data-dir', userData],
+  env: { ELICITATION_HOST_FIXTURES: fixtures, ELICITATION_HOST_EXPECT_TRUSTED: 'true', FIXTURE_RECORD: '/dev/null' },
+  mocha: { ui: 'bdd', timeout: 60000 },
+});

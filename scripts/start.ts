@@ -1,0 +1,63 @@
+/**
+ * `npm start`: builds the extension, provisions VS Code's server (once), starts the demo
+ * HTTP server, and serves a real VS Code in the browser with the extension loaded and the
+ * demo workspace open. Prints the URL (and opens it when a browser is available and
+ * --no-open is not given). Ctrl-C stops everything.
+ *
+ *   npm start [-- --no-open] [-- --port N] [-- --minimum]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { provisionVsCode } from '../test/e2e/harness/provision';
+import { startVsCodeServer } from '../test/e2e/harness/server';
+import { startHttpFixture } from '../test/support/servers';
+
+const REPO = resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const portIndex = args.indexOf('--port');
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function browserAvailable(): boolean {
+  if (process.platform === 'darwin' || process.platform === 'win32') return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) && spawnSync('sh', ['-c', 'command -v xdg-open']).status === 0;
+}
+
+async function main(): Promise<void> {
+  log('Building the extension and the demo servers…');
+  const build = spawnSync(process.execPath, [join(REPO, 'scripts/build.mjs')], { stdio: 'inherit', cwd: REPO });
+  if (build.status !== 0) throw new Error('the build failed');
+  const vscode = await provisionVsCode(args.includes('--minimum') ? 'minimum' : 'newest', log);
+  const http = await startHttpFixture();
+  const server = await startVsCodeServer({
+    vscode,
+    workspaceTrust: false,
+    env: { ELICITATION_HOST_DEMO_HTTP_PORT: String(http.port) },
+    userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    ...(portIndex >= 0 && { port: Number(args[portIndex + 1]) }),
+  });
+  const stop = async (): Promise<void> => {
+    log('\nStopping…');
+    await server.stop().catch((e: unknown) => log(String(e)));
+    await http.stop();
+    process.exit(0);
+  };
+  process.removeAllListeners('SIGINT');
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  const url = server.workbenchUrl({ folder: join(REPO, 'demo'), extensionDevelopmentPath: REPO });
+  log(`\nVS Code ${vscode.vscodeVersion} with Elicitation Host and the demo servers is running.`);
+  log(`Open this in your browser:\n\n  ${url}\n`);
+  log('(Ctrl-C stops everything.)');
+  if (!args.includes('--no-open') && browserAvailable()) {
+    const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'start' : 'xdg-open';
+    spawn(opener, [url], { stdio: 'ignore', detached: true }).unref();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+/**
+ * UI scenarios: the Servers view and Run Tool, in the real workbench, with the extension
+ * installed from its .vsix.
+ */
+import { strict as assert } from 'node:assert';
+import { closeBrowser, versionName } from './context';
+import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+
+describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
+  this.timeout(5 * 60_000);
+  let ui: Ui | undefined;
+
+  before(async () => {
+    ui = await startUi('servers');
+  });
+  afterEach(async function () {
+    await screenshotOnFailure(this, ui);
+    await ui?.workbench.page.keyboard.press('Escape');
+  });
+  after(async () => {
+    await ui?.stop();
+    await closeBrowser();
+  });
+
+  it('the Servers view lists the fixture servers and their tools', async () => {
+    const { workbench } = ui!;
+    await workbench.openAgentInputs();
+    let rows = await workbench.waitForViewRows(/Servers/i, (r) => r.some((row) => row.includes('book_restaurant')), 30_000);
+    await workbench.screenshot('servers-view');
+    assert.ok(rows.some((r) => r.startsWith('fixture') && /18 tools · 2025-11-25 · stdio/.test(r)), `fixture runs with its tools: ${rows.join(' | ')}`);
+    for (const tool of ['book_restaurant', 'Clear completed todos', 'echo']) {
+      assert.ok(rows.some((r) => r.includes(tool)), `${tool} is listed under its server`);
+    }
+    assert.ok(rows.some((r) => r.includes('Clear completed todos') && r.includes('destructive')), 'the destructive tool is marked');
+    // The list is virtual: collapse the servers to bring them all into view.
+    await workbench.page.locator('.pane-header', { hasText: /Servers/i }).hover();
+    await workbench.page.locator('.pane-header .action-label[aria-label^="Collapse All"]').first().click();
+    rows = await workbench.waitForViewRows(/Servers/i, (r) => r.some((row) => row.startsWith('user-fixture')));
+    assert.ok(rows.some((r) => r.startsWith('second')), `second is listed: ${rows.join(' | ')}`);
+    assert.ok(rows.some((r) => r.startsWith('user-fixture')), 'the user-settings server is listed');
+  });
+
+  it('Run Tool on a tool without elicitation shows its result', async () => {
+    const { workbench } = ui!;
+    await workbench.runCommand('Elicitation Host: Run Tool');
+    await workbench.waitForQuickInputTitle('Run Tool');
+    await workbench.pick('fixture');
+    await workbench.waitForQuickInputTitle('Run Tool: fixture');
+    await workbench.pick('echo');
+    // The tool's one argument, asked like any question, prefilled with its default.
+    await workbench.waitForQuickInputTitle('fixture · echo');
+    await workbench.typeInQuickInput('hello from the UI test');
+    await workbench.screenshot('run-tool-argument');
+    await workbench.page.keyboard.press('Enter');
+    await workbench.page.locator('.tab', { hasText: 'echo-' }).first().waitFor({ timeout: 20_000 });
+    const text = await workbench.editorText();
+    await workbench.screenshot('run-tool-result');
+    assert.match(text, /echo on fixture/);
+    assert.match(text, /"echo":"hello from the UI test"/);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * One real workbench for a file of UI scenarios: the packaged extension (.vsix) installed
+ * as a user would, the test workspace with the fixture servers, answers recorded by the
+ * fixtures to a file the tests read, and screenshots under test-results/.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Context } from 'mocha';
+import { installVsix, type RunningVsCode, startVsCodeServer } from './harness/server';
+import { Workbench } from './harness/workbench';
+import { FIXTURES, provisioned, requireBuilt, RESULTS, sharedBrowser, userServerSettings, versionName, VSIX, WORKSPACE } from './context';
+
+export interface Ui {
+  readonly workbench: Workbench;
+  readonly server: RunningVsCode;
+  /** Answers the fixture servers received, in order. */
+  records(): Array<{ tool: string; outcome: Record<string, unknown> }>;
+  /** Waits for the next record of this tool after the ones already seen. */
+  nextRecord(tool: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+export async function startUi(name: string, userSettings: Record<string, unknown> = {}): Promise<Ui> {
+  requireBuilt(VSIX, join(FIXTURES, 'stdio.js'));
+  const vscode = await provisioned();
+  const dir = mkdtempSync(join(tmpdir(), `eh-ui-${name}-`));
+  const recordFile = join(dir, 'answers.jsonl');
+  writeFileSync(recordFile, '');
+  const extensionsDir = join(dir, 'extensions');
+  installVsix(vscode, VSIX, extensionsDir);
+  const server = await startVsCodeServer({
+    vscode,
+    workspaceTrust: false,
+    extensionsDir,
+    userSettings: { ...userServerSettings(), 'workbench.colorTheme': 'Default Dark Modern', ...userSettings },
+    env: { ELICITATION_HOST_FIXTURES: FIXTURES, FIXTURE_RECORD: recordFile },
+  });
+  let workbench: Workbench;
+  try {
+    workbench = await Workbench.open(await sharedBrowser(), server, WORKSPACE, join(RESULTS, `${versionName()}`));
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const read = (): Array<{ tool: string; outcome: Record<string, unknown> }> =>
+    existsSync(recordFile)
+      ? readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; outcome: Record<string, unknown> })
+      : [];
+  const seen = new Map<string, number>();
+  return {
+    workbench,
+    server,
+    records: read,
+    async nextRecord(tool, timeoutMs = 20_000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const mine = read().filter((r) => r.tool === tool);
+        const index = seen.get(tool) ?? 0;
+        if (mine.length > index) {
+          seen.set(tool, index + 1);
+          return mine[index].outcome;
+        }
+        if (Date.now() > end) throw new Error(`the fixture recorded no new answer for ${tool} within ${timeoutMs / 1000} s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop() {
+      await workbench.close().catch(() => undefined);
+      await server.stop();
+    },
+  };
+}
+
+/** A screenshot of the failing step, named after the test. */
+export async function screenshotOnFailure(ctx: Context, ui: Ui | undefined): Promise<void> {
+  if (!ui || ctx.currentTest?.state !== 'failed') return;
+  const name = `FAILED-${ctx.currentTest.fullTitle().replace(/[^\w-]+/g, '_').slice(0, 120)}`;
+  const path = await ui.workbench.screenshot(name).catch(() => undefined);
+  if (path) process.stdout.write(`      screenshot: ${path}\n`);
+}
