@@ -68,7 +68,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { main: 'webview/main.ts' },
+    entryPoints: { main: 'webview/main.ts', styles: 'webview/styles.css' },
     outdir: 'dist/webview',
     platform: 'browser',
     format: 'esm',
@@ -78,7 +78,12 @@ const builds = [
     // Test and demo MCP servers: not shipped (out/ is outside the package).
     ...common,
     minify: false,
-    entryPoints: { stdio: 'test/fixtures/servers/stdio.ts', http: 'test/fixtures/servers/http.ts' },
+    entryPoints: {
+      stdio: 'test/fixtures/servers/stdio.ts',
+      http: 'test/fixtures/servers/http.ts',
+      'raw-input-required': 'test/fixtures/servers/raw-input-required.ts',
+      modern: 'test/fixtures/servers/modern.ts',
+    },
     outdir: 'out/fixtures',
     platform: 'node',
     format: 'cjs',

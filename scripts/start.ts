@@ -9,7 +9,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { provisionVsCode } from '../test/e2e/harness/provision';
-import { startVsCodeServer } from '../test/e2e/harness/server';
+import { installVsix, startVsCodeServer } from '../test/e2e/harness/server';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { startHttpFixture } from '../test/support/servers';
 
 const REPO = resolve(__dirname, '..');
@@ -29,11 +31,23 @@ async function main(): Promise<void> {
   log('Building the extension and the demo servers…');
   const build = spawnSync(process.execPath, [join(REPO, 'scripts/build.mjs')], { stdio: 'inherit', cwd: REPO });
   if (build.status !== 0) throw new Error('the build failed');
-  const vscode = await provisionVsCode(args.includes('--minimum') ? 'minimum' : 'newest', log);
+  const minimum = args.includes('--minimum');
+  const vscode = await provisionVsCode(minimum ? 'minimum' : 'newest', log);
+  // VS Code 1.100 refuses dialogs when the URL may load a development extension, so there
+  // the packaged extension is installed instead.
+  let extensionsDir: string | undefined;
+  if (minimum) {
+    const pack = spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit', cwd: REPO });
+    if (pack.status !== 0) throw new Error('packaging failed');
+    extensionsDir = mkdtempSync(join(tmpdir(), 'eh-demo-extensions-'));
+    installVsix(vscode, join(REPO, 'dist-vsix/elicitation-host.vsix'), extensionsDir);
+  }
   const http = await startHttpFixture();
   const server = await startVsCodeServer({
     vscode,
     workspaceTrust: false,
+    smokeTestDriver: !minimum,
+    ...(extensionsDir && { extensionsDir }),
     env: { ELICITATION_HOST_DEMO_HTTP_PORT: String(http.port) },
     userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
     ...(portIndex >= 0 && { port: Number(args[portIndex + 1]) }),
@@ -47,7 +61,7 @@ async function main(): Promise<void> {
   process.removeAllListeners('SIGINT');
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
-  const url = server.workbenchUrl({ folder: join(REPO, 'demo'), extensionDevelopmentPath: REPO });
+  const url = server.workbenchUrl({ folder: join(REPO, 'demo'), ...(!minimum && { extensionDevelopmentPath: REPO }) });
   log(`\nVS Code ${vscode.vscodeVersion} with Elicitation Host and the demo servers is running.`);
   log(`Open this in your browser:\n\n  ${url}\n`);
   log('(Ctrl-C stops everything.)');

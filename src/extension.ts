@@ -1,6 +1,7 @@
 /**
  * Activation: builds the objects, registers commands, views and settings. No logic here.
  */
+import { appendFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { Broker, type FormParams, type UrlParams } from './elicitation/broker';
@@ -10,6 +11,8 @@ import { InputStore } from './elicitation/store';
 import { ServerManager } from './mcp/manager';
 import { loadSdk } from './mcp/sdk-loader';
 import { ConfigLoader } from './ui/config-loader';
+import { benchmarkPlainWebview } from './ui/benchmark';
+import { FormPanel } from './ui/form-panel';
 import { InputResolver } from './ui/inputs';
 import { ServerLogs } from './ui/logs';
 import { NativePrompter } from './ui/native-prompter';
@@ -18,7 +21,8 @@ import { VsCodePrompter } from './ui/prompter';
 import { ServersTreeProvider, type ServersNode } from './ui/servers-view';
 import { autoStart, connectionSettings, forceForm } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/tool-runner';
-import { UrlPrompt } from './ui/url-prompt';
+import { vsCodeUrlFlow } from './ui/url-flow';
+import { reportRefusedLink, UrlPrompt } from './ui/url-prompt';
 
 /** What other extensions (and the end-to-end tests) get from `activate`. */
 export interface ElicitationHostApi {
@@ -41,8 +45,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     return checker.check(schema, content);
   };
   const native = new NativePrompter(store);
-  const prompter = new VsCodePrompter(native, new UrlPrompt(log));
-  const broker = new Broker({ store, prompter, checkContent, forceForm });
+  const forms = new FormPanel(context.extensionUri, store, native, log);
+  const prompter = new VsCodePrompter(native, new UrlPrompt(log), forms);
+  const broker = new Broker({
+    store,
+    prompter,
+    checkContent,
+    forceForm,
+    onLinkRefused: (source, url, reason) => reportRefusedLink(log, source, url, reason),
+  });
   const logs = new ServerLogs();
   const inputs = new InputResolver(context.secrets, context.globalState);
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
@@ -51,6 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     settings: connectionSettings,
     roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
     clientInfo: { name: 'elicitation-host', version },
+    urlFlow: vsCodeUrlFlow(log),
     logFor: (name) => logs.logFor(name),
     workspaceTrusted: () => vscode.workspace.isTrusted,
     autoStart,
@@ -79,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   context.subscriptions.push(
     log,
     logs,
+    forms,
     diagnostics,
     loader,
     serversView,
@@ -113,14 +126,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     vscode.commands.registerCommand('elicitationHost.manageTrust', () => vscode.commands.executeCommand('workbench.trust.manage')),
     vscode.commands.registerCommand(SHOW_PENDING_COMMAND, async () => {
       // The list needs the quick input: a prompt on screen steps aside and stays pending.
-      native.deferVisible();
-      openPending(await pickPendingRequest(store));
+      const resume = native.pause();
+      try {
+        openPending(await pickPendingRequest(store));
+      } finally {
+        resume();
+      }
     }),
     vscode.commands.registerCommand(OPEN_PENDING_COMMAND, (id?: string) => openPending(id)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => report(manager.trustChanged())),
+    // The floors the benchmark compares our prompts with: VS Code's own quick pick and a
+    // new webview with a plain form, each timed from the call.
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainQuickPick', () => {
+      const logFile = process.env.ELICITATION_HOST_BENCH_LOG;
+      if (logFile) appendFileSync(logFile, `${JSON.stringify({ event: 'plainQuickPick', at: Date.now() })}\n`);
+      return vscode.window.showQuickPick(['Accept', 'Decline'], { title: 'Plain quick pick (benchmark)' });
+    }),
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebview', () => benchmarkPlainWebview()),
     { dispose: () => void manager.stopAll() },
   );
 
+  if (process.env.ELICITATION_HOST_BENCH_LOG) void vscode.commands.executeCommand('setContext', 'elicitationHost.benchmarking', true);
   await loader.loadAll();
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured`);
 

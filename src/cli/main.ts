@@ -11,7 +11,7 @@ import type { ServerDefinition } from '../mcp/config';
 import { CallError, type ServerLog, ServerConnection } from '../mcp/connection';
 import { argumentsFor } from '../mcp/tool-args';
 import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
-import { AnswersFilePrompter, ConsolePrompter, createOutput, DeclinePrompter, DefaultsPrompter, type Output } from './prompters';
+import { AnswersFilePrompter, ConsolePrompter, consoleUrlFlow, createOutput, DeclinePrompter, DefaultsPrompter, type Output } from './prompters';
 
 function choosePrompter(options: CliOptions, out: Output): Prompter {
   if (options.answersFile !== undefined) {
@@ -84,6 +84,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     settings: () => ({ urlMode: true, applyDefaults: true, toolTimeoutMs: 120_000, elicitationTimeoutMs: 0, maxRounds: 5 }),
     roots: () => [{ uri: `file://${process.cwd()}`, name: 'cwd' }],
     clientInfo: { name: 'elicitation-host-cli', version: '0.1.0' },
+    urlFlow: consoleUrlFlow(out),
     reconnectDelaysMs: [],
   });
   let exitCode = 0;

@@ -5,7 +5,8 @@
 import { createInterface } from 'node:readline/promises';
 import type { AskOptions, Outcome, Prompter } from '../elicitation/broker';
 import type { Answers, ContentValue, Question } from '../elicitation/model';
-import type { InputRequest } from '../elicitation/request';
+import type { InputRequest, RequestSource } from '../elicitation/request';
+import type { UrlFlow } from '../mcp/connection';
 import { checkUrl } from '../elicitation/url-check';
 import { answerFits, defaultOf, parseTypedText, toAnswerValue } from '../elicitation/validation';
 
@@ -208,4 +209,30 @@ export class ConsolePrompter implements Prompter {
       rl.close();
     }
   }
+}
+
+/**
+ * Link flows on the console: in a terminal the person presses Enter when done in the
+ * browser; without one, an accepted link counts as visited (as an answers file says).
+ */
+export function consoleUrlFlow(out: Output): UrlFlow {
+  return {
+    async finishedInBrowser(source: RequestSource, url: string, signal: AbortSignal): Promise<boolean> {
+      out.line(`… waiting until you have finished at ${url}`, { type: 'waiting', server: source.server, url });
+      if (!process.stdin.isTTY) return true;
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      signal.addEventListener('abort', () => rl.close(), { once: true });
+      try {
+        const answer = await rl.question('  Press Enter when you have finished in the browser (c to cancel): ');
+        return answer.trim().toLowerCase() !== 'c';
+      } catch {
+        return false;
+      } finally {
+        rl.close();
+      }
+    },
+    completed(server: string, message: string): void {
+      out.line(`✓ review in ${server} completed${message ? `: ${message}` : ''}`, { type: 'completed', server, message });
+    },
+  };
 }

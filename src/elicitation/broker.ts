@@ -8,6 +8,7 @@ import type { Answers, Content, ElicitAction, ElicitResult } from './model';
 import { choosePresentation, type InputRequest, type Presentation, type RequestSource } from './request';
 import { parseRequestedSchemaOrThrow } from './schema';
 import type { InputStore } from './store';
+import { checkUrl } from './url-check';
 import { buildContent, type FieldError, toAnswerValue } from './validation';
 
 /** What the person did, as a UI surface reports it. */
@@ -60,6 +61,8 @@ export interface BrokerOptions {
   readonly forceForm: () => boolean;
   /** Open requests one server may have before further ones are refused. */
   readonly maxOpenPerServer?: number;
+  /** A URL-mode link that is not a web page, or not reviewable, was refused (answered decline). */
+  readonly onLinkRefused?: (source: RequestSource, url: string, reason: string) => void;
   readonly now?: () => number;
 }
 
@@ -119,6 +122,14 @@ export class Broker {
    * flooding server. Resolves with `cancel` when `ctx.signal` fires first.
    */
   async elicit(params: FormParams | UrlParams, ctx: ElicitContext): Promise<ElicitResult> {
+    if (params.mode === 'url') {
+      // Links that are not web pages never reach the person: the server hears no.
+      const check = checkUrl(params.url);
+      if (!check.ok) {
+        this.options.onLinkRefused?.(ctx.source, params.url, check.reason);
+        return { action: 'decline' };
+      }
+    }
     const request = this.toRequest(params, ctx.source);
     const open = this.options.store.state.requests.filter(
       (r) => r.status === 'open' && r.request.source.server === ctx.source.server,

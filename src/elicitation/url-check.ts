@@ -50,7 +50,7 @@ export function checkUrl(raw: string): UrlCheck {
   if (scheme === 'http' && !LOOPBACK.test(asciiHost)) {
     warnings.push('The link uses plain http: the page and what you send to it are not encrypted.');
   }
-  if (IPV4.test(asciiHost) || asciiHost.startsWith('[')) {
+  if ((IPV4.test(asciiHost) || asciiHost.startsWith('[')) && !LOOPBACK.test(asciiHost)) {
     warnings.push(`The host is a bare IP address (${asciiHost}), not a name you can recognise.`);
   }
   if (parsed.username !== '' || parsed.password !== '') {

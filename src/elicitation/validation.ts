@@ -1,10 +1,9 @@
 /**
  * Checks and coerces answers against the question model, with one human message per
  * field. The extension host and the webview both run this module, so the person sees
- * exactly the verdict the host will reach. Formats use ajv-formats' own definitions, the
- * ones the host's final ajv check uses, so the two cannot disagree.
+ * exactly the verdict the host will reach.
  */
-import { fullFormats } from 'ajv-formats/dist/formats';
+import { FORMAT_CHECKS } from './formats';
 import {
   ANSWER_KIND_FOR,
   type Answer,
@@ -32,23 +31,8 @@ const FORMAT_EXAMPLES: Record<TextFormat, string> = {
   'date-time': 'a date and time with a time zone, like 2026-11-22T14:30:00Z',
 };
 
-function formatValidator(format: TextFormat): (text: string) => boolean {
-  const def = fullFormats[format] as unknown;
-  const validate =
-    typeof def === 'object' && def !== null && 'validate' in def ? (def as { validate: unknown }).validate : def;
-  if (validate instanceof RegExp) return (text) => validate.test(text);
-  if (typeof validate === 'function') return validate as (text: string) => boolean;
-  throw new Error(`no validator for format ${format}`);
-}
-
-const formatChecks = new Map<TextFormat, (text: string) => boolean>();
 function matchesFormat(format: TextFormat, text: string): boolean {
-  let check = formatChecks.get(format);
-  if (!check) {
-    check = formatValidator(format);
-    formatChecks.set(format, check);
-  }
-  return check(text);
+  return FORMAT_CHECKS[format](text);
 }
 
 const patternCache = new Map<string, BoundedPattern>();
@@ -206,6 +190,24 @@ export function parseTypedText(question: Question, rawText: string): Check<Conte
   return message === undefined ? { ok: true, value } : { ok: false, message };
 }
 
+/**
+ * A field's value as a form holds it (raw text from a text box, a typed value from a
+ * checkbox or a choice, or nothing) turned into the value the question takes, checked.
+ * The page and the host both read fields with this, so they cannot disagree.
+ */
+export function readField(question: Question, raw: string | number | boolean | readonly string[] | null | undefined): Check<ContentValue | undefined> {
+  if (raw === null || raw === undefined) return { ok: true, value: undefined };
+  if (typeof raw === 'string' && question.kind !== 'single-select') return parseTypedText(question, raw);
+  if (Array.isArray(raw) && raw.length === 0) return { ok: true, value: undefined };
+  const value: ContentValue = Array.isArray(raw) ? [...raw] : (raw as string | number | boolean);
+  const message = checkValue(question, value);
+  return message === undefined ? { ok: true, value } : { ok: false, message };
+}
+
+export function requiredMessage(question: Question): string {
+  return `${question.title} is required`;
+}
+
 /** The answer value that carries a content value for this question. */
 export function toAnswerValue(question: Question, value: ContentValue): AnswerValue {
   switch (ANSWER_KIND_FOR[question.kind]) {
@@ -289,7 +291,7 @@ export function buildContent(
     }
     if (value === undefined && options.applyDefaults) value = defaultOf(question);
     if (value === undefined) {
-      if (question.required) errors.push({ questionId: question.id, message: `${question.title} is required` });
+      if (question.required) errors.push({ questionId: question.id, message: requiredMessage(question) });
       continue;
     }
     const message = checkValue(question, value);

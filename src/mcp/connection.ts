@@ -24,6 +24,8 @@ import { Watchdog } from './watchdog';
 
 /** setTimeout's largest delay; `Infinity` would fire at once. Our watchdog owns the real limit. */
 const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+/** `URLElicitationRequiredError`: the call needs the person to visit links first. */
+const URL_ELICITATION_REQUIRED = -32042;
 const STDERR_LINES_KEPT = 20;
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
@@ -50,6 +52,20 @@ export interface ConnectionSettings {
   readonly elicitationTimeoutMs: number;
   /** Input-required rounds allowed for one call before we stop. */
   readonly maxRounds: number;
+  /** `auto` offers MCP 2026-07-28 and falls back to the 2025 handshake; `legacy` uses the 2025 handshake only. */
+  readonly negotiation?: 'auto' | 'legacy';
+}
+
+/** The person's side of a link flow, beyond the link prompt itself. */
+export interface UrlFlow {
+  /**
+   * After a link was opened where only a retry tells the outcome (MCP 2026-07-28, and a
+   * -32042 retry): true when the person says they have finished in the browser, false
+   * when they cancel the call.
+   */
+  finishedInBrowser(source: RequestSource, url: string, signal: AbortSignal): Promise<boolean>;
+  /** The server reported a URL elicitation complete. */
+  completed(server: string, message: string): void;
 }
 
 export interface Root {
@@ -63,6 +79,7 @@ export interface ConnectionDeps {
   readonly settings: () => ConnectionSettings;
   readonly roots: () => readonly Root[];
   readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly urlFlow: UrlFlow;
   /** Where `http` servers reconnect after an unexpected close: delays in ms, last one repeats. */
   readonly reconnectDelaysMs?: readonly number[];
 }
@@ -125,8 +142,6 @@ function childProcessOf(transport: Transport): ChildProcess | undefined {
 
 export class ServerConnection {
   readonly onDidChange = new Listeners<ServerConnection>();
-  /** `notifications/elicitation/complete` for a URL elicitation of this server. */
-  readonly onElicitationComplete = new Listeners<string>();
 
   private client: Client | undefined;
   /** The SDK bundle, loaded by the first start. */
@@ -135,6 +150,8 @@ export class ServerConnection {
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectAttempt = 0;
   private readonly inFlight = new Set<InFlightCall>();
+  /** Accepted URL elicitations whose completion the server may report, by elicitationId. */
+  private readonly awaitingCompletion = new Map<string, { message: string; done: () => void }>();
   private readonly stderrTail: string[] = [];
 
   state: ServerState = 'stopped';
@@ -245,7 +262,7 @@ export class ServerConnection {
         elicitation: settings.urlMode ? { form: {}, url: {} } : { form: {} },
         roots: { listChanged: true },
       },
-      versionNegotiation: { mode: 'auto' },
+      versionNegotiation: { mode: settings.negotiation ?? 'auto' },
       // Rounds are ours to drive: the SDK's driver would strip the schemas we must see.
       inputRequired: { autoFulfill: false },
     });
@@ -256,9 +273,7 @@ export class ServerConnection {
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     };
     client.setRequestHandler('roots/list', () => ({ roots: this.deps.roots().map((r) => ({ ...r })) }));
-    client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
-      this.onElicitationComplete.fire(notification.params.elicitationId);
-    });
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) => this.onCompletion(notification.params.elicitationId));
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       this.refreshTools().catch((e: unknown) => this.deps.log.warn(`could not refresh tools: ${String(e)}`));
     });
@@ -330,16 +345,51 @@ export class ServerConnection {
     return client;
   }
 
+  /** Raw results that ask for input, by request id, until the call that sent the request reads them. */
+  private readonly rawInputResults = new Map<string | number, unknown>();
+  /** Calls waiting to learn the JSON-RPC id of the request they are about to send. */
+  private readonly idCaptures: Array<{ readonly key: string; readonly resolve: (id: string | number) => void }> = [];
+
+  /**
+   * Watches the transport: JSON-RPC traffic for the trace log, the ids of the requests our
+   * calls send, and the untouched form of results that ask for input (the SDK removes
+   * `resultType` from them, and refuses them outright on a 2025-era connection).
+   */
   private traceTraffic(transport: Transport): void {
     const log = this.deps.log;
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       if (log.traceEnabled) log.trace(`→ ${JSON.stringify(message)}`);
+      const m = message as { id?: string | number; method?: string; params?: Record<string, unknown> };
+      if (m.id !== undefined && m.method && this.idCaptures.length > 0) {
+        const key = requestKey(m.method, m.params ?? {});
+        const index = this.idCaptures.findIndex((c) => c.key === key);
+        if (index >= 0) this.idCaptures.splice(index, 1)[0].resolve(m.id);
+      }
       return send(message, options);
     };
     // Set before connect: the SDK chains it and calls it first with the untouched message.
     transport.onmessage = (message: JSONRPCMessage) => {
       if (log.traceEnabled) log.trace(`← ${JSON.stringify(message)}`);
+      const m = message as { id?: string | number; result?: Record<string, unknown> };
+      if (m.id !== undefined && m.result && 'inputRequests' in m.result) this.rawInputResults.set(m.id, m.result);
+    };
+  }
+
+  /**
+   * The id of the next request sent with this method and params; `settled()` gives it, or
+   * undefined if no such request went out (and stops waiting for one).
+   */
+  private captureRequestId(method: string, params: Record<string, unknown>): { settled(): string | number | undefined } {
+    let captured: string | number | undefined;
+    const capture = { key: requestKey(method, params), resolve: (id: string | number) => (captured = id) };
+    this.idCaptures.push(capture);
+    return {
+      settled: () => {
+        const index = this.idCaptures.indexOf(capture);
+        if (index >= 0) this.idCaptures.splice(index, 1);
+        return captured;
+      },
     };
   }
 
@@ -397,6 +447,72 @@ export class ServerConnection {
     return this.client;
   }
 
+  /** `notifications/elicitation/complete`: tell the person, and let whatever waits on it go on. */
+  private onCompletion(elicitationId: string): void {
+    const pending = this.awaitingCompletion.get(elicitationId);
+    if (!pending) {
+      this.deps.log.info(`ignored a completion notification for an elicitation this client does not know: ${elicitationId}`);
+      return;
+    }
+    this.awaitingCompletion.delete(elicitationId);
+    this.deps.log.info(`URL elicitation ${elicitationId} completed`);
+    this.deps.urlFlow.completed(this.name, pending.message);
+    pending.done();
+  }
+
+  /** Remembers an accepted URL elicitation; resolves when the server reports it complete. */
+  private completion(elicitationId: string, message: string): Promise<void> {
+    return new Promise((resolve) => {
+      const earlier = this.awaitingCompletion.get(elicitationId);
+      this.awaitingCompletion.set(elicitationId, {
+        message,
+        done: () => {
+          earlier?.done();
+          resolve();
+        },
+      });
+    });
+  }
+
+  /**
+   * The -32042 path: the server needs the person to visit links before the call can work.
+   * Each is presented; when every one is completed (the server's notification) or the
+   * person says they have finished in the browser, the call may be retried.
+   */
+  private async visitRequiredLinks(elicitations: readonly unknown[], call: InFlightCall, signal: AbortSignal): Promise<void> {
+    const completions: Array<Promise<void>> = [];
+    for (const entry of elicitations) {
+      const raw = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+      const result = await this.elicit({ ...raw, mode: 'url' }, signal, call);
+      if (signal.aborted) throw new CallError(abortMessage(signal));
+      if (result.action !== 'accept') {
+        throw new CallError(`${call.name} on ${this.name} needs you to open ${String(raw.url)}; you chose to ${result.action}, so it was not retried`);
+      }
+      if (typeof raw.elicitationId === 'string') completions.push(this.completion(raw.elicitationId, String(raw.message ?? '')));
+    }
+    await this.waitForBrowser(call, String((elicitations[0] as { url?: unknown } | undefined)?.url ?? ''), signal, Promise.all(completions));
+  }
+
+  /** Waits until `completed` settles or the person says they have finished (or cancels the call). */
+  private async waitForBrowser(call: InFlightCall, url: string, signal: AbortSignal, completed?: Promise<unknown>): Promise<void> {
+    const stop = new AbortController();
+    const finished = this.deps.urlFlow.finishedInBrowser(this.sourceOf(call), url, AbortSignal.any([signal, stop.signal]));
+    const outcome = await Promise.race([
+      ...(completed ? [completed.then(() => 'completed' as const)] : []),
+      finished.then((done) => (done ? ('finished' as const) : ('cancelled' as const))),
+    ]);
+    stop.abort();
+    if (outcome === 'cancelled') throw new CallError(signal.aborted ? abortMessage(signal) : `You cancelled ${call.name} while it waited for the browser`);
+  }
+
+  private sourceOf(call: InFlightCall | undefined): RequestSource {
+    return {
+      server: this.name,
+      ...(call && { tool: call.tool?.title ?? call.name }),
+      ...(call?.tool?.destructive && { destructive: true }),
+    };
+  }
+
   /** Calls a tool, answering every question it asks along the way. */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const result = await this.requestWithInput('tools/call', { name, arguments: args }, name, options);
@@ -429,9 +545,11 @@ export class ServerConnection {
     this.inFlight.add(call);
     try {
       let current = params;
+      let urlRetried = false;
       for (let round = 1; ; round++) {
+        const sentId = this.captureRequestId(method, current);
         const result = await client
-          .request({ method, params: current }, {
+          .request({ method, params: current }, this.sdk.AnyResultSchema, {
             timeout: NO_SDK_TIMEOUT,
             signal,
             allowInputRequired: true,
@@ -441,9 +559,25 @@ export class ServerConnection {
             },
           })
           .catch((error: unknown) => {
+            if (error instanceof this.sdk.ProtocolError && error.code === URL_ELICITATION_REQUIRED) return error;
             throw this.callFailure(error, signal);
           });
-        const inputRequired = recognizeInputRequired(result);
+        if (result instanceof this.sdk.ProtocolError) {
+          // -32042: visit the links, then retry the same call once; never loop.
+          const links = ((result.data as { elicitations?: unknown } | undefined)?.elicitations ?? []) as unknown[];
+          if (urlRetried || !Array.isArray(links) || links.length === 0) {
+            throw new CallError(`${this.name} still requires a link to be visited for ${label} (${result.message}); not retrying again`, URL_ELICITATION_REQUIRED);
+          }
+          urlRetried = true;
+          options.onProgress?.({ message: `${this.name} needs you to open a link` });
+          await this.visitRequiredLinks(links, call, signal);
+          round--;
+          continue;
+        }
+        const id = sentId.settled();
+        const raw = id === undefined ? undefined : this.rawInputResults.get(id);
+        if (id !== undefined) this.rawInputResults.delete(id);
+        const inputRequired = recognizeInputRequired(raw ?? result);
         if (!inputRequired) return result;
         if (round > settings.maxRounds) {
           throw new CallError(
@@ -484,12 +618,18 @@ export class ServerConnection {
     const responses: Record<string, unknown> = {};
     for (const request of inputRequired.requests) {
       switch (request.method) {
-        case 'elicitation/create':
-          responses[request.key] = await this.elicit(request.params, signal, call).catch((error: unknown) => {
+        case 'elicitation/create': {
+          const result = await this.elicit(request.params, signal, call).catch((error: unknown) => {
             throw new CallError(`${this.name} asked a question this client cannot show: ${errorMessage(error)}`, errorCode(this.sdk, error));
           });
           if (signal.aborted) throw new CallError(abortMessage(signal));
+          if (request.params.mode === 'url' && result.action === 'accept') {
+            // No completion notification in this revision: the retry tells the outcome, once the person is done.
+            await this.waitForBrowser(call, String(request.params.url), signal);
+          }
+          responses[request.key] = result;
           break;
+        }
         case 'roots/list':
           responses[request.key] = { roots: this.deps.roots().map((r) => ({ ...r })) };
           break;
@@ -536,13 +676,13 @@ export class ServerConnection {
         : undefined;
     // While any question is open, no call of this server times out under the person's hands.
     const resumes = [...this.inFlight].map((c) => c.watchdog.pause());
-    const source: RequestSource = {
-      server: this.name,
-      ...(call && { tool: call.tool?.title ?? call.name }),
-      ...(call?.tool?.destructive && { destructive: true }),
-    };
+    const source = this.sourceOf(call);
     try {
-      return await this.deps.broker.elicit(params, { source, signal: controller.signal, applyDefaults: settings.applyDefaults });
+      const result = await this.deps.broker.elicit(params, { source, signal: controller.signal, applyDefaults: settings.applyDefaults });
+      if (params.mode === 'url' && params.elicitationId && result.action === 'accept' && !this.awaitingCompletion.has(params.elicitationId)) {
+        void this.completion(params.elicitationId, params.message);
+      }
+      return result;
     } finally {
       serverSignal.removeEventListener('abort', onServerAbort);
       call?.signal.removeEventListener('abort', onCallAbort);
@@ -566,6 +706,18 @@ export class ServerConnection {
     }
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** Identifies a request by what it asks, whatever `_meta` the SDK adds and however it orders keys. */
+function requestKey(method: string, params: Record<string, unknown>): string {
+  const { _meta: _ignored, ...rest } = params;
+  const stable = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(stable)
+      : typeof value === 'object' && value !== null
+        ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, stable((value as Record<string, unknown>)[k])]))
+        : value;
+  return JSON.stringify([method, stable(rest)]);
 }
 
 function toToolInfo(tool: Tool): ToolInfo {

@@ -14,3 +14,10 @@ export {
 } from '@modelcontextprotocol/client';
 export { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 export { SchemaChecker } from '../elicitation/schema-check';
+
+import * as z from 'zod';
+/**
+ * Accepts any result object as it came: a 2025-era connection would otherwise refuse a
+ * result carrying `inputRequests` before we could read it.
+ */
+export const AnyResultSchema = z.looseObject({});

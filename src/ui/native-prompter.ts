@@ -9,13 +9,13 @@ import type { Answer, Answers, ContentValue, Question } from '../elicitation/mod
 import type { InputRequest } from '../elicitation/request';
 import { findRequest, type InputStore } from '../elicitation/store';
 import { buildContent, defaultOf, fromAnswerValue, ownAnswer, toAnswerValue } from '../elicitation/validation';
+import { PromptQueue, type ShowResult } from '../elicitation/prompt-queue';
 import { askConfirm, askQuestion, Deferral, type PromptFrame, type StepResult } from './quick-prompts';
 import { escapeIcons, plain, sourceLabel, wrap } from './text';
 
 interface Job {
   readonly request: InputRequest;
   readonly options: AskOptions;
-  readonly resolve: (outcome: Outcome) => void;
 }
 
 /** Says, without blocking, that a prompt closed because its request ended elsewhere. */
@@ -27,66 +27,45 @@ export function tellRequestEnded(request: InputRequest, signal: AbortSignal): vo
 }
 
 export class NativePrompter {
-  private readonly queue: Job[] = [];
-  private current: Job | undefined;
   private readonly deferral = new Deferral();
+  private readonly queue = new PromptQueue<Outcome>(() => this.deferral.defer());
 
   constructor(private readonly store: InputStore) {}
 
   /** The request the quick input shows now, if any. */
   get visibleRequestId(): string | undefined {
-    return this.current?.request.id;
+    return this.queue.visibleId;
   }
 
   ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
-      this.queue.push({ request, options, resolve });
-      void this.pump();
+      const job: Job = { request, options };
+      this.queue.enqueue({
+        id: request.id,
+        signal: options.signal,
+        resolve,
+        onAborted: () => tellRequestEnded(request, options.signal),
+        show: async (): Promise<ShowResult<Outcome>> => {
+          try {
+            const outcome = await this.show(job);
+            return outcome === 'deferred' || outcome === 'aborted' ? { kind: outcome } : { kind: 'done', value: outcome };
+          } catch (error) {
+            void vscode.window.showErrorMessage(`Could not show the question: ${error instanceof Error ? error.message : String(error)}`);
+            return { kind: 'done', value: { action: 'cancel' } };
+          }
+        },
+      });
     });
   }
 
-  /** Shows this request now; the one on screen goes back to the front of the queue. */
+  /** Shows this request now; the one on screen goes back into the queue right behind it. */
   bringForward(requestId: string): boolean {
-    const index = this.queue.findIndex((j) => j.request.id === requestId);
-    if (index < 0) return this.current?.request.id === requestId;
-    const [job] = this.queue.splice(index, 1);
-    this.queue.unshift(job);
-    if (!this.deferral.defer()) void this.pump();
-    return true;
+    return this.queue.bringForward(requestId);
   }
 
-  /** Hides the visible prompt, keeping it queued (something else needs the quick input). */
-  deferVisible(): void {
-    this.deferral.defer();
-  }
-
-  private async pump(): Promise<void> {
-    if (this.current) return;
-    for (;;) {
-      const job = this.queue.shift();
-      if (!job) return;
-      // Ended while it waited: it leaves the queue without a word.
-      if (job.options.signal.aborted) continue;
-      this.current = job;
-      let outcome: Outcome | 'deferred' | 'aborted';
-      try {
-        outcome = await this.show(job);
-      } catch (error) {
-        outcome = { action: 'cancel' };
-        void vscode.window.showErrorMessage(`Could not show the question: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      this.current = undefined;
-      if (outcome === 'deferred') {
-        // Back in line right after whatever was brought forward.
-        this.queue.splice(Math.min(1, this.queue.length), 0, job);
-        continue;
-      }
-      if (outcome === 'aborted') {
-        tellRequestEnded(job.request, job.options.signal);
-        continue;
-      }
-      job.resolve(outcome);
-    }
+  /** Frees the quick input for something else; the prompt on screen waits until resume is called. */
+  pause(): () => void {
+    return this.queue.pause();
   }
 
   private frame(job: Job, extra: Partial<PromptFrame> = {}): PromptFrame {

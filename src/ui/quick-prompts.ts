@@ -200,28 +200,54 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
   );
 }
 
-function countHint(question: MultiSelectQuestion, chosen: number): string {
+function countHint(question: MultiSelectQuestion): string {
   const { minItems: min, maxItems: max } = question;
-  const need =
-    min !== undefined && max !== undefined
-      ? min === max
-        ? `choose ${min}`
-        : `choose ${min} to ${max}`
-      : min !== undefined
-        ? `choose at least ${min}`
-        : max !== undefined
-          ? `choose at most ${max}`
-          : 'choose any';
-  return `${describeQuestion(question)} · ${need}, ${chosen} chosen · Enter to accept`;
+  return min !== undefined && max !== undefined
+    ? min === max
+      ? `choose ${min}`
+      : `choose ${min} to ${max}`
+    : min !== undefined
+      ? `choose at least ${min}`
+      : max !== undefined
+        ? `choose at most ${max}`
+        : 'choose any';
+}
+
+/** What fits in a quick pick's filter box as its placeholder. */
+const PLACEHOLDER_FITS = 110;
+
+/**
+ * A message too long for a placeholder gets a step of its own first (rows of a
+ * multi-select carry check boxes, so the message cannot be rows there).
+ */
+async function showLongMessage(frame: PromptFrame): Promise<StepResult | undefined> {
+  if (frame.message.length <= PLACEHOLDER_FITS && !frame.message.includes('\n')) return undefined;
+  const result = await runQuickPick(
+    frame,
+    (pick) => {
+      const next: Row = { label: '$(arrow-right) Continue', role: 'accept', alwaysShow: true };
+      pick.items = [...messageRows(frame.message), separator(), next, { label: '$(circle-slash) Decline', role: 'decline', alwaysShow: true }];
+      pick.activeItems = [next];
+      pick.placeholder = 'Read the question, then continue';
+    },
+    (pick) => {
+      const row = pick.selectedItems[0];
+      if (row?.role === 'accept') return { kind: 'value', value: undefined };
+      if (row?.role === 'decline') return { kind: 'decline' };
+      return undefined;
+    },
+  );
+  return result.kind === 'value' ? undefined : result;
 }
 
 /**
  * One multi-select question as a multi-select quick pick. Too few or too many choices
- * keep it open with the core's message. The message is shown in separator rows (rows of
- * a multi-select carry check boxes).
+ * keep it open with the core's message in place of the placeholder.
  */
-export function askPickMany(question: MultiSelectQuestion, frame: PromptFrame, initial: ContentValue | undefined): Promise<StepResult> {
-  if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
+export async function askPickMany(question: MultiSelectQuestion, frame: PromptFrame, initial: ContentValue | undefined): Promise<StepResult> {
+  if (frame.signal.aborted) return { kind: 'aborted' };
+  const stopped = await showLongMessage(frame);
+  if (stopped) return stopped;
   const pick = vscode.window.createQuickPick<Row>();
   pick.title = plain(frame.title);
   pick.ignoreFocusOut = true;
@@ -236,12 +262,13 @@ export function askPickMany(question: MultiSelectQuestion, frame: PromptFrame, i
     role: 'option',
     value: o.value,
   }));
-  pick.items = [...wrap(frame.message).map((line) => separator(escapeIcons(line))), separator(plain(question.title, 100)), ...rows];
+  pick.items = [separator(plain(`${question.title} · ${countHint(question)}`, 100)), ...rows];
   pick.selectedItems = rows.filter((r) => chosenBefore.has(r.value as string));
-  pick.placeholder = countHint(question, pick.selectedItems.length);
+  const placeholder = plain(frame.message.length <= PLACEHOLDER_FITS ? frame.message : describeQuestion(question), 300);
+  pick.placeholder = placeholder;
   return settle(pick, frame, (finish) => [
-    pick.onDidChangeSelection((selected) => {
-      pick.placeholder = countHint(question, selected.length);
+    pick.onDidChangeSelection(() => {
+      pick.placeholder = placeholder;
     }),
     pick.onDidAccept(() => {
       const values = pick.selectedItems.filter((r) => r.role === 'option').map((r) => r.value as string);

@@ -17,6 +17,7 @@ export function connectionSettings(): ConnectionSettings {
     toolTimeoutMs: seconds('toolCallTimeoutSeconds', 60),
     elicitationTimeoutMs: seconds('elicitationTimeoutSeconds', 0),
     maxRounds: Math.max(1, Math.floor(c.get<number>('inputRequired.maxRounds', 5))),
+    negotiation: c.get<string>('protocol', 'auto') === '2025' ? 'legacy' : 'auto',
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../elicitation/broker';
-import type { UrlInputRequest } from '../elicitation/request';
+import type { RequestSource, UrlInputRequest } from '../elicitation/request';
 import { checkUrl, type UrlCheck } from '../elicitation/url-check';
 import { plain, sourceLabel } from './text';
 
@@ -14,16 +14,19 @@ export function describeLink(check: Extract<UrlCheck, { ok: true }>): string {
   return [`Site:  ${site}${check.port ? `:${check.port}` : ''}`, '', check.url, ...check.warnings.map((w) => `\n⚠ ${w}`)].join('\n');
 }
 
+/** Tells the person a link was refused, and why in the log. */
+export function reportRefusedLink(log: vscode.LogOutputChannel, source: RequestSource, url: string, reason: string): void {
+  log.warn(`Refused a link from ${sourceLabel(source)}: ${reason} (${url.slice(0, 200)}${url.length > 200 ? '…' : ''})`);
+  void vscode.window.showWarningMessage(plain(`A link from ${sourceLabel(source)} was refused: ${reason}.`, 400));
+}
+
 export class UrlPrompt {
   constructor(private readonly log: vscode.LogOutputChannel) {}
 
   async ask(request: UrlInputRequest, options: AskOptions): Promise<Outcome> {
     const check = checkUrl(request.url);
-    if (!check.ok) {
-      this.log.warn(`Refused a link from ${sourceLabel(request.source)}: ${check.reason} (${request.url.slice(0, 200)})`);
-      void vscode.window.showWarningMessage(plain(`A link from ${sourceLabel(request.source)} was refused: ${check.reason}.`, 400));
-      return { action: 'decline' };
-    }
+    // The broker refuses bad links before they get here; this only narrows the type.
+    if (!check.ok) return { action: 'decline' };
     const open: vscode.MessageItem = { title: 'Open' };
     const decline: vscode.MessageItem = { title: 'Decline' };
     const choice = await vscode.window.showInformationMessage(

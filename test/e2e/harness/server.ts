@@ -1,209 +1,306 @@
 /**
  * Starts a provisioned VS Code server on a free loopback port with fresh user-data,
  * server-data and extensions folders and quiet settings, and stops it with every process
- * it started (its file watcher, agent host and copilot runtime included): on stop(), on
- * failure, on Ctrl-C and when this process exits.
+ * it started (1.139's file watcher, agent host and copilot runtime included): on stop(),
+ * and on failure, Ctrl-C or exit of this process.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProvisionedVsCode } from './provision';
 
 export interface RunningVsCode {
   readonly port: number;
-  /** The server's process group: every process it starts belongs to it. */
+  /** The server's process group: the server's pid; every process it starts belongs to it. */
   readonly pgid: number;
+  /** http://127.0.0.1:PORT */
   readonly baseUrl: string;
   readonly userDataDir: string;
+  readonly serverDataDir: string;
   readonly extensionsDir: string;
+  /** The workbench opening `folder`; the payload loads an extension under development and its tests. */
   workbenchUrl(options: { folder: string; extensionDevelopmentPath?: string; extensionTestsPath?: string }): string;
+  /** Installs a packaged extension into this server's extensions folder. */
   installVsix(vsixPath: string): Promise<void>;
-  /** The server's output so far (for failure messages). */
+  /** The server's output so far (its last 200 kB), for failure messages. */
   output(): string;
   stop(): Promise<void>;
 }
 
 export interface StartOptions {
   readonly vscode: ProvisionedVsCode;
-  /** Off passes --disable-workspace-trust; on lets a test see the untrusted behaviour. */
+  /** false passes --disable-workspace-trust; true lets a test see the restricted mode. */
   readonly workspaceTrust: boolean;
+  /** Merged over the quiet defaults. */
   readonly userSettings?: Record<string, unknown>;
+  /** Used as is (and kept on stop) when given; a fresh temporary folder otherwise. */
   readonly extensionsDir?: string;
-  /** A port to use; a free one when absent. */
+  /**
+   * --enable-smoke-test-driver, on unless false: the workbench then honours the URL's payload
+   * (extension under development, tests), but VS Code 1.100 also refuses to show dialogs.
+   */
+  readonly smokeTestDriver?: boolean;
+  /** A port to listen on; a free one when absent. */
   readonly port?: number;
   /** Extra environment for the server and the extension host it starts. */
   readonly env?: Record<string, string>;
   readonly log?: (line: string) => void;
 }
 
-const QUIET_SETTINGS: Record<string, unknown> = {
+/** A first run that asks nothing, opens nothing and calls no one. */
+const QUIET_SETTINGS: Readonly<Record<string, unknown>> = {
   'telemetry.telemetryLevel': 'off',
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
   'update.mode': 'none',
   'workbench.startupEditor': 'none',
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
-  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  // VS Code's own MCP client reads .vscode/mcp.json too: it must not start our fixture servers.
   'chat.mcp.autostart': 'never',
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  'chat.disableAIFeatures': true,
   'git.enabled': false,
+  // With trust on, the workspace opens in restricted mode without the modal prompt.
   'security.workspace.trust.startupPrompt': 'never',
   'security.workspace.trust.banner': 'never',
 };
 
-const running = new Set<ChildProcess>();
+const OUTPUT_LIMIT = 200_000;
+const START_TIMEOUT_MS = 60_000;
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
+/** The servers still running (process group → temporary folder), ended when this process ends. */
+const running = new Map<number, string>();
+
+function killGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-child.pid, signal);
+    process.kill(-pgid, signal);
   } catch {
-    // already gone
+    // The group is already gone.
   }
 }
 
-function cleanUpAll(): void {
-  for (const child of running) killGroup(child, 'SIGKILL');
-}
-
-let handlersInstalled = false;
+let exitHandlersInstalled = false;
 function installExitHandlers(): void {
-  if (handlersInstalled) return;
-  handlersInstalled = true;
-  process.once('exit', cleanUpAll);
+  if (exitHandlersInstalled) return;
+  exitHandlersInstalled = true;
+  const killAll = (): void =>
+    running.forEach((base, pgid) => {
+      killGroup(pgid, 'SIGKILL');
+      rmSync(base, { recursive: true, force: true });
+    });
+  process.on('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      cleanUpAll();
-      process.exit(130);
+    process.on(signal, () => {
+      killAll();
+      // Listening replaces the default action: exit as it would have, unless someone else handles it.
+      if (process.listenerCount(signal) === 1) process.exit(128 + constants.signals[signal]);
     });
   }
 }
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
     });
   });
 }
 
-/** Processes still alive in a process group (what `stop` must leave empty). */
-export function groupMembers(pgid: number): string[] {
-  const ps = spawnSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' });
-  return ps.stdout
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && Number(l.split(/\s+/)[1]) === pgid);
+interface PsRow {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgid: number;
+  /** Dead, its exit status not yet collected by its parent. */
+  readonly zombie: boolean;
+  readonly line: string;
 }
 
-/** Installs a packaged extension the way a user would, `.vscodeignore` and all. */
+function ps(): PsRow[] {
+  const out = spawnSync('ps', ['-eo', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' }).stdout;
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields.length >= 5)
+    .map(([pid, ppid, pgid, stat, ...args]) => ({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: stat.startsWith('Z'), line: `${pid} ${pgid} ${args.join(' ')}` }));
+}
+
+/** `ps` lines of the processes still alive in a process group. */
+export function groupMembers(pgid: number): string[] {
+  return ps()
+    .filter((p) => p.pgid === pgid && !p.zombie)
+    .map((p) => p.line);
+}
+
+/** The server, its descendants and its group's members, in a `ps` listing. */
+function serverProcesses(pgid: number, rows: readonly PsRow[]): PsRow[] {
+  const found = new Set<number>([pgid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) {
+      if (!found.has(row.pid) && (found.has(row.ppid) || row.pgid === pgid)) {
+        found.add(row.pid);
+        grew = true;
+      }
+    }
+  }
+  return rows.filter((r) => found.has(r.pid));
+}
+
+/**
+ * Installs a packaged extension the way a user would (`.vscodeignore` applied), with
+ * throwaway data folders so nothing is written to the home folder.
+ */
 export function installVsix(vscode: ProvisionedVsCode, vsixPath: string, extensionsDir: string): void {
   mkdirSync(extensionsDir, { recursive: true });
-  const result = spawnSync(vscode.nodeBin, [vscode.serverMain, '--install-extension', vsixPath, '--force', '--extensions-dir', extensionsDir], {
-    encoding: 'utf8',
+  const data = mkdtempSync(join(tmpdir(), 'eh-vsix-'));
+  try {
+    const args = [vscode.serverMain, '--install-extension', vsixPath, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', join(data, 'user'), '--server-data-dir', join(data, 'server'), '--accept-server-license-terms'];
+    const result = spawnSync(vscode.nodeBin, args, { encoding: 'utf8' });
+    // Exit code 1 for a missing or broken file and for an incompatible engine (checked).
+    if (result.status !== 0) {
+      throw new Error(`installing ${vsixPath} failed (${result.signal ?? `exit code ${result.status}`}): ${vscode.nodeBin} ${args.join(' ')}\n${result.stdout}${result.stderr}`);
+    }
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+function writeSettings(userDataDir: string, settings: Record<string, unknown>): void {
+  const dir = join(userDataDir, 'User');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+function waitUntilListening(child: ChildProcess, output: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error): void => {
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      child.off('exit', exited);
+      if (error) reject(error);
+      else resolve();
+    };
+    const check = (): void => {
+      if (/Extension host agent listening on \d+/.test(output())) done();
+    };
+    const exited = (code: number | null, signal: NodeJS.Signals | null): void =>
+      done(new Error(`the VS Code server exited (${signal ?? `exit code ${code}`}) before listening:\n${output().slice(-4000)}`));
+    const timer = setTimeout(() => done(new Error(`the VS Code server was not listening after ${START_TIMEOUT_MS / 1000} s:\n${output().slice(-4000)}`)), START_TIMEOUT_MS);
+    child.stdout!.on('data', check);
+    child.once('exit', exited);
   });
-  if (result.status !== 0) throw new Error(`installing ${vsixPath} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
 }
 
 export async function startVsCodeServer(options: StartOptions): Promise<RunningVsCode> {
   installExitHandlers();
+  const { vscode } = options;
   const log = options.log ?? (() => undefined);
   const base = mkdtempSync(join(tmpdir(), 'eh-vscode-'));
   const userDataDir = join(base, 'user-data');
   const serverDataDir = join(base, 'server-data');
   const extensionsDir = options.extensionsDir ?? join(base, 'extensions');
-  for (const dir of [join(userDataDir, 'User'), serverDataDir, extensionsDir]) mkdirSync(dir, { recursive: true });
-  const settings = { ...QUIET_SETTINGS, 'security.workspace.trust.enabled': options.workspaceTrust, ...options.userSettings };
-  // The web workbench reads user settings from the server's user-data folder.
-  for (const dir of [join(userDataDir, 'User'), join(serverDataDir, 'data', 'User')]) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
-  }
+  for (const dir of [serverDataDir, extensionsDir]) mkdirSync(dir, { recursive: true });
+  writeSettings(userDataDir, { ...QUIET_SETTINGS, 'security.workspace.trust.enabled': options.workspaceTrust, ...options.userSettings });
+
   const port = options.port ?? (await freePort());
   const args = [
-    options.vscode.serverMain,
+    vscode.serverMain,
     '--host', '127.0.0.1',
     '--port', String(port),
     '--without-connection-token',
     '--accept-server-license-terms',
-    '--enable-smoke-test-driver',
+    ...(options.smokeTestDriver === false ? [] : ['--enable-smoke-test-driver']),
     '--disable-telemetry',
     ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--user-data-dir', userDataDir,
     '--server-data-dir', serverDataDir,
     '--extensions-dir', extensionsDir,
   ];
-  const child = spawn(options.vscode.nodeBin, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
-  running.add(child);
+  const started = Date.now();
+  // Its own process group, so that stop() reaches every helper it starts.
+  const child = spawn(vscode.nodeBin, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  if (child.pid === undefined) {
+    rmSync(base, { recursive: true, force: true });
+    throw new Error(`the VS Code server could not be started: ${vscode.nodeBin} ${args.join(' ')}`);
+  }
+  const pgid = child.pid;
+  running.set(pgid, base);
   let output = '';
   const collect = (chunk: Buffer): void => {
-    output += chunk.toString();
+    output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  const started = Date.now();
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+
+  let stopped: Promise<void> | undefined;
+  const stop = async (): Promise<void> => {
+    // Known before the kill: a helper that left the group is found by pid once its parent is gone.
+    const known = new Set(serverProcesses(pgid, ps()).map((r) => r.pid));
+    const remaining = (withZombies = false): PsRow[] => {
+      const rows = ps();
+      const current = new Set(serverProcesses(pgid, rows).map((r) => r.pid));
+      return rows.filter((r) => (known.has(r.pid) || current.has(r.pid)) && (withZombies || !r.zombie));
+    };
+    const settle = async (ms: number, withZombies = false): Promise<void> => {
+      for (const deadline = Date.now() + ms; remaining(withZombies).length > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    };
+    killGroup(pgid, 'SIGTERM');
+    await settle(5000);
+    killGroup(pgid, 'SIGKILL');
+    for (const row of remaining()) {
+      try {
+        process.kill(row.pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await settle(3000);
+    // Dead ones leave the process table when reaped (by this process, or by init): a moment.
+    await settle(2000, true);
+    running.delete(pgid);
+    const left = remaining();
+    rmSync(base, { recursive: true, force: true });
+    if (left.length > 0) throw new Error(`processes of the VS Code server survived stop():\n${left.map((r) => r.line).join('\n')}`);
+  };
+
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`VS Code server did not start within 60 s:\n${output.slice(-3000)}`)), 60_000);
-      const check = (): void => {
-        if (/Extension host agent listening on|Web UI available at/.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', check);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`VS Code server exited with code ${code} before listening:\n${output.slice(-3000)}`));
-      });
-    });
+    await waitUntilListening(child, () => output);
   } catch (error) {
-    killGroup(child, 'SIGKILL');
-    running.delete(child);
+    await stop().catch(() => undefined);
     throw error;
   }
-  log(`VS Code ${options.vscode.vscodeVersion} server on port ${port} (${Date.now() - started} ms)`);
+  log(`VS Code ${vscode.vscodeVersion} server listening on port ${port} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
   const baseUrl = `http://127.0.0.1:${port}`;
   const remote = (path: string): string => `vscode-remote://127.0.0.1:${port}${path}`;
-
   return {
     port,
-    pgid: child.pid!,
+    pgid,
     baseUrl,
     userDataDir,
+    serverDataDir,
     extensionsDir,
-    output: () => output,
     workbenchUrl({ folder, extensionDevelopmentPath, extensionTestsPath }) {
-      const payload: Array<[string, string]> = [['skipWelcome', 'true']];
+      const payload: Array<[string, string]> = [];
       if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
       if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+      payload.push(['skipWelcome', 'true']);
       return `${baseUrl}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     },
     async installVsix(vsixPath) {
-      installVsix(options.vscode, vsixPath, extensionsDir);
+      installVsix(vscode, vsixPath, extensionsDir);
     },
-    async stop() {
-      if (!running.has(child)) return;
-      running.delete(child);
-      const pgid = child.pid!;
-      killGroup(child, 'SIGTERM');
-      const deadline = Date.now() + 5000;
-      while (groupMembers(pgid).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      killGroup(child, 'SIGKILL');
-      const end = Date.now() + 2000;
-      while (groupMembers(pgid).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-      const left = groupMembers(pgid);
-      rmSync(base, { recursive: true, force: true });
-      if (left.length > 0) throw new Error(`processes of the VS Code server survived stop():\n${left.join('\n')}`);
+    output: () => output,
+    stop() {
+      stopped ??= stop();
+      return stopped;
     },
   };
 }

@@ -45,9 +45,12 @@ export class Workbench {
     const input = this.quickInput.locator('input');
     await input.waitFor();
     await input.fill(`>${title}`);
-    const row = this.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor();
-    await this.page.keyboard.press('Enter');
+    // The row whose label is exactly the title (the filter also finds longer titles).
+    const label = this.quickInput.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+    await label.first().waitFor();
+    const labels = await this.quickInput.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
+    const index = labels.findIndex((l) => l.trim().replace(/\u00a0/g, ' ') === title);
+    await this.quickInput.locator('.quick-input-list .monaco-list-row').nth(index >= 0 ? index : 0).click();
   }
 
   /** Waits for the quick input to show a title containing this text. */
@@ -127,19 +130,37 @@ export class Workbench {
     await this.dialog.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).first().click();
   }
 
-  /** Notification toasts' texts. */
+  /** Every notification's text: the toasts and the notification center (toasts may already be gone). */
   async notifications(): Promise<string[]> {
-    return this.page.locator('.notification-toast .notification-list-item-message').allInnerTexts();
+    const toasts = await this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+    await this.runCommand('Notifications: Show Notifications');
+    const center = this.page.locator('.notifications-center');
+    await center.waitFor({ timeout: 5000 }).catch(() => undefined);
+    const listed = await center.locator('.notification-list-item-message').allInnerTexts();
+    await this.page.keyboard.press('Escape');
+    return [...toasts, ...listed];
   }
 
-  async waitForNotification(text: string | RegExp, timeout = 20_000): Promise<void> {
-    await this.page.locator('.notification-toast .notification-list-item-message', { hasText: text }).first().waitFor({ timeout });
+  async waitForNotification(text: RegExp, timeout = 20_000): Promise<string> {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const found = (await this.notifications()).find((n) => text.test(n));
+      if (found) return found;
+      if (Date.now() > end) throw new Error(`no notification matched ${text}; seen: ${(await this.notifications()).join(' | ')}`);
+      await this.page.waitForTimeout(500);
+    }
   }
 
-  /** The status bar item of ours (pending inputs), or '' when hidden. */
+  /** Our status bar item (pending inputs). */
+  get pendingStatusItem(): Locator {
+    return this.page.locator('.statusbar-item[id$="elicitationHost.pending"]').first();
+  }
+
+  /** The pending-inputs status text, or '' when hidden. */
   async pendingStatus(): Promise<string> {
-    const item = this.page.locator('#elicitation-host\\.elicitation-host\\.elicitationHost\\.pending, .statusbar-item[id$="elicitationHost.pending"]').first();
-    return (await item.isVisible()) ? (await item.innerText()).trim() : '';
+    const item = this.pendingStatusItem;
+    // It may vanish between the two calls: that reads as hidden.
+    return (await item.isVisible()) ? (await item.innerText({ timeout: 500 }).catch(() => '')).trim() : '';
   }
 
   /** The active editor's visible text. */

@@ -1,0 +1,83 @@
+/**
+ * The cost of the middle: elicitations of the book_restaurant schema answered through our
+ * connection, broker and validation (a scripted Prompter answers), against a bare SDK
+ * Client whose handler returns the same answer, over the same transport (stdio to the
+ * same fixture server) in the same run. The fixture times every round trip itself, so
+ * both sides are measured by the same clock at the same point.
+ */
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Outcome } from '../src/elicitation/broker';
+import { accept, ScriptedPrompter } from '../test/support/scripted-prompter';
+import { createHost, FIXTURES, requireFixtures } from '../test/support/servers';
+import { median, percentile, round } from './stats';
+
+const ANSWER = { party_size: 4, date: '2026-12-24', dietary: 'vegan' };
+
+function durationsOf(result: unknown): number[] {
+  const text = (result as { content: Array<{ text: string }> }).content[0].text;
+  const parsed = JSON.parse(text) as { durations?: number[]; error?: string };
+  if (!parsed.durations) throw new Error(`the benchmark tool failed: ${text}`);
+  return parsed.durations;
+}
+
+async function ours(count: number): Promise<number[]> {
+  const step = accept(ANSWER);
+  const prompter = new ScriptedPrompter([], (request, options) => step(request, options) as Outcome);
+  const host = createHost(prompter);
+  try {
+    const connection = await host.connect(
+      { name: 'bench', source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--only', 'bench_elicit'], env: {} } },
+      { toolTimeoutMs: 0 },
+    );
+    return durationsOf(await connection.callTool('bench_elicit', { count }));
+  } finally {
+    await host.closeAll();
+  }
+}
+
+async function bare(count: number): Promise<number[]> {
+  const client = new Client({ name: 'bare', version: '0' }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: ANSWER }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--only', 'bench_elicit'], stderr: 'ignore' }));
+  try {
+    return durationsOf(await client.callTool({ name: 'bench_elicit', arguments: { count } }, { timeout: 10 * 60_000 }));
+  } finally {
+    await client.close();
+  }
+}
+
+export interface MiddleResult {
+  elicitations: number;
+  oursMedianMs: number;
+  bareMedianMs: number;
+  ratio: number;
+  oursP90Ms: number;
+  bareP90Ms: number;
+}
+
+/** Alternates the two sides in rounds (so neither gets a warmer machine) and pools the samples. */
+export async function benchMiddle(total = 1000, rounds = 4): Promise<MiddleResult> {
+  requireFixtures();
+  const per = Math.ceil(total / rounds);
+  // Warm both paths (JIT, module loading) before measuring.
+  await bare(50);
+  await ours(50);
+  const oursSamples: number[] = [];
+  const bareSamples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    bareSamples.push(...(await bare(per)));
+    oursSamples.push(...(await ours(per)));
+  }
+  const oursMedian = median(oursSamples);
+  const bareMedian = median(bareSamples);
+  return {
+    elicitations: oursSamples.length,
+    oursMedianMs: round(oursMedian),
+    bareMedianMs: round(bareMedian),
+    ratio: round(oursMedian / bareMedian),
+    oursP90Ms: round(percentile(oursSamples, 90)),
+    bareP90Ms: round(percentile(bareSamples, 90)),
+  };
+}

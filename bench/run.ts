@@ -1,0 +1,62 @@
+/**
+ * `npm run bench`: every performance goal measured against a baseline in the same run.
+ * Figures go to bench/results/latest.json and a table on stdout.
+ *
+ *   npm run bench [-- middle|visible ...]   (default: all)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { benchMiddle } from './middle';
+
+const REPO = resolve(__dirname, '..');
+
+interface Row {
+  readonly measure: string;
+  readonly ours: string;
+  readonly baseline: string;
+  readonly ratio: number;
+  readonly target: string;
+}
+
+async function main(): Promise<void> {
+  const wanted = new Set(process.argv.slice(2));
+  const all = wanted.size === 0;
+  const build = spawnSync(process.execPath, [join(REPO, 'scripts/build.mjs')], { stdio: 'inherit', cwd: REPO });
+  if (build.status !== 0) throw new Error('the build failed');
+  const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
+  const rows: Row[] = [];
+
+  if (all || wanted.has('middle')) {
+    process.stdout.write('middle: 1,000 book_restaurant elicitations, ours vs a bare SDK client, stdio…\n');
+    const middle = await benchMiddle();
+    results.middle = middle;
+    rows.push({
+      measure: `middle, median round trip (${middle.elicitations} elicitations)`,
+      ours: `${middle.oursMedianMs} ms`,
+      baseline: `${middle.bareMedianMs} ms (bare SDK client)`,
+      ratio: middle.ratio,
+      target: '< 1.1',
+    });
+  }
+  if (all || wanted.has('visible')) {
+    const { benchWorkbench } = await import('./workbench');
+    const figures = await benchWorkbench({ visible: true });
+    Object.assign(results, figures.results);
+    rows.push(...figures.rows);
+  }
+
+  mkdirSync(join(REPO, 'bench/results'), { recursive: true });
+  writeFileSync(join(REPO, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const header = ['measure', 'ours', 'baseline', 'ratio', 'target'];
+  const table = [header, ...rows.map((r) => [r.measure, r.ours, r.baseline, String(r.ratio), r.target])];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  process.stdout.write('\n');
+  for (const row of table) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i])).join('  ')}\n`);
+  process.stdout.write('\nwritten to bench/results/latest.json\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

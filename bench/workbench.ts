@@ -1,0 +1,128 @@
+/// <reference lib="dom" />
+/**
+ * Timings in the real workbench (VS Code from code-server, Chromium), with the packaged
+ * extension: how long until a question is on screen, against what VS Code itself needs
+ * for the same kind of surface, measured in the same run.
+ *
+ * Clocks: the fixture server and the extension host stamp with Date.now(); the page
+ * stamps the moment the DOM shows the prompt (a MutationObserver) with
+ * performance.timeOrigin + performance.now(). All run on this machine.
+ */
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { closeBrowser } from '../test/e2e/context';
+import type { Workbench } from '../test/e2e/harness/workbench';
+import { startUi } from '../test/e2e/ui-setup';
+import { median, round } from './stats';
+
+const SAMPLES = 20;
+
+/** Resolves with the page time at which `condition` first holds (checked on every DOM change). */
+function stampWhen(page: Page, condition: string): Promise<number> {
+  return page.evaluate((source) => {
+    const check = new Function(`return (${source})`) as () => boolean;
+    return new Promise<number>((resolve) => {
+      const stamp = (): boolean => {
+        if (!check()) return false;
+        resolve(performance.timeOrigin + performance.now());
+        return true;
+      };
+      if (stamp()) return;
+      const observer = new MutationObserver(() => {
+        if (stamp()) observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+  }, condition);
+}
+
+/** A quick input whose title and rows contain these texts, displayed. */
+function quickInputShows(title: string, text: string): string {
+  return `(() => {
+    const w = document.querySelector('.quick-input-widget');
+    if (!w || getComputedStyle(w).display === 'none') return false;
+    const t = w.querySelector('.quick-input-title');
+    return !!t && t.textContent.includes(${JSON.stringify(title)}) && w.textContent.includes(${JSON.stringify(text)});
+  })()`;
+}
+
+function readLog(file: string): Array<Record<string, unknown>> {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+}
+
+async function runToolQuietly(workbench: Workbench, server: string, tool: string, arg: string): Promise<void> {
+  await workbench.runCommand('Elicitation Host: Run Tool');
+  await workbench.waitForQuickInputTitle('Run Tool');
+  await workbench.pick(server);
+  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
+  await workbench.pick(tool);
+  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor();
+  await workbench.typeInQuickInput(arg);
+  await workbench.page.keyboard.press('Enter');
+  await workbench.waitForQuickInputHidden();
+}
+
+export interface WorkbenchFigures {
+  results: Record<string, unknown>;
+  rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }>;
+}
+
+export async function benchWorkbench(which: { visible: boolean }): Promise<WorkbenchFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
+  const benchLog = join(dir, 'bench.jsonl');
+  writeFileSync(benchLog, '');
+  const ui = await startUi('bench', {}, { ELICITATION_HOST_BENCH_LOG: benchLog });
+  const figures: WorkbenchFigures = { results: {}, rows: [] };
+  try {
+    const { workbench } = ui;
+    const page = workbench.page;
+    if (which.visible) {
+      process.stdout.write(`visible: ${SAMPLES} confirms from a fixture server vs ${SAMPLES} plain showQuickPick calls…\n`);
+      const plain: number[] = [];
+      const ours: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        // The floor: a plain showQuickPick, timed from the extension host's call.
+        const shown = stampWhen(page, quickInputShows('Plain quick pick (benchmark)', 'Accept'));
+        await workbench.runCommand('Elicitation Host: Benchmark: Plain Quick Pick');
+        const visibleAt = await shown;
+        const calledAt = Number(readLog(benchLog).filter((e) => e.event === 'plainQuickPick').at(-1)?.at);
+        plain.push(visibleAt - calledAt);
+        await page.keyboard.press('Escape');
+        await workbench.waitForQuickInputHidden();
+
+        // Ours: a confirm, timed from the server's send.
+        await runToolQuietly(workbench, 'fixture', 'ask_later', '400');
+        const ourShown = await stampWhen(page, quickInputShows('fixture', 'has a question of its own'));
+        const sentAt = Number(ui.records().filter((r) => r.tool === 'ask_later:sent').at(-1)?.outcome.at);
+        ours.push(ourShown - sentAt);
+        await workbench.clickRow(/Accept/);
+        await ui.nextRecord('ask_later');
+        await workbench.waitForQuickInputHidden();
+      }
+      const plainMedian = median(plain);
+      const oursMedian = median(ours);
+      figures.results.visible = {
+        samples: SAMPLES,
+        confirmMedianMs: round(oursMedian, 1),
+        plainQuickPickMedianMs: round(plainMedian, 1),
+        ratio: round(oursMedian / plainMedian, 2),
+        confirmSamplesMs: ours.map((v) => round(v, 1)),
+        plainSamplesMs: plain.map((v) => round(v, 1)),
+      };
+      figures.rows.push({
+        measure: `confirm on screen, from the server's send (median of ${SAMPLES})`,
+        ours: `${round(oursMedian, 1)} ms`,
+        baseline: `${round(plainMedian, 1)} ms (plain showQuickPick)`,
+        ratio: round(oursMedian / plainMedian, 2),
+        target: '< 1.1',
+      });
+    }
+  } finally {
+    await ui.stop();
+    await closeBrowser();
+    appendFileSync(benchLog, '');
+  }
+  return figures;
+}

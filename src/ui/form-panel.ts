@@ -1,0 +1,287 @@
+/**
+ * The Agent Input panel: one webview panel that shows the current form. The page is kept
+ * alive; the next form re-renders it instead of creating a new webview. Closing the panel
+ * cancels nothing: the request stays pending, and reopening it restores every draft.
+ * Only Submit, Decline, Cancel, the server or a timeout end a request.
+ */
+import { appendFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { AskOptions, Outcome } from '../elicitation/broker';
+import type { Answer, Answers } from '../elicitation/model';
+import type { InputRequest } from '../elicitation/request';
+import { findRequest, type InputStore } from '../elicitation/store';
+import { fromAnswerValue, ownAnswer, readField, requiredMessage, toAnswerValue } from '../elicitation/validation';
+import { type DraftValue, type FormView, type HostMessage, parsePageMessage, type PageMessage } from '../shared/protocol';
+import type { NativePrompter } from './native-prompter';
+import { tellRequestEnded } from './native-prompter';
+import type { FormSurface } from './prompter';
+
+interface FormJob {
+  readonly request: InputRequest;
+  options: AskOptions;
+  readonly resolve: (outcome: Outcome) => void;
+}
+
+function nonce(): string {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString('base64url');
+}
+
+export class FormPanel implements FormSurface, vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private pageReady = false;
+  private current: FormJob | undefined;
+  private readonly waiting: FormJob[] = [];
+  /** What the person typed, as typed (also text that does not parse yet), per request. */
+  private readonly rawDrafts = new Map<string, Map<string, DraftValue>>();
+  private readonly errors = new Map<string, Record<string, string>>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly store: InputStore,
+    private readonly native: NativePrompter,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    return new Promise<Outcome>((resolve) => {
+      const job: FormJob = { request, options, resolve };
+      if (options.errors?.length) {
+        // Asked again after a refusal: show why, beside each field.
+        this.errors.set(request.id, Object.fromEntries(options.errors.map((e) => [e.questionId, e.message])));
+      }
+      options.signal.addEventListener('abort', () => this.ended(job), { once: true });
+      if (options.errors?.length) {
+        // The same request, refused: it stays in front of the person.
+        if (this.current) this.waiting.unshift(this.current);
+        this.current = job;
+        this.show(true);
+      } else if (!this.current) {
+        this.current = job;
+        this.show(false);
+      } else {
+        this.waiting.push(job);
+      }
+    });
+  }
+
+  /** Shows this request in the panel (reopening the panel if it was closed). */
+  reveal(requestId: string): boolean {
+    if (this.current?.request.id === requestId) {
+      this.show(true);
+      return true;
+    }
+    const index = this.waiting.findIndex((j) => j.request.id === requestId);
+    if (index < 0) return false;
+    const [job] = this.waiting.splice(index, 1);
+    if (this.current) this.waiting.unshift(this.current);
+    this.current = job;
+    this.show(true);
+    return true;
+  }
+
+  private show(takeFocus: boolean): void {
+    if (!this.panel) {
+      this.panel = this.createPanel(takeFocus);
+      return; // the page renders the current form once it says it is ready
+    }
+    if (takeFocus || !this.panel.visible) this.panel.reveal(undefined, !takeFocus);
+    this.renderCurrent();
+  }
+
+  private createPanel(takeFocus: boolean): vscode.WebviewPanel {
+    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel(
+      'elicitationHost.agentInput',
+      'Agent Input',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: !takeFocus },
+      {
+        enableScripts: true,
+        // Kept alive while hidden behind other tabs: switching back is instant and nothing typed is lost.
+        retainContextWhenHidden: true,
+        localResourceRoots: [root, vscode.Uri.joinPath(this.extensionUri, 'media')],
+      },
+    );
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'agent-inputs.svg');
+    this.pageReady = false;
+    const webview = panel.webview;
+    const n = nonce();
+    const csp = [
+      "default-src 'none'",
+      `script-src 'nonce-${n}'`,
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource}`,
+    ].join('; ');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.js'));
+    const styles = webview.asWebviewUri(vscode.Uri.joinPath(root, 'styles.css'));
+    webview.html = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${styles.toString()}">
+<title>Agent Input</title>
+</head>
+<body>
+<main id="app"></main>
+<script type="module" nonce="${n}" src="${script.toString()}"></script>
+</body>
+</html>`;
+    webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
+    panel.onDidDispose(() => {
+      // Closing is not cancelling: the request stays pending, its drafts in the store.
+      if (this.panel === panel) this.panel = undefined;
+    });
+    return panel;
+  }
+
+  private post(message: HostMessage): void {
+    if (this.panel && this.pageReady) void this.panel.webview.postMessage(message);
+  }
+
+  private renderCurrent(): void {
+    const job = this.current;
+    if (!job) {
+      this.post({ type: 'idle' });
+      return;
+    }
+    const { request } = job;
+    const stored = findRequest(this.store.state, request.id)?.answers ?? {};
+    const drafts: Record<string, DraftValue> = {};
+    for (const q of request.questions) {
+      const raw = this.rawDrafts.get(request.id)?.get(q.id);
+      const answer = ownAnswer(stored, q.id);
+      const value = raw ?? (answer && answer.state !== 'skipped' ? fromAnswerValue(answer.value) : undefined);
+      if (value !== undefined) Object.defineProperty(drafts, q.id, { value, enumerable: true });
+    }
+    const errors = this.errors.get(request.id);
+    const form: FormView = {
+      requestId: request.id,
+      server: request.source.server,
+      ...(request.source.tool && { tool: request.source.tool }),
+      message: request.message,
+      questions: request.questions,
+      drafts,
+      ...(errors && { errors }),
+    };
+    this.post({ type: 'render', form });
+  }
+
+  private onMessage(raw: unknown): void {
+    const message = parsePageMessage(raw);
+    if (!message) {
+      this.log.warn(`The form page sent a message that is not in the protocol; ignored: ${JSON.stringify(raw)?.slice(0, 300)}`);
+      return;
+    }
+    if (message.type === 'ready') {
+      this.pageReady = true;
+      this.renderCurrent();
+      return;
+    }
+    if (message.type === 'cspViolation') {
+      this.log.warn(`Form page CSP violation: ${message.directive} blocked ${message.blockedUri} ${message.sample}`);
+      this.bench({ event: 'cspViolation', directive: message.directive, blockedUri: message.blockedUri });
+      return;
+    }
+    const job = this.current;
+    // Messages about a form that is no longer the current one are stale: ignored.
+    if (!job || message.requestId !== job.request.id) return;
+    this.handle(job, message);
+  }
+
+  private handle(job: FormJob, message: Exclude<PageMessage, { type: 'ready' | 'cspViolation' }>): void {
+    const { request } = job;
+    switch (message.type) {
+      case 'shown':
+        this.bench({ event: 'formShown', requestId: request.id, at: message.at });
+        return;
+      case 'draft': {
+        const question = request.questions.find((q) => q.id === message.questionId);
+        if (!question) return;
+        let drafts = this.rawDrafts.get(request.id);
+        if (!drafts) this.rawDrafts.set(request.id, (drafts = new Map()));
+        if (message.value === null) drafts.delete(question.id);
+        else drafts.set(question.id, message.value);
+        const read = readField(question, message.value);
+        const answer: Answer | undefined = read.ok && read.value !== undefined ? { state: 'draft', value: toAnswerValue(question, read.value) } : undefined;
+        // Only well-typed drafts enter the store; the raw text stays here for the panel.
+        if (answer || read.ok) this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(answer && { answer }) });
+        return;
+      }
+      case 'submit': {
+        // The page validated already; the host does not take its word for it.
+        const answers: Record<string, Answer> = {};
+        const refusals: Record<string, string> = {};
+        for (const question of request.questions) {
+          const raw = Object.prototype.hasOwnProperty.call(message.values, question.id) ? message.values[question.id] : null;
+          const read = readField(question, raw);
+          if (!read.ok) refusals[question.id] = read.message;
+          else if (read.value === undefined) {
+            if (question.required) refusals[question.id] = requiredMessage(question);
+            else Object.defineProperty(answers, question.id, { value: { state: 'skipped' }, enumerable: true });
+          } else {
+            Object.defineProperty(answers, question.id, { value: { state: 'submitted', value: toAnswerValue(question, read.value) }, enumerable: true });
+          }
+        }
+        if (Object.keys(refusals).length > 0) {
+          this.log.warn(`Refused a submission of "${request.message.slice(0, 80)}" the form page should not have sent: ${Object.values(refusals).join('; ')}`);
+          this.errors.set(request.id, refusals);
+          this.renderCurrent();
+          return;
+        }
+        this.complete(job, { action: 'accept', answers: answers as Answers });
+        return;
+      }
+      case 'decline':
+      case 'cancel':
+        this.complete(job, { action: message.type });
+        return;
+      case 'stepByStep':
+        // The same drafts, asked one at a time in the quick input; the panel moves on.
+        this.next();
+        void this.native.ask(request, { ...job.options, presentation: 'form' }).then(job.resolve);
+        return;
+    }
+  }
+
+  private complete(job: FormJob, outcome: Outcome): void {
+    this.rawDrafts.delete(job.request.id);
+    this.errors.delete(job.request.id);
+    this.next();
+    job.resolve(outcome);
+  }
+
+  /** The current request ended one way or another: the next waiting form takes the panel. */
+  private next(): void {
+    this.current = this.waiting.shift();
+    if (this.current || this.panel) this.show(false);
+  }
+
+  /** The request ended elsewhere (withdrawn, server gone, timed out). */
+  private ended(job: FormJob): void {
+    this.rawDrafts.delete(job.request.id);
+    this.errors.delete(job.request.id);
+    const index = this.waiting.indexOf(job);
+    if (index >= 0) {
+      // Left the queue without a word.
+      this.waiting.splice(index, 1);
+      return;
+    }
+    if (this.current !== job) return;
+    if (this.panel) tellRequestEnded(job.request, job.options.signal);
+    this.next();
+  }
+
+  /** Timings for `npm run bench`, when it asks for them. */
+  private bench(record: Record<string, unknown>): void {
+    const file = process.env.ELICITATION_HOST_BENCH_LOG;
+    if (file) appendFileSync(file, `${JSON.stringify({ ...record, loggedAt: Date.now() })}\n`);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

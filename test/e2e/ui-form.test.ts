@@ -1,0 +1,163 @@
+/**
+ * UI scenarios: the Agent Input form panel in the real workbench, with the packaged
+ * extension. The fixture servers record what they received; the tests read it.
+ */
+/// <reference lib="dom" />
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FrameLocator } from 'playwright-core';
+import type { Workbench } from './harness/workbench';
+import { closeBrowser, versionName } from './context';
+import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+
+let results = 0;
+
+async function runTool(workbench: Workbench, server: string, tool: string, arg?: string): Promise<void> {
+  await workbench.runCommand('Elicitation Host: Run Tool');
+  await workbench.waitForQuickInputTitle('Run Tool');
+  await workbench.pick(server);
+  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
+  await workbench.pick(tool);
+  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor({ timeout: 20_000 });
+  if (arg !== undefined) await workbench.typeInQuickInput(arg);
+  await workbench.page.keyboard.press('Enter');
+}
+
+/** The form document inside the Agent Input webview, once it shows this message. */
+async function formWith(workbench: Workbench, message: string): Promise<FrameLocator> {
+  const frame = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+  await frame.locator('h1.message', { hasText: message }).waitFor({ timeout: 30_000 });
+  return frame;
+}
+
+async function waitForResult(workbench: Workbench): Promise<void> {
+  results++;
+  const end = Date.now() + 20_000;
+  while ((await workbench.page.locator('.tabs-container .tab', { hasText: /-\d+\.md/ }).count()) < results) {
+    if (Date.now() > end) throw new Error('the result editor did not open');
+    await workbench.page.waitForTimeout(100);
+  }
+}
+
+const field = (id: string): string => `[data-question-id="${id}"]`;
+
+async function chooseDietary(frame: FrameLocator, value: string): Promise<void> {
+  await frame.locator(`${field('dietary')} vscode-single-select`).evaluate((select, v) => {
+    (select as HTMLElement & { value: string }).value = v;
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+  }, value);
+}
+
+describe(`UI: the form panel (VS Code ${versionName()})`, function () {
+  this.timeout(5 * 60_000);
+  let ui: Ui | undefined;
+  let benchLog: string;
+
+  before(async () => {
+    benchLog = join(mkdtempSync(join(tmpdir(), 'eh-form-')), 'events.jsonl');
+    writeFileSync(benchLog, '');
+    ui = await startUi('form', {}, { ELICITATION_HOST_BENCH_LOG: benchLog });
+  });
+  afterEach(async function () {
+    await screenshotOnFailure(this, ui);
+  });
+  after(async () => {
+    await ui?.stop();
+    await closeBrowser();
+  });
+
+  it('book_restaurant: filled and submitted, the server receives typed content', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'book_restaurant', 'Chez Playwright');
+    const frame = await formWith(workbench, 'Please provide your reservation details for Chez Playwright:');
+    assert.equal(await frame.locator('.source').textContent(), 'fixture · book_restaurant');
+    assert.equal(await frame.locator(`${field('party_size')} input`).inputValue(), '2', 'defaults are filled');
+    const focused = await frame.locator('body').evaluate(() => document.activeElement?.closest('[data-question-id]')?.getAttribute('data-question-id'));
+    assert.equal(focused, 'party_size', 'the first field has focus');
+    await frame.locator(`${field('party_size')} input`).fill('4');
+    await frame.locator(`${field('date')} input`).fill('2026-12-24');
+    await chooseDietary(frame, 'vegan');
+    await workbench.screenshot('form-book-restaurant-dark');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } });
+    await waitForResult(workbench);
+  });
+
+  it('a wrong party size shows the error and blocks Submit', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'book_restaurant', 'Chez Errors');
+    const frame = await formWith(workbench, 'Chez Errors');
+    await frame.locator(`${field('party_size')} input`).fill('25');
+    await frame.locator(`${field('party_size')} .error`, { hasText: 'Party Size must be between 1 and 20' }).waitFor();
+    await frame.locator(`${field('date')} input`).fill('2026-12-31');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await workbench.page.waitForTimeout(500);
+    assert.equal(ui!.records().filter((r) => r.tool === 'book_restaurant').length, 1, 'nothing was sent');
+    await workbench.screenshot('form-error');
+    await frame.locator(`${field('party_size')} input`).fill('5');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 5, date: '2026-12-31', dietary: 'none' } });
+    await waitForResult(workbench);
+  });
+
+  it('closing the panel keeps the request pending; reopened from the status bar, the drafts are intact', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'book_restaurant', 'Chez Later');
+    let frame = await formWith(workbench, 'Chez Later');
+    await frame.locator(`${field('party_size')} input`).fill('7');
+    await frame.locator(`${field('date')} input`).fill('2027-03-14');
+    await chooseDietary(frame, 'halal');
+    // Drafts travel to the host after a short pause in typing.
+    await workbench.page.waitForTimeout(800);
+    await workbench.page.locator('.tab', { hasText: 'Agent Input' }).locator('.codicon-close, .tab-actions .action-label').first().click();
+    await workbench.page.locator('.tab', { hasText: 'Agent Input' }).waitFor({ state: 'detached' });
+    assert.match(await workbench.pendingStatus(), /^1 fixture/);
+    await workbench.pendingStatusItem.click();
+    await workbench.waitForQuickInputTitle('Pending Agent Inputs');
+    await workbench.clickRow(/fixture · book_restaurant/);
+    frame = await formWith(workbench, 'Chez Later');
+    assert.equal(await frame.locator(`${field('party_size')} input`).inputValue(), '7');
+    assert.equal(await frame.locator(`${field('date')} input`).inputValue(), '2027-03-14');
+    await workbench.screenshot('form-reopened');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 7, date: '2027-03-14', dietary: 'halal' } });
+    await waitForResult(workbench);
+  });
+
+  it('Decline and Cancel are distinguished at the server; the second form reuses the panel', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'collect_feedback', 'the demo');
+    let frame = await formWith(workbench, 'Please provide your feedback about: the demo');
+    const webviewsBefore = await workbench.page.locator('iframe.webview').count();
+    await frame.locator('vscode-button', { hasText: 'Decline' }).click();
+    assert.deepEqual(await ui!.nextRecord('collect_feedback'), { action: 'decline' });
+    await waitForResult(workbench);
+    await runTool(workbench, 'fixture', 'collect_feedback', 'the second form');
+    frame = await formWith(workbench, 'Please provide your feedback about: the second form');
+    assert.equal(await workbench.page.locator('iframe.webview').count(), webviewsBefore, 'no new webview was created');
+    assert.equal(await workbench.page.locator('.tab', { hasText: 'Agent Input' }).count(), 1, 'one Agent Input tab');
+    await frame.locator('h1.message').click();
+    await workbench.page.keyboard.press('Escape');
+    assert.deepEqual(await ui!.nextRecord('collect_feedback'), { action: 'cancel' });
+    await waitForResult(workbench);
+  });
+
+  it('looks right in a light theme, and no Content-Security-Policy rule is broken', async () => {
+    const { workbench } = ui!;
+    await workbench.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await workbench.page.locator('.monaco-workbench.vs').first().waitFor({ timeout: 20_000 });
+    await runTool(workbench, 'fixture', 'book_restaurant', 'Chez Daylight');
+    const frame = await formWith(workbench, 'Chez Daylight');
+    await frame.locator(`${field('party_size')} input`).fill('30');
+    await frame.locator(`${field('party_size')} .error`, { hasText: 'between 1 and 20' }).waitFor();
+    await workbench.screenshot('form-book-restaurant-light');
+    await frame.locator('vscode-button', { hasText: 'Cancel' }).click();
+    assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'cancel' });
+    await waitForResult(workbench);
+    const events = existsSync(benchLog) ? readFileSync(benchLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event: string }) : [];
+    assert.ok(events.some((e) => e.event === 'formShown'), 'the page reported in');
+    assert.deepEqual(events.filter((e) => e.event === 'cspViolation'), []);
+  });
+});

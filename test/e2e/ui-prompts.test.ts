@@ -1,0 +1,215 @@
+/// <reference lib="dom" />
+/**
+ * UI scenarios: confirms, picks and inputs in VS Code's own quick input and dialogs, the
+ * pending queue and the status bar, answered with the keyboard as a person would. The
+ * fixture servers record what they received; the tests read it.
+ */
+import { strict as assert } from 'node:assert';
+import type { Workbench } from './harness/workbench';
+import { closeBrowser, versionName } from './context';
+import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+
+let resultTabs = 0;
+
+/** Waits for the result editor of the latest run (it takes focus when it opens). */
+async function waitForResult(workbench: Workbench): Promise<void> {
+  resultTabs++;
+  const end = Date.now() + 20_000;
+  while ((await workbench.page.locator('.tabs-container .tab').count()) < resultTabs) {
+    if (Date.now() > end) throw new Error('the result editor did not open');
+    await workbench.page.waitForTimeout(100);
+  }
+  await workbench.page.waitForTimeout(200);
+}
+
+/** Runs a tool from the palette; `args` answers its argument prompt (Enter keeps the default). */
+async function runTool(workbench: Workbench, server: string, tool: string, args?: string): Promise<void> {
+  await workbench.runCommand('Elicitation Host: Run Tool');
+  await workbench.waitForQuickInputTitle('Run Tool');
+  await workbench.pick(server);
+  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
+  await workbench.pick(tool);
+  // Every fixture tool takes one argument, asked like any question.
+  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor({ timeout: 20_000 });
+  if (args !== undefined) await workbench.typeInQuickInput(args);
+  await workbench.page.keyboard.press('Enter');
+}
+
+/** Waits until the quick input shows a prompt whose rows or message contain this text. */
+async function waitForPrompt(workbench: Workbench, text: string | RegExp): Promise<void> {
+  await workbench.quickInput
+    .locator('.quick-input-list .monaco-list-row, .quick-input-message', { hasText: text })
+    .first()
+    .waitFor({ timeout: 20_000 });
+}
+
+async function waitForStatus(workbench: Workbench, ready: (text: string) => boolean, what: string): Promise<string> {
+  const end = Date.now() + 20_000;
+  let text = '';
+  while (Date.now() < end) {
+    text = await workbench.pendingStatus();
+    if (ready(text)) return text;
+    await workbench.page.waitForTimeout(100);
+  }
+  throw new Error(`the status bar never showed ${what} (last: "${text}")`);
+}
+
+describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, function () {
+  this.timeout(5 * 60_000);
+  let ui: Ui | undefined;
+
+  before(async () => {
+    ui = await startUi('prompts');
+  });
+  afterEach(async function () {
+    await screenshotOnFailure(this, ui);
+  });
+  after(async () => {
+    await ui?.stop();
+    await closeBrowser();
+  });
+
+  it('a destructive confirm is a modal whose default is Decline; accepted with the keyboard', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'Clear completed todos');
+    await workbench.dialog.waitFor({ timeout: 20_000 });
+    const text = await workbench.dialog.innerText();
+    assert.match(text, /"fixture" wants to run "Clear completed todos", a destructive action\. Accept\?/);
+    assert.match(text, /Remove 5 completed todos\? This cannot be undone\./);
+    const focused = await workbench.page.evaluate(() => document.activeElement?.textContent?.trim());
+    assert.equal(focused, 'Decline', 'the default button is not the destructive one');
+    await workbench.screenshot('prompt-destructive-confirm');
+    await workbench.page.keyboard.press('Tab');
+    assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), 'Accept');
+    await workbench.page.keyboard.press('Enter');
+    assert.deepEqual(await ui!.nextRecord('clear_completed'), { action: 'accept', content: {} });
+    await waitForResult(workbench);
+  });
+
+  it('Decline and Escape reach the server as decline and cancel', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'confirm_action', 'deploy to production');
+    await waitForPrompt(workbench, 'Are you sure you want to: deploy to production?');
+    await workbench.screenshot('prompt-pick-boolean');
+    await workbench.clickRow(/Decline/);
+    assert.deepEqual(await ui!.nextRecord('confirm_action'), { action: 'decline' });
+    await waitForResult(workbench);
+
+    await runTool(workbench, 'fixture', 'confirm_action', 'deploy again');
+    await waitForPrompt(workbench, 'Are you sure you want to: deploy again?');
+    await workbench.page.keyboard.press('Escape');
+    assert.deepEqual(await ui!.nextRecord('confirm_action'), { action: 'cancel' });
+    await waitForResult(workbench);
+  });
+
+  it('a pick shows the titled options with the default preselected, and sends the value', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'check_stock', 'blue paint');
+    await waitForPrompt(workbench, 'Which warehouse should I check for blue paint?');
+    const rows = await workbench.quickPickRows();
+    for (const label of ['Berlin (main)', 'Lyon', 'Porto', 'Decline']) assert.ok(rows.some((r) => r.includes(label)), `${label} is offered: ${rows.join(' | ')}`);
+    const active = await workbench.quickInput.locator('.quick-input-list .monaco-list-row.focused').innerText();
+    assert.match(active, /Berlin \(main\)/, 'the default is preselected');
+    assert.match(await workbench.placeholder(), /Warehouse: Where should I check the stock\?/);
+    assert.match(await workbench.quickInput.locator('.quick-input-title').innerText(), /fixture · check_stock/);
+    await workbench.screenshot('prompt-pick-titled');
+    await workbench.page.keyboard.press('ArrowDown');
+    await workbench.page.keyboard.press('Enter');
+    assert.deepEqual(await ui!.nextRecord('check_stock'), { action: 'accept', content: { warehouse: 'wh-lyon' } });
+    await waitForResult(workbench);
+  });
+
+  it('a pick-many refuses too few choices with a message, then accepts', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'pick_instruments', 'the blues');
+    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Guitar' }).waitFor({ timeout: 20_000 });
+    // The defaults (Piano, Bass) are checked; uncheck Bass to leave one.
+    await workbench.clickRow('Bass');
+    await workbench.quickInput.locator('.quick-input-count, .monaco-count-badge', { hasText: '1' }).first().waitFor();
+    await workbench.page.keyboard.press('Enter');
+    await workbench.page.waitForTimeout(300);
+    assert.ok(await workbench.quickInputVisible(), 'the pick stays open');
+    assert.match(await workbench.placeholder(), /Instruments: choose between 2 and 3 \(1 chosen\)/);
+    await workbench.screenshot('prompt-pick-many-refused');
+    await workbench.clickRow('Drums');
+    await workbench.page.keyboard.press('Enter');
+    assert.deepEqual(await ui!.nextRecord('pick_instruments'), { action: 'accept', content: { instruments: ['piano', 'drums'] } });
+    await waitForResult(workbench);
+  });
+
+  it('an input box shows the range error, then accepts a valid number', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'choose_quantity', 'nails');
+    await waitForPrompt(workbench, 'How many boxes of nails?');
+    assert.equal(await workbench.quickInput.locator('input').first().inputValue(), '1', 'the default is prefilled');
+    await workbench.typeInQuickInput('50');
+    await workbench.quickInput.locator('.quick-input-message', { hasText: 'Quantity must be between 1 and 10' }).waitFor();
+    await workbench.screenshot('prompt-input-range-error');
+    await workbench.page.keyboard.press('Enter');
+    await workbench.page.waitForTimeout(300);
+    assert.ok(await workbench.quickInputVisible(), 'an invalid number is not sent');
+    await workbench.typeInQuickInput('3');
+    await workbench.page.keyboard.press('Enter');
+    assert.deepEqual(await ui!.nextRecord('choose_quantity'), { action: 'accept', content: { quantity: 3 } });
+    await waitForResult(workbench);
+  });
+
+  it('two servers asking at once are answered in order; the status bar counts 2, 1, then nothing', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'ask_later', '3000');
+    await waitForResult(workbench);
+    await runTool(workbench, 'second', 'ask_later', '1200');
+    await waitForResult(workbench);
+    const two = await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
+    assert.match(two, /2 (fixture|second) \+1/);
+    await workbench.screenshot('prompt-two-servers');
+    // First come, first served: the question of "second" arrived first.
+    await waitForPrompt(workbench, 'second has a question of its own: proceed?');
+    await workbench.clickRow(/Accept/);
+    const one = await waitForStatus(workbench, (t) => /^1 /.test(t), '1 pending');
+    assert.match(one, /1 fixture/);
+    await waitForPrompt(workbench, 'fixture has a question of its own: proceed?');
+    await workbench.clickRow(/Accept/);
+    await waitForStatus(workbench, (t) => t === '', 'nothing');
+    assert.deepEqual(await ui!.nextRecord('ask_later'), { action: 'accept', content: {} });
+    assert.deepEqual(await ui!.nextRecord('ask_later'), { action: 'accept', content: {} });
+  });
+
+  it('the pending list opens the question chosen; the one on screen waits', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'ask_later', '2500');
+    await waitForResult(workbench);
+    await runTool(workbench, 'second', 'ask_later', '600');
+    await waitForResult(workbench);
+    await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
+    await waitForPrompt(workbench, 'second has a question of its own');
+    assert.match(await workbench.pendingStatus(), /^2 second/);
+    await workbench.pendingStatusItem.click();
+    await workbench.waitForQuickInputTitle('Pending Agent Inputs');
+    const rows = await workbench.quickPickRows();
+    assert.equal(rows.length, 2, rows.join(' | '));
+    await workbench.screenshot('prompt-pending-list');
+    // Open the later question first; the earlier one waits and comes back after it.
+    await workbench.clickRow(/^fixture/);
+    await waitForPrompt(workbench, 'fixture has a question of its own');
+    await workbench.clickRow(/Decline/);
+    await waitForPrompt(workbench, 'second has a question of its own');
+    await workbench.clickRow(/Accept/);
+    await waitForStatus(workbench, (t) => t === '', 'nothing');
+    const last = ui!.records().filter((r) => r.tool === 'ask_later').slice(-2).map((r) => r.outcome.action);
+    assert.deepEqual(last.sort(), ['accept', 'decline']);
+  });
+
+  it('a server killed while its prompt is open: the prompt closes and a message says why', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'second', 'crash_during_elicitation', '3000');
+    await waitForPrompt(workbench, 'This server is about to crash');
+    await workbench.screenshot('prompt-before-server-died');
+    const shownAt = Date.now();
+    await workbench.waitForQuickInputHidden(15_000);
+    await workbench.waitForNotification(/Question from second · crash_during_elicitation closed: second disconnected/);
+    await workbench.screenshot('prompt-server-died');
+    assert.ok(Date.now() - shownAt < 15_000);
+    assert.equal(await workbench.pendingStatus(), '');
+  });
+});

@@ -1,0 +1,303 @@
+/**
+ * URL-mode elicitation with completion notifications, the -32042 retry, hostile links, and
+ * multi round-trip (input-required) calls in both protocol eras, against real servers.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Outcome } from '../../src/elicitation/broker';
+import type { ServerDefinition } from '../../src/mcp/config';
+import { CallError, type CallProgress } from '../../src/mcp/connection';
+import { accept, cancel, decline, ScriptedPrompter } from '../support/scripted-prompter';
+import { createHost, FIXTURES, stdioDefinition, toolJson } from '../support/servers';
+
+const dir = mkdtempSync(join(tmpdir(), 'eh-links-'));
+
+function recordFile(name: string): string {
+  const file = join(dir, `${name}.jsonl`);
+  writeFileSync(file, '');
+  return file;
+}
+
+function records(file: string): Array<Record<string, unknown>> {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+const waitFor = async (what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> => {
+  const end = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+function server(name: string, script: string, env: Record<string, string> = {}): ServerDefinition {
+  return { name, source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script)], env } };
+}
+
+describe('URL mode (MCP 2025-11-25)', () => {
+  it('accept is answered when the link is opened; the completion notification tells the person', async () => {
+    const prompter = new ScriptedPrompter([accept()]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition('reviews'));
+      const outcome = toolJson(await c.callTool('review_change', { autoCompleteMs: 200 }));
+      assert.equal(outcome.action, 'accept');
+      const { request, options } = prompter.asked[0];
+      assert.equal(options.presentation, 'url');
+      assert.ok(request.mode === 'url' && /^http:\/\/127\.0\.0\.1:\d+\/review\//.test(request.url));
+      await waitFor('the completion', () => host.urlFlow.completions.length === 1);
+      assert.deepEqual(host.urlFlow.completions, [{ server: 'reviews', message: 'Review and approve change #42' }]);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('a completion for an unknown elicitation is ignored and logged', async () => {
+    const host = createHost(new ScriptedPrompter());
+    try {
+      const c = await host.connect(stdioDefinition());
+      await c.callTool('complete_unknown', {});
+      await waitFor('the log line', () => host.log.lines.some((l) => l.includes('ignored a completion notification for an elicitation this client does not know: no-such-elicitation')));
+      assert.deepEqual(host.urlFlow.completions, []);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('hostile links never reach the person: the server hears decline', async () => {
+    const refused: string[] = [];
+    const prompter = new ScriptedPrompter();
+    const host = createHost(prompter, { onLinkRefused: (_s, url, reason) => refused.push(`${url.slice(0, 60)} | ${reason}`) });
+    try {
+      const c = await host.connect(stdioDefinition());
+      for (const kind of ['javascript', 'data', 'file', 'vscode', 'command', 'malformed', 'long']) {
+        assert.deepEqual(toolJson(await c.callTool('hostile_link', { kind })), { action: 'decline' }, kind);
+      }
+      assert.equal(prompter.asked.length, 0, 'nothing was shown');
+      assert.equal(refused.length, 7);
+      assert.match(refused[0], /^javascript:alert\(document\.cookie\) \| links with the scheme "javascript:" are not opened/);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('links that only deserve a warning reach the prompt with their warnings', async () => {
+    const prompter = new ScriptedPrompter([decline, decline, decline, decline]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition());
+      for (const kind of ['userinfo', 'idn', 'ip', 'http']) await c.callTool('hostile_link', { kind });
+      const urls = prompter.asked.map(({ request }) => (request.mode === 'url' ? request.url : ''));
+      assert.deepEqual(urls, ['https://bank.example.com@evil.example/login', 'https://xn--pple-43d.com/account', 'https://192.0.2.7/pay', 'http://plain.example.com/review']);
+    } finally {
+      await host.closeAll();
+    }
+  });
+});
+
+describe('the URL-required error (-32042)', () => {
+  it('presents the link, waits for the completion, and retries the call once', async () => {
+    const file = recordFile('auth-once');
+    const prompter = new ScriptedPrompter([accept()]);
+    const host = createHost(prompter);
+    host.urlFlow.finish = 'never'; // the person never clicks "finished": the completion must carry it
+    try {
+      const c = await host.connect(stdioDefinition('auth', { FIXTURE_RECORD: file }));
+      const result = toolJson(await c.callTool('needs_authorization', { autoCompleteMs: 300 }));
+      assert.deepEqual(result, { authorized: true });
+      assert.equal(prompter.asked.length, 1);
+      assert.equal(prompter.asked[0].request.message, 'Connect your account to continue');
+      assert.deepEqual(records(file).filter((r) => r.tool === 'needs_authorization:called').map((r) => r.outcome), [{ authorized: false }, { authorized: true }]);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('"I have finished in the browser" also triggers the retry', async () => {
+    const prompter = new ScriptedPrompter([accept()]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition('auth2'));
+      // No completion ever comes; the person's word is enough to retry, and the retry fails again.
+      await assert.rejects(c.callTool('needs_authorization', {}), (e: unknown) =>
+        e instanceof CallError && e.code === -32042 && /auth2 still requires a link to be visited for needs_authorization .*; not retrying again/.test(e.message));
+      assert.equal(host.urlFlow.waited.length, 1);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('a retry that fails with -32042 again stops: never a loop', async () => {
+    const file = recordFile('auth-twice');
+    const prompter = new ScriptedPrompter([], accept());
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition('auth3', { FIXTURE_RECORD: file }));
+      await assert.rejects(c.callTool('needs_authorization', { failTwice: true, autoCompleteMs: 100 }), /not retrying again/);
+      assert.equal(records(file).filter((r) => r.tool === 'needs_authorization:called').length, 2, 'called exactly twice');
+      assert.equal(prompter.asked.length, 1);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('declining the link ends the call without a retry', async () => {
+    const host = createHost(new ScriptedPrompter([decline]));
+    try {
+      const c = await host.connect(stdioDefinition('auth4'));
+      await assert.rejects(c.callTool('needs_authorization', {}), /needs you to open .*; you chose to decline, so it was not retried/);
+    } finally {
+      await host.closeAll();
+    }
+  });
+});
+
+describe('multi round-trip requests (SEP-2322)', () => {
+  const tripAnswers = (): ScriptedPrompter =>
+    new ScriptedPrompter([accept({ destination: 'Lisbon', nights: 4 }), accept()]);
+
+  for (const era of ['auto', 'legacy'] as const) {
+    it(`a 2026-07-28 server that asks twice (a form, then a confirm), over a ${era === 'auto' ? '2026-07-28' : '2025'} connection`, async () => {
+      const prompter = tripAnswers();
+      const host = createHost(prompter);
+      try {
+        const c = await host.connect(server('modern', 'modern.js'), { negotiation: era });
+        assert.equal(c.protocolVersion, era === 'auto' ? '2026-07-28' : '2025-11-25');
+        const progress: CallProgress[] = [];
+        const result = toolJson(await c.callTool('plan_trip', { traveller: 'Ada' }, { onProgress: (p) => progress.push(p) }));
+        assert.deepEqual(result, { destination: 'Lisbon', nights: 4, booked: true });
+        assert.deepEqual(prompter.asked.map((a) => [a.request.message, a.options.presentation]), [
+          ['Where should Ada go?', 'form'],
+          ['Book 4 nights in Lisbon?', 'confirm'],
+        ]);
+        assert.deepEqual(prompter.asked.map((a) => a.request.source.tool), ['plan_trip', 'plan_trip'], 'the question knows its tool call');
+        if (era === 'auto') assert.deepEqual(progress.filter((p) => p.round).map((p) => p.round), [1, 2], 'the progress shows the rounds');
+      } finally {
+        await host.closeAll();
+      }
+    });
+  }
+
+  it('a decline is sent to the server as the answer, not swallowed', async () => {
+    const host = createHost(new ScriptedPrompter([decline]));
+    try {
+      const c = await host.connect(server('modern', 'modern.js'));
+      assert.deepEqual(toolJson(await c.callTool('plan_trip', {})), { ended: { kind: 'elicit', action: 'decline' } });
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('a server that always asks again is stopped at the round cap', async () => {
+    const prompter = new ScriptedPrompter([], accept());
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(server('modern', 'modern.js'), { maxRounds: 3 });
+      await assert.rejects(c.callTool('endless', {}), /modern asked for more input 4 times for endless; stopped at the limit of 3 rounds/);
+      assert.equal(prompter.asked.length, 3);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('roots/list is answered with the workspace folders', async () => {
+    const host = createHost(new ScriptedPrompter());
+    try {
+      const c = await host.connect(server('modern', 'modern.js'));
+      assert.deepEqual(toolJson(await c.callTool('where_am_i', {})), { kind: 'roots', roots: [{ uri: 'file:///workspace', name: 'workspace' }] });
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('URL mode in the 2026-07-28 way: open, say "finished", and the retry tells the outcome', async () => {
+    const prompter = new ScriptedPrompter([accept()]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(server('modern', 'modern.js'));
+      assert.deepEqual(toolJson(await c.callTool('review_link', {})), { kind: 'elicit', action: 'accept' });
+      assert.deepEqual(host.urlFlow.waited, ['https://example.com/release/9']);
+      host.urlFlow.finish = false;
+      const again = new ScriptedPrompter([accept()]);
+      const other = createHost(again);
+      other.urlFlow.finish = false;
+      try {
+        const c2 = await other.connect(server('modern', 'modern.js'));
+        await assert.rejects(c2.callTool('review_link', {}), /You cancelled review_link while it waited for the browser/);
+      } finally {
+        await other.closeAll();
+      }
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  describe('a raw 2025-era server that returns input-required results anyway', () => {
+    it('the specification\'s shape: answers every request, echoes requestState byte for byte', async () => {
+      const file = recordFile('raw-spec');
+      const prompter = new ScriptedPrompter([accept({ version: '1.2.3' }), accept()]);
+      const host = createHost(prompter);
+      try {
+        const c = await host.connect(server('raw', 'raw-input-required.js', { FIXTURE_RECORD: file }));
+        assert.equal(c.protocolVersion, '2025-11-25');
+        const result = toolJson(await c.callTool('spec_two_rounds', { note: 'x' }));
+        assert.deepEqual(result, { done: true, state: 'round-2:1.2.3', responses: { sure: { action: 'accept', content: {} } } });
+        const retries = records(file).map((r) => r.retry);
+        assert.deepEqual(retries[0], {
+          arguments: { note: 'x' },
+          inputResponses: { details: { action: 'accept', content: { version: '1.2.3' } }, where: { roots: [{ uri: 'file:///workspace', name: 'workspace' }] } },
+          requestState: 'round-1 {"opaque": true}',
+        });
+        // The pattern reached our parser: the raw schema, not a stripped copy.
+        const [version] = prompter.asked[0].request.questions;
+        assert.equal(version.kind === 'text' && version.pattern, '^\\d+\\.\\d+\\.\\d+$');
+      } finally {
+        await host.closeAll();
+      }
+    });
+
+    it('the draft shape: one form of the requests, answered as [{id, value}]', async () => {
+      const prompter = new ScriptedPrompter([accept({ city: 'Lyon', days: 3 })]);
+      const host = createHost(prompter);
+      try {
+        const c = await host.connect(server('raw', 'raw-input-required.js'));
+        const result = toolJson(await c.callTool('draft_city', {}));
+        assert.deepEqual(result, { forecast: 'sunny', responses: [{ id: 'city', value: 'Lyon' }, { id: 'days', value: 3 }], state: 'opaque-token-abc-123' });
+        const { request } = prompter.asked[0];
+        assert.equal(request.message, 'Need the city before I can fetch the forecast.');
+        assert.deepEqual(request.questions.map((q) => [q.id, q.kind, q.required]), [['city', 'text', true], ['days', 'integer', false]]);
+      } finally {
+        await host.closeAll();
+      }
+    });
+
+    it('ending a draft round ends the call', async () => {
+      const host = createHost(new ScriptedPrompter([cancel]));
+      try {
+        const c = await host.connect(server('raw', 'raw-input-required.js'));
+        const result = await c.callTool('draft_city', {});
+        assert.equal((result as unknown as { isError: boolean }).isError, true);
+      } finally {
+        await host.closeAll();
+      }
+    });
+
+    it('half-shaped results are shown as ordinary results, and the cap stops a server that never stops asking', async () => {
+      const prompter = new ScriptedPrompter([], (() => ({ action: 'accept', answers: {} })) as () => Outcome);
+      const host = createHost(prompter);
+      try {
+        const c = await host.connect(server('raw', 'raw-input-required.js'), { maxRounds: 2 });
+        const empty = (await c.callTool('half_empty', {})) as unknown as { content: Array<{ text: string }> };
+        assert.equal(empty.content[0].text, 'half-shaped: empty requests');
+        const noState = (await c.callTool('half_no_state', {})) as unknown as { content: Array<{ text: string }> };
+        assert.equal(noState.content[0].text, 'half-shaped: no state');
+        assert.equal(prompter.asked.length, 0);
+        await assert.rejects(c.callTool('always_more', {}), /stopped at the limit of 2 rounds/);
+      } finally {
+        await host.closeAll();
+      }
+    });
+  });
+});

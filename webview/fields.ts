@@ -1,0 +1,257 @@
+/**
+ * One form field per question kind, built from @vscode-elements components. Every piece
+ * of server text is set with textContent (or as a property value), never parsed as HTML.
+ * Native constraint attributes (pattern, min, max...) are never set: the shared core
+ * validates, and a server's pattern must not run in the browser's unbounded engine.
+ */
+import type { Question, SelectOption } from '../src/elicitation/model';
+import type { DraftValue } from '../src/shared/protocol';
+
+/** A rendered field: how to read, restore, focus and mark it. */
+export interface FieldControl {
+  readonly question: Question;
+  readonly root: HTMLElement;
+  /** The value as the person left it: typed where the kind is typed, raw text for text boxes. */
+  read(): DraftValue | null;
+  write(value: DraftValue | undefined): void;
+  focus(): void;
+  showError(message: string | undefined): void;
+}
+
+let sequence = 0;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function custom(tag: string, className?: string): HTMLElement & Record<string, unknown> {
+  const node = document.createElement(tag) as HTMLElement & Record<string, unknown>;
+  if (className) node.className = className;
+  return node;
+}
+
+/** Local `YYYY-MM-DDTHH:mm` for a datetime-local input, from an RFC 3339 date-time. */
+export function toLocalInput(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** An RFC 3339 date-time (UTC) from a datetime-local value, which has no zone. */
+export function fromLocalInput(local: string): string {
+  if (local === '') return '';
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? local : date.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+const INPUT_TYPES: Record<string, string> = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
+
+/** The label, the control, the helper text and the error line, wired for screen readers. */
+function frame(question: Question, control: HTMLElement, controlId: string): { root: HTMLElement; error: HTMLElement } {
+  const root = custom('vscode-form-group', 'field');
+  root.setAttribute('variant', 'vertical');
+  root.dataset.questionId = question.id;
+  const label = custom('vscode-label');
+  label.setAttribute('for', controlId);
+  label.textContent = question.title;
+  if (question.required) label.setAttribute('required', '');
+  root.append(label, control);
+  const describedBy: string[] = [];
+  if (question.description) {
+    const helper = custom('vscode-form-helper', 'helper');
+    helper.id = `${controlId}-help`;
+    helper.textContent = question.description;
+    root.append(helper);
+    describedBy.push(helper.id);
+  }
+  if (question.looksSecret) {
+    const warning = el('div', 'secret-warning', 'This looks like a request for a secret. MCP servers must not ask for passwords or keys in a form.');
+    root.append(warning);
+  }
+  const error = el('div', 'error');
+  error.id = `${controlId}-error`;
+  // Announced when it changes.
+  error.setAttribute('role', 'alert');
+  error.setAttribute('aria-live', 'assertive');
+  root.append(error);
+  describedBy.push(error.id);
+  control.setAttribute('aria-describedby', describedBy.join(' '));
+  return { root, error };
+}
+
+function markError(control: HTMLElement & Record<string, unknown>, error: HTMLElement, message: string | undefined): void {
+  error.textContent = message ?? '';
+  control.invalid = message !== undefined;
+  if (message) control.setAttribute('aria-invalid', 'true');
+  else control.removeAttribute('aria-invalid');
+}
+
+function textField(question: Extract<Question, { kind: 'text' | 'number' | 'integer' }>, id: string): FieldControl {
+  const long = question.kind === 'text' && !question.format && (question.maxLength === undefined || question.maxLength > 200);
+  const input = custom(long ? 'vscode-textarea' : 'vscode-textfield', 'control');
+  input.id = id;
+  if (long) input.rows = 3;
+  if (question.kind === 'text') {
+    const type = question.format ? INPUT_TYPES[question.format] : question.looksSecret ? 'password' : 'text';
+    if (!long) input.type = type;
+  } else {
+    input.type = 'number';
+    input.step = question.kind === 'integer' ? 1 : ('any' as never);
+  }
+  const { root, error } = frame(question, input, id);
+  const isDateTime = question.kind === 'text' && question.format === 'date-time';
+  return {
+    question,
+    root,
+    read() {
+      const raw = String(input.value ?? '');
+      if (raw === '') return null;
+      if (isDateTime) return fromLocalInput(raw);
+      return raw;
+    },
+    write(value) {
+      if (value === undefined) return;
+      const text = String(value);
+      input.value = isDateTime ? toLocalInput(text) : text;
+    },
+    focus: () => input.focus(),
+    showError: (message) => markError(input, error, message),
+  };
+}
+
+function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: string): FieldControl {
+  const box = custom('vscode-checkbox', 'control');
+  box.id = id;
+  // The checkbox's own text is its label for screen readers; the group label names the question.
+  box.textContent = question.description ?? question.title;
+  const root = custom('vscode-form-group', 'field');
+  root.setAttribute('variant', 'vertical');
+  root.dataset.questionId = question.id;
+  const label = custom('vscode-label');
+  label.setAttribute('for', id);
+  label.textContent = question.title;
+  if (question.required) label.setAttribute('required', '');
+  const error = el('div', 'error');
+  error.id = `${id}-error`;
+  error.setAttribute('role', 'alert');
+  error.setAttribute('aria-live', 'assertive');
+  box.setAttribute('aria-describedby', error.id);
+  root.append(label, box, error);
+  return {
+    question,
+    root,
+    read: () => Boolean(box.checked),
+    write(value) {
+      if (value !== undefined) box.checked = value === true;
+    },
+    focus: () => box.focus(),
+    showError: (message) => markError(box, error, message),
+  };
+}
+
+/** Up to five options as radio buttons; beyond that a dropdown. */
+function singleSelectField(question: Extract<Question, { kind: 'single-select' }>, id: string): FieldControl {
+  if (question.options.length <= 5) {
+    const group = custom('vscode-radio-group', 'control');
+    group.id = id;
+    group.setAttribute('variant', 'vertical');
+    group.setAttribute('aria-label', question.title);
+    const radios = question.options.map((option, i) => {
+      const radio = custom('vscode-radio');
+      radio.id = `${id}-${i}`;
+      radio.name = id;
+      radio.value = option.value;
+      radio.textContent = option.description ? `${option.label} — ${option.description}` : option.label;
+      group.append(radio);
+      return radio;
+    });
+    const { root, error } = frame(question, group, id);
+    return {
+      question,
+      root,
+      read: () => (radios.find((r) => r.checked)?.value as string | undefined) ?? null,
+      write(value) {
+        if (value === undefined) return;
+        for (const radio of radios) radio.checked = radio.value === value;
+      },
+      focus: () => (radios.find((r) => r.checked) ?? radios[0])?.focus(),
+      showError: (message) => markError(group, error, message),
+    };
+  }
+  const select = custom('vscode-single-select', 'control');
+  select.id = id;
+  const options: SelectOption[] = [...(question.required ? [] : [{ value: '', label: '(no answer)' }]), ...question.options];
+  for (const option of options) {
+    const node = custom('vscode-option');
+    node.value = option.value;
+    node.textContent = option.label;
+    if (option.description) node.description = option.description;
+    select.append(node);
+  }
+  const { root, error } = frame(question, select, id);
+  return {
+    question,
+    root,
+    read: () => {
+      const value = String(select.value ?? '');
+      return value === '' ? null : value;
+    },
+    write(value) {
+      if (value !== undefined) select.value = String(value);
+    },
+    focus: () => select.focus(),
+    showError: (message) => markError(select, error, message),
+  };
+}
+
+function multiSelectField(question: Extract<Question, { kind: 'multi-select' }>, id: string): FieldControl {
+  const group = custom('vscode-checkbox-group', 'control');
+  group.id = id;
+  group.setAttribute('variant', 'vertical');
+  group.setAttribute('aria-label', question.title);
+  const boxes = question.options.map((option, i) => {
+    const box = custom('vscode-checkbox');
+    box.id = `${id}-${i}`;
+    box.value = option.value;
+    box.textContent = option.description ? `${option.label} — ${option.description}` : option.label;
+    group.append(box);
+    return box;
+  });
+  const { root, error } = frame(question, group, id);
+  const { minItems: min, maxItems: max } = question;
+  if (min !== undefined || max !== undefined) {
+    const hint = el('div', 'hint', min !== undefined && max !== undefined ? `Choose ${min === max ? min : `${min} to ${max}`}.` : min !== undefined ? `Choose at least ${min}.` : `Choose at most ${max}.`);
+    root.insertBefore(hint, group.nextSibling);
+  }
+  return {
+    question,
+    root,
+    read: () => boxes.filter((b) => b.checked).map((b) => b.value as string),
+    write(value) {
+      if (!Array.isArray(value)) return;
+      for (const box of boxes) box.checked = value.includes(box.value as string);
+    },
+    focus: () => boxes[0]?.focus(),
+    showError: (message) => markError(group, error, message),
+  };
+}
+
+export function createField(question: Question): FieldControl {
+  const id = `field-${++sequence}`;
+  switch (question.kind) {
+    case 'text':
+    case 'number':
+    case 'integer':
+      return textField(question, id);
+    case 'boolean':
+      return checkboxField(question, id);
+    case 'single-select':
+      return singleSelectField(question, id);
+    case 'multi-select':
+      return multiSelectField(question, id);
+  }
+}

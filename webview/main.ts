@@ -1,0 +1,207 @@
+/**
+ * The Agent Input form page. It renders the form the host sends, validates live with the
+ * same core module the host uses, keeps the host up to date with drafts, and posts
+ * Submit, Decline or Cancel. The page is kept alive between forms: a new form re-renders
+ * it, so only the first form pays for creating the webview.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox-group/index.js';
+import '@vscode-elements/elements/dist/vscode-form-group/index.js';
+import '@vscode-elements/elements/dist/vscode-form-helper/index.js';
+import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-radio/index.js';
+import '@vscode-elements/elements/dist/vscode-radio-group/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { ContentValue } from '../src/elicitation/model';
+import { readField, requiredMessage } from '../src/elicitation/validation';
+import type { DraftValue, FormView, HostMessage, PageMessage } from '../src/shared/protocol';
+import { createField, type FieldControl } from './fields';
+
+interface VsCodeApi {
+  postMessage(message: PageMessage): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (message: PageMessage): void => vscode.postMessage(message);
+const DRAFT_DELAY_MS = 250;
+
+// A violated policy is a bug of ours: the host logs it, and the tests assert there are none.
+document.addEventListener('securitypolicyviolation', (event) => {
+  post({ type: 'cspViolation', directive: event.violatedDirective, blockedUri: event.blockedURI, sample: event.sample ?? '' });
+});
+
+const app = document.getElementById('app')!;
+
+interface Current {
+  readonly form: FormView;
+  readonly fields: FieldControl[];
+  readonly touched: Set<string>;
+}
+let current: Current | undefined;
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+const pendingDrafts = new Map<string, DraftValue | null>();
+
+function flushDrafts(): void {
+  if (draftTimer) clearTimeout(draftTimer);
+  draftTimer = undefined;
+  if (!current) return;
+  for (const [questionId, value] of pendingDrafts) post({ type: 'draft', requestId: current.form.requestId, questionId, value });
+  pendingDrafts.clear();
+}
+
+function queueDraft(field: FieldControl): void {
+  pendingDrafts.set(field.question.id, field.read());
+  if (draftTimer) clearTimeout(draftTimer);
+  draftTimer = setTimeout(flushDrafts, DRAFT_DELAY_MS);
+}
+
+/** The core's verdict on a field; `submitting` also reports a required field left empty. */
+function verdict(field: FieldControl, submitting: boolean): { value?: ContentValue; message?: string } {
+  const read = readField(field.question, field.read());
+  if (!read.ok) return { message: read.message };
+  if (read.value === undefined && field.question.required && (submitting || field.question.kind === 'boolean')) {
+    return { message: requiredMessage(field.question) };
+  }
+  return read.value === undefined ? {} : { value: read.value };
+}
+
+function validateLive(field: FieldControl): void {
+  if (!current) return;
+  current.touched.add(field.question.id);
+  field.showError(verdict(field, false).message);
+}
+
+function submit(): void {
+  if (!current) return;
+  flushDrafts();
+  const values: Record<string, ContentValue | null> = {};
+  let firstInvalid: FieldControl | undefined;
+  for (const field of current.fields) {
+    const { value, message } = verdict(field, true);
+    field.showError(message);
+    if (message && !firstInvalid) firstInvalid = field;
+    Object.defineProperty(values, field.question.id, { value: value ?? null, enumerable: true });
+  }
+  if (firstInvalid) {
+    // Refused here already: the first error gets the focus (and is announced).
+    firstInvalid.focus();
+    return;
+  }
+  setBusy(true);
+  post({ type: 'submit', requestId: current.form.requestId, values });
+}
+
+function finish(type: 'decline' | 'cancel' | 'stepByStep'): void {
+  if (!current) return;
+  flushDrafts();
+  setBusy(true);
+  post({ type, requestId: current.form.requestId });
+}
+
+function setBusy(busy: boolean): void {
+  for (const button of app.querySelectorAll<HTMLElement & { disabled: boolean }>('vscode-button')) button.disabled = busy;
+}
+
+function button(label: string, onClick: () => void, secondary: boolean, title?: string): HTMLElement {
+  const node = document.createElement('vscode-button') as HTMLElement & { secondary: boolean };
+  node.textContent = label;
+  node.secondary = secondary;
+  if (title) node.title = title;
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+function render(form: FormView): void {
+  pendingDrafts.clear();
+  const header = document.createElement('header');
+  const who = document.createElement('div');
+  who.className = 'source';
+  who.textContent = form.tool ? `${form.server} · ${form.tool}` : form.server;
+  const message = document.createElement('h1');
+  message.className = 'message';
+  message.id = 'message';
+  message.textContent = form.message;
+  header.append(who, message);
+
+  const body = document.createElement('form');
+  body.setAttribute('aria-labelledby', 'message');
+  body.noValidate = true;
+  body.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit();
+  });
+  const fields = form.questions.map((question) => createField(question));
+  for (const field of fields) {
+    const restored = Object.prototype.hasOwnProperty.call(form.drafts, field.question.id) ? form.drafts[field.question.id] : undefined;
+    field.write(restored ?? (field.question.defaultValue as DraftValue | undefined));
+    const onChange = (): void => {
+      validateLive(field);
+      queueDraft(field);
+    };
+    field.root.addEventListener('input', onChange);
+    field.root.addEventListener('change', onChange);
+    body.append(field.root);
+  }
+
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  actions.append(
+    button('Submit', submit, false, 'Send your answers (Ctrl+Enter)'),
+    button('Decline', () => finish('decline'), true, 'Tell the server no'),
+    button('Cancel', () => finish('cancel'), true, 'Dismiss without answering (Escape)'),
+  );
+  const stepByStep = document.createElement('a');
+  stepByStep.href = '#';
+  stepByStep.className = 'step-by-step';
+  stepByStep.textContent = 'Answer step by step';
+  stepByStep.addEventListener('click', (event) => {
+    event.preventDefault();
+    finish('stepByStep');
+  });
+  actions.append(stepByStep);
+
+  app.replaceChildren(header, body, actions);
+  current = { form, fields, touched: new Set() };
+  for (const field of fields) {
+    const error = form.errors?.[field.question.id];
+    if (error) field.showError(error);
+  }
+  const firstError = fields.find((f) => form.errors?.[f.question.id]);
+  // Custom elements render on the next frame; focus once they are there.
+  requestAnimationFrame(() => {
+    (firstError ?? fields[0])?.focus();
+    if (!fields[0]) (actions.firstElementChild as HTMLElement | null)?.focus();
+    post({ type: 'shown', requestId: form.requestId, at: Date.now() });
+  });
+}
+
+function renderIdle(note?: string): void {
+  current = undefined;
+  const idle = document.createElement('p');
+  idle.className = 'idle';
+  idle.textContent = note ?? 'No agent is waiting for your input.';
+  app.replaceChildren(idle);
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const message = event.data;
+  if (message?.type === 'render') render(message.form);
+  else if (message?.type === 'idle') renderIdle(message.note);
+});
+
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    event.preventDefault();
+    submit();
+  } else if (event.key === 'Escape' && current) {
+    event.preventDefault();
+    finish('cancel');
+  }
+});
+
+post({ type: 'ready' });
