@@ -91,7 +91,8 @@ function markError(control: HTMLElement & Record<string, unknown>, error: HTMLEl
 }
 
 function textField(question: Extract<Question, { kind: 'text' | 'number' | 'integer' }>, id: string): FieldControl {
-  const long = question.kind === 'text' && !question.format && (question.maxLength === undefined || question.maxLength > 200);
+  // A text area only where the server allows long text; an unbounded string is usually a short answer.
+  const long = question.kind === 'text' && !question.format && question.maxLength !== undefined && question.maxLength > 200;
   const input = custom(long ? 'vscode-textarea' : 'vscode-textfield', 'control');
   input.id = id;
   if (long) input.rows = 3;

@@ -149,6 +149,7 @@ describe('form page in headless Chromium', function () {
         size: { type: 'string', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] },
         tags: { type: 'array', items: { anyOf: [{ const: 'a', title: 'Alpha' }, { const: 'b', title: 'Beta' }, { const: 'c', title: 'Gamma' }] }, minItems: 1 },
         notes: { type: 'string' },
+        story: { type: 'string', maxLength: 2000 },
       },
       required: ['email'],
     };
@@ -161,7 +162,8 @@ describe('form page in headless Chromium', function () {
     await page.locator(`${field('agree')} vscode-checkbox`).click();
     await page.locator(`${field('size')} vscode-radio`, { hasText: 'Large' }).click();
     await page.locator(`${field('tags')} vscode-checkbox`, { hasText: 'Beta' }).click();
-    await page.locator(`${field('notes')} textarea`).fill('  kept as typed  ');
+    await page.locator(`${field('notes')} input`).fill('  kept as typed  ');
+    await page.locator(`${field('story')} textarea`).fill('line one\nline two');
     assert.equal(await page.locator(`${field('email')} vscode-textfield`).getAttribute('type'), 'email');
     assert.equal(await page.locator(`${field('email')} vscode-label`).getAttribute('required'), '', 'required is marked');
     await page.locator('vscode-button', { hasText: 'Submit' }).click();
@@ -169,7 +171,7 @@ describe('form page in headless Chromium', function () {
     const when = submitted.values.when as string;
     assert.match(when, /^2026-11-2\dT\d\d:30:00Z$/, 'a local date-time is sent as RFC 3339 UTC');
     assert.deepEqual({ ...submitted.values, when: 'checked' }, {
-      email: 'a@example.com', homepage: 'https://example.com/x', when: 'checked', ratio: 0.5, count: 7, agree: true, size: 'l', tags: ['b'], notes: '  kept as typed  ',
+      email: 'a@example.com', homepage: 'https://example.com/x', when: 'checked', ratio: 0.5, count: 7, agree: true, size: 'l', tags: ['b'], notes: '  kept as typed  ', story: 'line one\nline two',
     });
   });
 

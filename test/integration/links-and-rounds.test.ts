@@ -46,7 +46,7 @@ describe('URL mode (MCP 2025-11-25)', () => {
       assert.equal(outcome.action, 'accept');
       const { request, options } = prompter.asked[0];
       assert.equal(options.presentation, 'url');
-      assert.ok(request.mode === 'url' && /^http:\/\/127\.0\.0\.1:\d+\/review\//.test(request.url));
+      assert.ok(request.mode === 'url' && /^http:\/\/127\.0\.0\.2:\d+\/review\//.test(request.url));
       await waitFor('the completion', () => host.urlFlow.completions.length === 1);
       assert.deepEqual(host.urlFlow.completions, [{ server: 'reviews', message: 'Review and approve change #42' }]);
     } finally {

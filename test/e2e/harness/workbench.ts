@@ -46,11 +46,18 @@ export class Workbench {
     await input.waitFor();
     await input.fill(`>${title}`);
     // The row whose label is exactly the title (the filter also finds longer titles).
-    const label = this.quickInput.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
-    await label.first().waitFor();
-    const labels = await this.quickInput.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
-    const index = labels.findIndex((l) => l.trim().replace(/\u00a0/g, ' ') === title);
-    await this.quickInput.locator('.quick-input-list .monaco-list-row').nth(index >= 0 ? index : 0).click();
+    const labels = this.quickInput.locator('.quick-input-list .monaco-list-row .label-name');
+    await labels.first().waitFor();
+    const end = Date.now() + 10_000;
+    let index = -1;
+    while (index < 0 && Date.now() < end) {
+      const texts = await labels.allInnerTexts();
+      index = texts.findIndex((l) => [title, `${title}…`].includes(l.trim().replace(/\u00a0/g, ' ')));
+      if (index < 0) await this.page.waitForTimeout(100);
+    }
+    if (index < 0) throw new Error(`no command titled "${title}" in the palette`);
+    for (let i = 0; i < index; i++) await this.page.keyboard.press('ArrowDown');
+    await this.page.keyboard.press('Enter');
   }
 
   /** Waits for the quick input to show a title containing this text. */
