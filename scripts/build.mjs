@@ -2,7 +2,7 @@
 // the webview page (browser) and the command-line runner.
 //   node scripts/build.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const analyze = process.argv.includes('--analyze');
@@ -71,7 +71,8 @@ const builds = [
     entryPoints: { main: 'webview/main.ts', styles: 'webview/styles.css' },
     outdir: 'dist/webview',
     platform: 'browser',
-    format: 'esm',
+    // A classic script: inlined, it runs as soon as it is parsed (a module waits for the document).
+    format: 'iife',
     target: 'es2022',
   },
   {
@@ -112,6 +113,10 @@ function exists(path) {
     return false;
   }
 }
+
+// A production build starts from an empty dist/, so nothing stale (source maps of a
+// development build) can end up in the package.
+if (production) rmSync('dist', { recursive: true, force: true });
 
 if (watch) {
   for (const options of builds) {

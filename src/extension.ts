@@ -148,7 +148,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
 
   if (process.env.ELICITATION_HOST_BENCH_LOG) void vscode.commands.executeCommand('setContext', 'elicitationHost.benchmarking', true);
   await loader.loadAll();
-  log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured`);
+  log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${process.env.ELICITATION_HOST_BENCH_LOG ? '; benchmark timings on' : ''}`);
 
   return {
     store,

@@ -27,14 +27,15 @@ export type HostMessage =
   | { readonly type: 'idle'; readonly note?: string };
 
 export type PageMessage =
-  | { readonly type: 'ready' }
+  /** The page is loaded; `showing` is the form it rendered from the page itself, if any. */
+  | { readonly type: 'ready'; readonly showing?: string }
   | { readonly type: 'draft'; readonly requestId: string; readonly questionId: string; readonly value: DraftValue | null }
   | { readonly type: 'submit'; readonly requestId: string; readonly values: Readonly<Record<string, DraftValue | null>> }
   | { readonly type: 'decline'; readonly requestId: string }
   | { readonly type: 'cancel'; readonly requestId: string }
   | { readonly type: 'stepByStep'; readonly requestId: string }
   /** The first field has focus: the form is ready for the person (timed by the benchmark). */
-  | { readonly type: 'shown'; readonly requestId: string; readonly at: number }
+  | { readonly type: 'shown'; readonly requestId: string; readonly at: number; readonly scriptStartedAt?: number; readonly renderStartedAt?: number }
   | { readonly type: 'cspViolation'; readonly directive: string; readonly blockedUri: string; readonly sample: string };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -62,7 +63,7 @@ export function parsePageMessage(raw: unknown): PageMessage | undefined {
   const id = raw.requestId;
   switch (raw.type) {
     case 'ready':
-      return { type: 'ready' };
+      return shortString(raw.showing) ? { type: 'ready', showing: raw.showing } : { type: 'ready' };
     case 'draft':
       if (!shortString(id) || !shortString(raw.questionId, 10_000)) return undefined;
       if (raw.value !== null && !isDraftValue(raw.value)) return undefined;
@@ -83,7 +84,14 @@ export function parsePageMessage(raw: unknown): PageMessage | undefined {
     case 'stepByStep':
       return shortString(id) ? { type: raw.type, requestId: id } : undefined;
     case 'shown':
-      return shortString(id) && typeof raw.at === 'number' ? { type: 'shown', requestId: id, at: raw.at } : undefined;
+      if (!shortString(id) || typeof raw.at !== 'number') return undefined;
+      return {
+        type: 'shown',
+        requestId: id,
+        at: raw.at,
+        ...(typeof raw.scriptStartedAt === 'number' && { scriptStartedAt: raw.scriptStartedAt }),
+        ...(typeof raw.renderStartedAt === 'number' && { renderStartedAt: raw.renderStartedAt }),
+      };
     case 'cspViolation':
       return shortString(raw.directive) && shortString(raw.blockedUri, 2000) && shortString(raw.sample, 2000)
         ? { type: 'cspViolation', directive: raw.directive, blockedUri: raw.blockedUri, sample: raw.sample }

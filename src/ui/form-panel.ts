@@ -4,7 +4,7 @@
  * cancels nothing: the request stays pending, and reopening it restores every draft.
  * Only Submit, Decline, Cancel, the server or a timeout end a request.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../elicitation/broker';
 import type { Answer, Answers } from '../elicitation/model';
@@ -20,6 +20,8 @@ interface FormJob {
   readonly request: InputRequest;
   options: AskOptions;
   readonly resolve: (outcome: Outcome) => void;
+  /** When the broker handed it over (the benchmark's breakdown). */
+  readonly askedAt: number;
 }
 
 function nonce(): string {
@@ -46,7 +48,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
 
   ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
-      const job: FormJob = { request, options, resolve };
+      const job: FormJob = { request, options, resolve, askedAt: Date.now() };
       if (options.errors?.length) {
         // Asked again after a refusal: show why, beside each field.
         this.errors.set(request.id, Object.fromEntries(options.errors.map((e) => [e.questionId, e.message])));
@@ -110,24 +112,30 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const csp = [
       "default-src 'none'",
       `script-src 'nonce-${n}'`,
-      `style-src ${webview.cspSource}`,
+      `style-src ${webview.cspSource} 'nonce-${n}'`,
       `font-src ${webview.cspSource}`,
       `img-src ${webview.cspSource}`,
     ].join('; ');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'main.js'));
-    const styles = webview.asWebviewUri(vscode.Uri.joinPath(root, 'styles.css'));
+    // The page's script and styles are inlined (under the nonce): fetching them through the
+    // webview's resource loader is most of a new panel's start-up time.
+    const { script, styles } = this.pageAssets(root);
+    // The current form travels inside the page (JSON in an inert script element, `<` escaped so
+    // server text cannot end it), so the first render needs no round trip through the host.
+    const view = this.currentView();
+    const initial = view ? `<script type="application/json" id="initial-form">${JSON.stringify(view).replace(/</g, '\\u003c')}</script>` : '';
     webview.html = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${styles.toString()}">
+<style nonce="${n}">${styles}</style>
 <title>Agent Input</title>
 </head>
 <body>
 <main id="app"></main>
-<script type="module" nonce="${n}" src="${script.toString()}"></script>
+${initial}
+<script nonce="${n}">${script}</script>
 </body>
 </html>`;
     webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
@@ -138,16 +146,30 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     return panel;
   }
 
+  private assets: { script: string; styles: string } | undefined;
+
+  /** The built page, read once; `</` cannot end the element it is inlined into. */
+  private pageAssets(root: vscode.Uri): { script: string; styles: string } {
+    this.assets ??= {
+      script: readFileSync(vscode.Uri.joinPath(root, 'main.js').fsPath, 'utf8').replace(/<\/(script)/gi, '<\\/$1'),
+      styles: readFileSync(vscode.Uri.joinPath(root, 'styles.css').fsPath, 'utf8').replace(/<\/(style)/gi, '<\\/$1'),
+    };
+    return this.assets;
+  }
+
   private post(message: HostMessage): void {
     if (this.panel && this.pageReady) void this.panel.webview.postMessage(message);
   }
 
   private renderCurrent(): void {
+    const form = this.currentView();
+    this.post(form ? { type: 'render', form } : { type: 'idle' });
+  }
+
+  /** The current request as the page renders it: drafts restored, refusals beside their fields. */
+  private currentView(): FormView | undefined {
     const job = this.current;
-    if (!job) {
-      this.post({ type: 'idle' });
-      return;
-    }
+    if (!job) return undefined;
     const { request } = job;
     const stored = findRequest(this.store.state, request.id)?.answers ?? {};
     const drafts: Record<string, DraftValue> = {};
@@ -158,7 +180,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       if (value !== undefined) Object.defineProperty(drafts, q.id, { value, enumerable: true });
     }
     const errors = this.errors.get(request.id);
-    const form: FormView = {
+    return {
       requestId: request.id,
       server: request.source.server,
       ...(request.source.tool && { tool: request.source.tool }),
@@ -167,7 +189,6 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       drafts,
       ...(errors && { errors }),
     };
-    this.post({ type: 'render', form });
   }
 
   private onMessage(raw: unknown): void {
@@ -178,7 +199,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     }
     if (message.type === 'ready') {
       this.pageReady = true;
-      this.renderCurrent();
+      // The page may already show the current form (it came inside the page).
+      if (!this.current || message.showing !== this.current.request.id) this.renderCurrent();
       return;
     }
     if (message.type === 'cspViolation') {
@@ -196,7 +218,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const { request } = job;
     switch (message.type) {
       case 'shown':
-        this.bench({ event: 'formShown', requestId: request.id, at: message.at });
+        this.bench({ event: 'formShown', requestId: request.id, at: message.at, scriptStartedAt: message.scriptStartedAt, renderStartedAt: message.renderStartedAt, askedAt: job.askedAt });
         return;
       case 'draft': {
         const question = request.questions.find((q) => q.id === message.questionId);

@@ -31,7 +31,7 @@ function pageHtml(origin: string): string {
 <link rel="stylesheet" href="${origin}/styles.css"><title>Agent Input</title></head>
 <body><main id="app"></main>
 <script nonce="${NONCE}">window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))) });</script>
-<script type="module" nonce="${NONCE}" src="${origin}/main.js"></script>
+<script nonce="${NONCE}" src="${origin}/main.js"></script>
 </body></html>`;
 }
 

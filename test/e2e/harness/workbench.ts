@@ -39,25 +39,46 @@ export class Workbench {
     return this.page.locator('.quick-input-widget');
   }
 
-  /** Runs a command by its palette title. */
-  async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
-    const input = this.quickInput.locator('input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    // The row whose label is exactly the title (the filter also finds longer titles).
+  /**
+   * Runs a command by its palette title. The palette lists what was enabled when it
+   * opened, so a command that is not there yet (its extension still activating) is looked
+   * for again in a freshly opened palette.
+   */
+  async runCommand(title: string, timeoutMs = 20_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
     const labels = this.quickInput.locator('.quick-input-list .monaco-list-row .label-name');
-    await labels.first().waitFor();
-    const end = Date.now() + 10_000;
-    let index = -1;
-    while (index < 0 && Date.now() < end) {
-      const texts = await labels.allInnerTexts();
-      index = texts.findIndex((l) => [title, `${title}…`].includes(l.trim().replace(/\u00a0/g, ' ')));
-      if (index < 0) await this.page.waitForTimeout(100);
+    for (;;) {
+      await this.openPalette();
+      const input = this.quickInput.locator('input');
+      await input.fill(`>${title}`);
+      // The row whose label is exactly the title (the filter also finds longer titles).
+      const settle = Date.now() + 2000;
+      let index = -1;
+      while (index < 0 && Date.now() < settle) {
+        const texts = await labels.allInnerTexts();
+        index = texts.findIndex((l) => [title, `${title}…`].includes(l.trim().replace(/\u00a0/g, ' ')));
+        if (index < 0) await this.page.waitForTimeout(100);
+      }
+      if (index >= 0) {
+        for (let i = 0; i < index; i++) await this.page.keyboard.press('ArrowDown');
+        await this.page.keyboard.press('Enter');
+        return;
+      }
+      await this.page.keyboard.press('Escape');
+      if (Date.now() > end) throw new Error(`no command titled "${title}" in the palette`);
+      await this.page.waitForTimeout(500);
     }
-    if (index < 0) throw new Error(`no command titled "${title}" in the palette`);
-    for (let i = 0; i < index; i++) await this.page.keyboard.press('ArrowDown');
-    await this.page.keyboard.press('Enter');
+  }
+
+  /** F1, from wherever the focus is (a webview keeps keys to itself: focus the workbench first). */
+  private async openPalette(): Promise<void> {
+    const input = this.quickInput.locator('input');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.page.keyboard.press('F1');
+      if (await input.waitFor({ timeout: 1500 }).then(() => true, () => false)) return;
+      await this.page.locator('.part.statusbar').first().click({ position: { x: 2, y: 2 } });
+    }
+    await input.waitFor();
   }
 
   /** Waits for the quick input to show a title containing this text. */

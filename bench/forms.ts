@@ -1,0 +1,122 @@
+/**
+ * Form timings in the real workbench: from the server's `elicitation/create` to the first
+ * field having focus, for a form in a new panel and for a form in the panel kept alive,
+ * against a new webview with a plain ten-field form created by a command (the floor).
+ */
+/// <reference lib="dom" />
+import { existsSync, readFileSync } from 'node:fs';
+import type { Workbench } from '../test/e2e/harness/workbench';
+import type { Ui } from '../test/e2e/ui-setup';
+import { median, round } from './stats';
+
+const SAMPLES = 20;
+
+function events(file: string): Array<Record<string, unknown>> {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function scheduleForms(workbench: Workbench, count: number): Promise<void> {
+  await workbench.runCommand('Elicitation Host: Run Tool');
+  await workbench.waitForQuickInputTitle('Run Tool');
+  await workbench.pick('fixture');
+  await workbench.waitForQuickInputTitle('Run Tool: fixture');
+  await workbench.pick('ask_form_later');
+  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor();
+  await workbench.typeInQuickInput(String(count));
+  await workbench.page.keyboard.press('Enter');
+}
+
+async function closeAgentInput(workbench: Workbench): Promise<void> {
+  const tab = workbench.page.locator('.tab', { hasText: 'Agent Input' });
+  if ((await tab.count()) === 0) return;
+  await tab.first().click();
+  await workbench.page.keyboard.press('Control+W');
+  await tab.first().waitFor({ state: 'detached' });
+}
+
+/** The next of our forms: from the server's send to its first field focused; then declined. */
+async function nextForm(ui: Ui, benchLog: string, index: number, breakdown: Array<Record<string, number>>): Promise<number> {
+  const shown = await until('the form', () => events(benchLog).filter((e) => e.event === 'formShown')[index]);
+  const sent = await until('the send time', () => ui.records().filter((r) => r.tool === 'ask_form_later:sent')[index]);
+  const elapsed = Number(shown.at) - Number(sent.outcome.at);
+  const sentAt = Number(sent.outcome.at);
+  const asked = Number(shown.askedAt);
+  const script = Number(shown.scriptStartedAt);
+  breakdown.push({
+    serverToHost: asked - sentAt,
+    hostToRender: Number(shown.renderStartedAt) - asked,
+    // Only meaningful when this form started the page.
+    ...(script >= asked && { hostToPageScript: script - asked }),
+    renderToFocus: Number(shown.at) - Number(shown.renderStartedAt),
+  });
+  const frame = ui.workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+  await frame.locator('vscode-button', { hasText: 'Decline' }).click();
+  await ui.nextRecord('ask_form_later');
+  return elapsed;
+}
+
+/** Median of each step: server → host, host → render (→ page script, for a new page), render → focused. */
+function medians(rows: Array<Record<string, number>>): Record<string, number> {
+  const keys = Object.keys(rows[0] ?? {});
+  return Object.fromEntries(keys.map((k) => [k, round(median(rows.map((r) => r[k]).filter((v) => Number.isFinite(v))), 1)]));
+}
+
+export async function benchForms(ui: Ui, benchLog: string): Promise<{ results: Record<string, unknown>; rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }> }> {
+  const { workbench } = ui;
+  process.stdout.write(`forms: ${SAMPLES} plain webviews, ${SAMPLES} first forms (new panel), ${SAMPLES} later forms (panel kept)…\n`);
+  const plain: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const before = events(benchLog).filter((e) => e.event === 'plainWebviewShown').length;
+    await workbench.runCommand('Elicitation Host: Benchmark: Plain Webview Form');
+    const shown = await until('the plain webview', () => events(benchLog).filter((e) => e.event === 'plainWebviewShown')[before]);
+    const called = events(benchLog).filter((e) => e.event === 'plainWebviewCalled')[before];
+    plain.push(Number(shown.at) - Number(called.at));
+  }
+  // First forms: the panel is closed before each, so each form creates it.
+  const first: number[] = [];
+  const firstBreakdown: Array<Record<string, number>> = [];
+  const laterBreakdown: Array<Record<string, number>> = [];
+  let index = 0;
+  for (let i = 0; i < SAMPLES; i++) {
+    await closeAgentInput(workbench);
+    await scheduleForms(workbench, 1);
+    first.push(await nextForm(ui, benchLog, index++, firstBreakdown));
+  }
+  // Later forms: one run asks for them one after another; the panel stays, the page re-renders.
+  const later: number[] = [];
+  await scheduleForms(workbench, SAMPLES);
+  for (let i = 0; i < SAMPLES; i++) later.push(await nextForm(ui, benchLog, index++, laterBreakdown));
+  const floor = median(plain);
+  const results = {
+    forms: {
+      samples: SAMPLES,
+      plainWebviewMedianMs: round(floor, 1),
+      firstFormMedianMs: round(median(first), 1),
+      laterFormMedianMs: round(median(later), 1),
+      firstRatio: round(median(first) / floor, 2),
+      laterRatio: round(median(later) / floor, 2),
+      firstBreakdownMedianMs: medians(firstBreakdown),
+      laterBreakdownMedianMs: medians(laterBreakdown),
+      plainSamplesMs: plain.map((v) => round(v, 1)),
+      firstSamplesMs: first.map((v) => round(v, 1)),
+      laterSamplesMs: later.map((v) => round(v, 1)),
+    },
+  };
+  return {
+    results,
+    rows: [
+      { measure: `first form focused, from the server's send (new panel, median of ${SAMPLES})`, ours: `${round(median(first), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(first) / floor, 2), target: '< 1.3' },
+      { measure: `later form focused, from the server's send (panel kept, median of ${SAMPLES})`, ours: `${round(median(later), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(later) / floor, 2), target: '< 0.15' },
+    ],
+  };
+}
