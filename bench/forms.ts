@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Workbench } from '../test/e2e/harness/workbench';
 import type { Ui } from '../test/e2e/ui-setup';
+import { runTool } from '../test/e2e/ui-steps';
 import { median, round } from './stats';
 
 const SAMPLES = 20;
@@ -26,14 +27,7 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
 }
 
 async function scheduleForms(workbench: Workbench, count: number): Promise<void> {
-  await workbench.runCommand('Elicitation Host: Run Tool');
-  await workbench.waitForQuickInputTitle('Run Tool');
-  await workbench.pick('fixture');
-  await workbench.waitForQuickInputTitle('Run Tool: fixture');
-  await workbench.pick('ask_form_later');
-  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor();
-  await workbench.typeInQuickInput(String(count));
-  await workbench.page.keyboard.press('Enter');
+  await runTool(workbench, 'fixture', 'ask_form_later', String(count));
 }
 
 async function closeAgentInput(workbench: Workbench): Promise<void> {

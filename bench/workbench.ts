@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { closeBrowser } from '../test/e2e/context';
-import type { Workbench } from '../test/e2e/harness/workbench';
 import { startUi } from '../test/e2e/ui-setup';
+import { runTool } from '../test/e2e/ui-steps';
 import { benchForms } from './forms';
 import { median, round } from './stats';
 
@@ -55,17 +55,6 @@ function readLog(file: string): Array<Record<string, unknown>> {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
 }
 
-async function runToolQuietly(workbench: Workbench, server: string, tool: string, arg: string): Promise<void> {
-  await workbench.runCommand('Elicitation Host: Run Tool');
-  await workbench.waitForQuickInputTitle('Run Tool');
-  await workbench.pick(server);
-  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
-  await workbench.pick(tool);
-  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor();
-  await workbench.typeInQuickInput(arg);
-  await workbench.page.keyboard.press('Enter');
-}
-
 export interface WorkbenchFigures {
   results: Record<string, unknown>;
   rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }>;
@@ -100,7 +89,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean }
         // (only the confirm's own text ends the wait).
         const confirmShown = stampWhen(page, quickInputShows('fixture', 'has a question of its own'));
         confirmShown.catch(() => undefined);
-        await runToolQuietly(workbench, 'fixture', 'ask_later', '400');
+        await runTool(workbench, 'fixture', 'ask_later', '400');
         const ourShown = await confirmShown;
         const sentAt = Number(ui.records().filter((r) => r.tool === 'ask_later:sent').at(-1)?.outcome.at);
         ours.push(ourShown - sentAt);

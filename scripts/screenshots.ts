@@ -12,21 +12,11 @@ import { launchChromium, screenshot } from '../test/e2e/harness/browser';
 import { provisionVsCode } from '../test/e2e/harness/provision';
 import { installVsix, startVsCodeServer } from '../test/e2e/harness/server';
 import { Workbench } from '../test/e2e/harness/workbench';
+import { runTool } from '../test/e2e/ui-steps';
 import { startHttpFixture } from '../test/support/servers';
 
 const REPO = resolve(__dirname, '..');
 const OUT = join(REPO, 'docs/images');
-
-async function runTool(workbench: Workbench, server: string, tool: string, arg: string): Promise<void> {
-  await workbench.runCommand('Elicitation Host: Run Tool');
-  await workbench.waitForQuickInputTitle('Run Tool');
-  await workbench.pick(server);
-  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
-  await workbench.pick(tool);
-  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor();
-  await workbench.typeInQuickInput(arg);
-  await workbench.page.keyboard.press('Enter');
-}
 
 async function main(): Promise<void> {
   const pack = spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit', cwd: REPO });

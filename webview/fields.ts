@@ -127,21 +127,9 @@ function textField(question: Extract<Question, { kind: 'text' | 'number' | 'inte
 function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: string): FieldControl {
   const box = custom('vscode-checkbox', 'control');
   box.id = id;
-  // The checkbox's own text is its label for screen readers; the group label names the question.
+  // The description is the checkbox's own text (what checking it means); the label names the question.
   box.textContent = question.description ?? question.title;
-  const root = custom('vscode-form-group', 'field');
-  root.setAttribute('variant', 'vertical');
-  root.dataset.questionId = question.id;
-  const label = custom('vscode-label');
-  label.setAttribute('for', id);
-  label.textContent = question.title;
-  if (question.required) label.setAttribute('required', '');
-  const error = el('div', 'error');
-  error.id = `${id}-error`;
-  error.setAttribute('role', 'alert');
-  error.setAttribute('aria-live', 'assertive');
-  box.setAttribute('aria-describedby', error.id);
-  root.append(label, box, error);
+  const { root, error } = frame({ ...question, description: undefined } as Question, box, id);
   return {
     question,
     root,

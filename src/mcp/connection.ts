@@ -335,7 +335,11 @@ export class ServerConnection {
     const client = this.createClient();
     this.traceTraffic(transport);
     client.onclose = () => this.onClosed(client);
-    client.onerror = (error) => this.deps.log.warn(`transport error: ${error.message}`);
+    client.onerror = (error) => {
+      this.deps.log.warn(`transport error: ${error.message}`);
+      // An HTTP transport reports a vanished server as errors, never as a close: check it is still there.
+      if (this.definition.config.type !== 'stdio' && /disconnected|fetch failed|ECONNREFUSED|terminated/i.test(error.message)) this.checkAlive(client);
+    };
     try {
       await client.connect(transport);
     } catch (error) {
@@ -426,6 +430,28 @@ export class ServerConnection {
       this.setState('error', message);
       if (this.definition.config.type !== 'stdio') this.scheduleReconnect();
     }, 50);
+  }
+
+  private checking = false;
+
+  /** Pings the server; if it does not answer, the connection is lost (and, over HTTP, retried). */
+  private checkAlive(client: Client): void {
+    if (this.checking || this.client !== client) return;
+    this.checking = true;
+    client
+      .ping({ timeout: 3000 })
+      .catch((error: unknown) => this.connectionLost(client, `the server stopped answering (${errorMessage(error)})`))
+      .finally(() => (this.checking = false));
+  }
+
+  private connectionLost(client: Client, message: string): void {
+    if (this.client !== client || this.stopping) return;
+    this.client = undefined;
+    this.tools = [];
+    void client.close().catch(() => undefined);
+    this.deps.log.error(`${this.name}: ${message}`);
+    this.setState('error', message);
+    if (this.definition.config.type !== 'stdio') this.scheduleReconnect();
   }
 
   async refreshTools(): Promise<readonly ToolInfo[]> {
@@ -703,6 +729,11 @@ export class ServerConnection {
     if (signal.aborted) return new CallError(abortMessage(signal));
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       return new CallError(`${this.name} disconnected before answering${this.crash ? ` (${this.describeStartFailure(undefined)})` : ''}`);
+    }
+    if (error instanceof TypeError && /fetch failed/.test(error.message) && this.client) {
+      const cause = (error as { cause?: unknown }).cause;
+      this.connectionLost(this.client, `the server cannot be reached (${errorMessage(cause ?? error)})`);
+      return new CallError(`${this.name} cannot be reached: ${errorMessage(cause ?? error)}`);
     }
     return error instanceof Error ? error : new Error(String(error));
   }

@@ -11,34 +11,13 @@ import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from './harness/workbench';
 import { closeBrowser, versionName } from './context';
 import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
-
-let results = 0;
-
-async function runTool(workbench: Workbench, server: string, tool: string, arg?: string): Promise<void> {
-  await workbench.runCommand('Elicitation Host: Run Tool');
-  await workbench.waitForQuickInputTitle('Run Tool');
-  await workbench.pick(server);
-  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
-  await workbench.pick(tool);
-  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor({ timeout: 20_000 });
-  if (arg !== undefined) await workbench.typeInQuickInput(arg);
-  await workbench.page.keyboard.press('Enter');
-}
+import { ResultTabs, runTool } from './ui-steps';
 
 /** The form document inside the Agent Input webview, once it shows this message. */
 async function formWith(workbench: Workbench, message: string): Promise<FrameLocator> {
   const frame = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
   await frame.locator('h1.message', { hasText: message }).waitFor({ timeout: 30_000 });
   return frame;
-}
-
-async function waitForResult(workbench: Workbench): Promise<void> {
-  results++;
-  const end = Date.now() + 20_000;
-  while ((await workbench.page.locator('.tabs-container .tab', { hasText: /-\d+\.md/ }).count()) < results) {
-    if (Date.now() > end) throw new Error('the result editor did not open');
-    await workbench.page.waitForTimeout(100);
-  }
 }
 
 const field = (id: string): string => `[data-question-id="${id}"]`;
@@ -54,11 +33,13 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
   let ui: Ui | undefined;
   let benchLog: string;
+  let results: ResultTabs;
 
   before(async () => {
     benchLog = join(mkdtempSync(join(tmpdir(), 'eh-form-')), 'events.jsonl');
     writeFileSync(benchLog, '');
     ui = await startUi('form', {}, { ELICITATION_HOST_BENCH_LOG: benchLog });
+    results = new ResultTabs(ui.workbench);
   });
   afterEach(async function () {
     await screenshotOnFailure(this, ui);
@@ -82,7 +63,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await workbench.screenshot('form-book-restaurant-dark');
     await frame.locator('vscode-button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('a wrong party size shows the error and blocks Submit', async () => {
@@ -99,7 +80,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator(`${field('party_size')} input`).fill('5');
     await frame.locator('vscode-button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 5, date: '2026-12-31', dietary: 'none' } });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('closing the panel keeps the request pending; reopened from the status bar, the drafts are intact', async () => {
@@ -123,7 +104,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await workbench.screenshot('form-reopened');
     await frame.locator('vscode-button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 7, date: '2027-03-14', dietary: 'halal' } });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('Decline and Cancel are distinguished at the server; the second form reuses the panel', async () => {
@@ -133,7 +114,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     const webviewsBefore = await workbench.page.locator('iframe.webview').count();
     await frame.locator('vscode-button', { hasText: 'Decline' }).click();
     assert.deepEqual(await ui!.nextRecord('collect_feedback'), { action: 'decline' });
-    await waitForResult(workbench);
+    await results.next();
     await runTool(workbench, 'fixture', 'collect_feedback', 'the second form');
     frame = await formWith(workbench, 'Please provide your feedback about: the second form');
     assert.equal(await workbench.page.locator('iframe.webview').count(), webviewsBefore, 'no new webview was created');
@@ -141,7 +122,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator('h1.message').click();
     await workbench.page.keyboard.press('Escape');
     assert.deepEqual(await ui!.nextRecord('collect_feedback'), { action: 'cancel' });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('looks right in a light theme, and no Content-Security-Policy rule is broken', async () => {
@@ -155,7 +136,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await workbench.screenshot('form-book-restaurant-light');
     await frame.locator('vscode-button', { hasText: 'Cancel' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'cancel' });
-    await waitForResult(workbench);
+    await results.next();
     const events = existsSync(benchLog) ? readFileSync(benchLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event: string }) : [];
     assert.ok(events.some((e) => e.event === 'formShown'), 'the page reported in');
     assert.deepEqual(events.filter((e) => e.event === 'cspViolation'), []);

@@ -5,44 +5,15 @@
  */
 /// <reference lib="dom" />
 import { strict as assert } from 'node:assert';
-import type { Workbench } from './harness/workbench';
 import { join } from 'node:path';
 import { closeBrowser, FIXTURES, userServerSettings, versionName } from './context';
 import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
-
-let resultTabs = 0;
-
-/** Runs a tool from the palette, answering its one argument: typed into a box, or picked from a list. */
-async function runTool(workbench: Workbench, server: string, tool: string, arg: { type: string } | { pick: string }): Promise<void> {
-  await workbench.runCommand('Elicitation Host: Run Tool');
-  await workbench.waitForQuickInputTitle('Run Tool');
-  await workbench.pick(server);
-  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
-  await workbench.pick(tool);
-  await workbench.waitForQuickInputTitle(`${server} · ${tool}`);
-  if ('pick' in arg) {
-    await workbench.pick(arg.pick);
-  } else {
-    await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor({ timeout: 20_000 });
-    await workbench.typeInQuickInput(arg.type);
-    await workbench.page.keyboard.press('Enter');
-  }
-}
-
-/** The result editor of the latest run opens (and takes the focus) when the call ends. */
-async function waitForResult(workbench: Workbench): Promise<void> {
-  resultTabs++;
-  const end = Date.now() + 30_000;
-  while ((await workbench.page.locator('.tabs-container .tab', { hasText: /-\d+\.md/ }).count()) < resultTabs) {
-    if (Date.now() > end) throw new Error('the result editor did not open');
-    await workbench.page.waitForTimeout(100);
-  }
-  await workbench.page.waitForTimeout(200);
-}
+import { ResultTabs, runTool } from './ui-steps';
 
 describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
   let ui: Ui | undefined;
+  let results: ResultTabs;
 
   before(async () => {
     const servers = userServerSettings()['elicitationHost.servers'] as Record<string, unknown>;
@@ -50,6 +21,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
       // A server written the 2026-07-28 way, from the user settings.
       'elicitationHost.servers': { ...servers, modern: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'modern.js')] } },
     });
+    results = new ResultTabs(ui.workbench);
   });
   afterEach(async function () {
     await screenshotOnFailure(this, ui);
@@ -66,31 +38,31 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     await workbench.dialog.waitFor({ timeout: 20_000 });
     const text = await workbench.dialog.innerText();
     assert.match(text, /"fixture" \(hostile_link\) asks you to open a link/);
-    assert.match(text, /Site: {2}evil\.example/);
+    assert.match(text, /Site:\s+evil\.example/);
     assert.match(text, /https:\/\/bank\.example\.com@evil\.example\/login/);
     assert.match(text, /puts "bank\.example\.com" before an @ sign: that is a user name, not the site\. The site is evil\.example\./);
     await workbench.screenshot('link-prompt-warnings');
     await workbench.clickDialogButton('Decline');
     assert.deepEqual(await ui!.nextRecord('hostile_link'), { kind: 'userinfo', action: 'decline' });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('a link that is not a web page is refused with a notice, and the server hears decline', async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'fixture', 'hostile_link', { pick: 'javascript' });
     assert.deepEqual(await ui!.nextRecord('hostile_link'), { kind: 'javascript', action: 'decline' });
-    await waitForResult(workbench);
+    await results.next();
     await workbench.waitForNotification(/A link from fixture · hostile_link was refused: links with the scheme "javascript:" are not opened/);
   });
 
   it('Open opens exactly that page in the browser; approving there completes the review in VS Code', async () => {
     const { workbench } = ui!;
-    await runTool(workbench, 'fixture', 'review_change', { type: '0' });
+    await runTool(workbench, 'fixture', 'review_change', '0');
     await workbench.dialog.waitFor({ timeout: 20_000 });
     const text = await workbench.dialog.innerText();
     const url = /(http:\/\/127\.0\.0\.2:\d+\/review\/[\w-]+)/.exec(text)?.[1];
     assert.ok(url, `the prompt shows the link: ${text}`);
-    assert.match(text, /Site: {2}127\.0\.0\.2/);
+    assert.match(text, /Site:\s+127\.0\.0\.2/);
     await workbench.screenshot('link-prompt-review');
     const popup = workbench.page.context().waitForEvent('page', { timeout: 20_000 });
     await workbench.clickDialogButton('Open');
@@ -103,7 +75,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     assert.equal(tab.url(), url, 'the browser opened exactly the link that was shown');
     const accepted = await ui!.nextRecord('review_change');
     assert.equal(accepted.action, 'accept');
-    await waitForResult(workbench);
+    await results.next();
     await tab.locator('#approve').click();
     await tab.locator('#done').waitFor();
     await tab.close();
@@ -113,7 +85,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
 
   it('a two-round tool call through Run Tool: a form, then a confirm, then the result', async () => {
     const { workbench } = ui!;
-    await runTool(workbench, 'modern', 'plan_trip', { type: 'Grace' });
+    await runTool(workbench, 'modern', 'plan_trip', 'Grace');
     // Round 1: two fields, in the form panel.
     const frame = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
     await frame.locator('h1.message', { hasText: 'Where should Grace go?' }).waitFor({ timeout: 30_000 });

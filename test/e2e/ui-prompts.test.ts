@@ -8,32 +8,7 @@ import { strict as assert } from 'node:assert';
 import type { Workbench } from './harness/workbench';
 import { closeBrowser, versionName } from './context';
 import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
-
-let resultTabs = 0;
-
-/** Waits for the result editor of the latest run (it takes focus when it opens). */
-async function waitForResult(workbench: Workbench): Promise<void> {
-  resultTabs++;
-  const end = Date.now() + 20_000;
-  while ((await workbench.page.locator('.tabs-container .tab').count()) < resultTabs) {
-    if (Date.now() > end) throw new Error('the result editor did not open');
-    await workbench.page.waitForTimeout(100);
-  }
-  await workbench.page.waitForTimeout(200);
-}
-
-/** Runs a tool from the palette; `args` answers its argument prompt (Enter keeps the default). */
-async function runTool(workbench: Workbench, server: string, tool: string, args?: string): Promise<void> {
-  await workbench.runCommand('Elicitation Host: Run Tool');
-  await workbench.waitForQuickInputTitle('Run Tool');
-  await workbench.pick(server);
-  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
-  await workbench.pick(tool);
-  // Every fixture tool takes one argument, asked like any question.
-  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor({ timeout: 20_000 });
-  if (args !== undefined) await workbench.typeInQuickInput(args);
-  await workbench.page.keyboard.press('Enter');
-}
+import { ResultTabs, runTool } from './ui-steps';
 
 /** Waits until the quick input shows a prompt whose rows or message contain this text. */
 async function waitForPrompt(workbench: Workbench, text: string | RegExp): Promise<void> {
@@ -58,8 +33,11 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
   this.timeout(5 * 60_000);
   let ui: Ui | undefined;
 
+  let results: ResultTabs;
+
   before(async () => {
     ui = await startUi('prompts');
+    results = new ResultTabs(ui.workbench);
   });
   afterEach(async function () {
     await screenshotOnFailure(this, ui);
@@ -83,7 +61,7 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), 'Accept');
     await workbench.page.keyboard.press('Enter');
     assert.deepEqual(await ui!.nextRecord('clear_completed'), { action: 'accept', content: {} });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('Decline and Escape reach the server as decline and cancel', async () => {
@@ -93,13 +71,13 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await workbench.screenshot('prompt-pick-boolean');
     await workbench.clickRow(/Decline/);
     assert.deepEqual(await ui!.nextRecord('confirm_action'), { action: 'decline' });
-    await waitForResult(workbench);
+    await results.next();
 
     await runTool(workbench, 'fixture', 'confirm_action', 'deploy again');
     await waitForPrompt(workbench, 'Are you sure you want to: deploy again?');
     await workbench.page.keyboard.press('Escape');
     assert.deepEqual(await ui!.nextRecord('confirm_action'), { action: 'cancel' });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('a pick shows the titled options with the default preselected, and sends the value', async () => {
@@ -116,7 +94,7 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await workbench.page.keyboard.press('ArrowDown');
     await workbench.page.keyboard.press('Enter');
     assert.deepEqual(await ui!.nextRecord('check_stock'), { action: 'accept', content: { warehouse: 'wh-lyon' } });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('a pick-many refuses too few choices with a message, then accepts', async () => {
@@ -134,7 +112,7 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await workbench.clickRow('Drums');
     await workbench.page.keyboard.press('Enter');
     assert.deepEqual(await ui!.nextRecord('pick_instruments'), { action: 'accept', content: { instruments: ['piano', 'drums'] } });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('an input box shows the range error, then accepts a valid number', async () => {
@@ -151,15 +129,15 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await workbench.typeInQuickInput('3');
     await workbench.page.keyboard.press('Enter');
     assert.deepEqual(await ui!.nextRecord('choose_quantity'), { action: 'accept', content: { quantity: 3 } });
-    await waitForResult(workbench);
+    await results.next();
   });
 
   it('two servers asking at once are answered in order; the status bar counts 2, 1, then nothing', async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'fixture', 'ask_later', '3000');
-    await waitForResult(workbench);
+    await results.next();
     await runTool(workbench, 'second', 'ask_later', '1200');
-    await waitForResult(workbench);
+    await results.next();
     const two = await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
     assert.match(two, /2 (fixture|second) \+1/);
     await workbench.screenshot('prompt-two-servers');
@@ -178,9 +156,9 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
   it('the pending list opens the question chosen; the one on screen waits', async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'fixture', 'ask_later', '2500');
-    await waitForResult(workbench);
+    await results.next();
     await runTool(workbench, 'second', 'ask_later', '600');
-    await waitForResult(workbench);
+    await results.next();
     await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
     await waitForPrompt(workbench, 'second has a question of its own');
     assert.match(await workbench.pendingStatus(), /^2 second/);

@@ -79,4 +79,5 @@ export async function screenshotOnFailure(ctx: Context, ui: Ui | undefined): Pro
   const name = `FAILED-${ctx.currentTest.fullTitle().replace(/[^\w-]+/g, '_').slice(0, 120)}`;
   const path = await ui.workbench.screenshot(name).catch(() => undefined);
   if (path) process.stdout.write(`      screenshot: ${path}\n`);
+  await ui.workbench.dismissLeftovers();
 }

@@ -360,3 +360,45 @@ describe('connection: several servers at once', () => {
     }
   });
 });
+
+describe('connection: timeouts of our own, and reconnecting', () => {
+  it('a question left unanswered past elicitationTimeoutSeconds is withdrawn and the server hears cancel', async () => {
+    const prompter = new ScriptedPrompter([waitForAbort]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition(), { elicitationTimeoutMs: 300 });
+      assert.deepEqual(toolJson(await c.callTool('clear_completed', {})), { action: 'cancel', removed: 0 });
+      const state = findRequest(host.store.state, prompter.asked[0].request.id)!;
+      assert.deepEqual([state.status, state.reason], ['abandoned', 'no answer within 0 s']);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('an HTTP server that goes away is reconnected to when it is back', async () => {
+    const first = await startHttpFixture();
+    const host = createHost(new ScriptedPrompter());
+    try {
+      const c = await host.connect(first.definition('flaky'));
+      await first.stop();
+      // The next call notices; the connection then retries with backoff.
+      await assert.rejects(c.callTool('echo', { text: 'x' }), /flaky cannot be reached/);
+      // Read fresh each time: the state changes under the test.
+      const state = (): string => c.state;
+      const end = Date.now() + 10_000;
+      while (state() === 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(state(), 'error');
+      const again = await startHttpFixture(['--port', String(first.port)]);
+      try {
+        const back = Date.now() + 15_000;
+        while (state() !== 'running' && Date.now() < back) await new Promise((r) => setTimeout(r, 100));
+        assert.equal(state(), 'running', `reconnected (last detail: ${c.detail})`);
+        assert.deepEqual(toolJson(await c.callTool('echo', { text: 'back' })), { echo: 'back' });
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await host.closeAll();
+    }
+  });
+});

@@ -100,6 +100,9 @@ function run(step: string, command: string, args: readonly string[], cwd: string
 }
 
 const QUIET_NPM = {
+  // Errors are printed whatever the caller's npm said (`npm run --silent` passes loglevel=silent
+  // down): the node-pty tolerance reads them, and a failure must show them.
+  npm_config_loglevel: 'error',
   npm_config_fund: 'false',
   npm_config_audit: 'false',
   npm_config_update_notifier: 'false',

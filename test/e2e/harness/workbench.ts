@@ -154,6 +154,19 @@ export class Workbench {
     return this.page.locator('.monaco-dialog-box');
   }
 
+  /**
+   * After a failed step: close what is left on screen (a modal dialog, a quick input) so the
+   * next scenario starts from a clear workbench instead of failing behind a modal.
+   */
+  async dismissLeftovers(): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const open = (await this.dialog.isVisible().catch(() => false)) || (await this.quickInputVisible().catch(() => false));
+      if (!open) return;
+      await this.page.keyboard.press('Escape');
+      await this.page.waitForTimeout(200);
+    }
+  }
+
   async clickDialogButton(label: string): Promise<void> {
     await this.dialog.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).first().click();
   }

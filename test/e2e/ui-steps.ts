@@ -1,0 +1,45 @@
+/**
+ * Steps the UI scenarios, the benchmarks and the screenshot script share: running a tool
+ * through Run Tool as a person does, and waiting for its result editor.
+ */
+import type { Workbench } from './harness/workbench';
+
+/** How to answer a tool's one argument: type it into the box, or pick it from the list. */
+export type ArgumentAnswer = string | { readonly pick: string };
+
+/** Run Tool from the palette: the server, the tool, then its one argument. */
+export async function runTool(workbench: Workbench, server: string, tool: string, argument?: ArgumentAnswer): Promise<void> {
+  await workbench.runCommand('Elicitation Host: Run Tool');
+  await workbench.waitForQuickInputTitle('Run Tool');
+  await workbench.pick(server);
+  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
+  await workbench.pick(tool);
+  await workbench.waitForQuickInputTitle(`${server} · ${tool}`);
+  if (typeof argument === 'object') {
+    await workbench.pick(argument.pick);
+    return;
+  }
+  await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor({ timeout: 20_000 });
+  if (argument !== undefined) await workbench.typeInQuickInput(argument);
+  await workbench.page.keyboard.press('Enter');
+}
+
+/**
+ * Counts result editors: each finished Run Tool opens one, and it takes the focus, so a
+ * scenario waits for it before its next step.
+ */
+export class ResultTabs {
+  private seen = 0;
+
+  constructor(private readonly workbench: Workbench) {}
+
+  async next(timeoutMs = 30_000): Promise<void> {
+    this.seen++;
+    const end = Date.now() + timeoutMs;
+    while ((await this.workbench.page.locator('.tabs-container .tab', { hasText: /-\d+\.md/ }).count()) < this.seen) {
+      if (Date.now() > end) throw new Error('the result editor did not open');
+      await this.workbench.page.waitForTimeout(100);
+    }
+    await this.workbench.page.waitForTimeout(200);
+  }
+}
