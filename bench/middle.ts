@@ -8,8 +8,8 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { Outcome } from '../src/elicitation/broker';
-import { accept, ScriptedPrompter } from '../test/support/scripted-prompter';
+import type { Prompter } from '../src/elicitation/broker';
+import { submitted } from '../test/support/scripted-prompter';
 import { createHost, FIXTURES, requireFixtures } from '../test/support/servers';
 import { median, percentile, round } from './stats';
 
@@ -23,8 +23,8 @@ function durationsOf(result: unknown): number[] {
 }
 
 async function ours(count: number): Promise<number[]> {
-  const step = accept(ANSWER);
-  const prompter = new ScriptedPrompter([], (request, options) => step(request, options) as Outcome);
+  // Answers at once and keeps nothing (a test's ScriptedPrompter records every question).
+  const prompter: Prompter = { ask: async (request) => ({ action: 'accept', answers: submitted(request, ANSWER) }) };
   const host = createHost(prompter);
   try {
     const connection = await host.connect(
@@ -58,7 +58,7 @@ export interface MiddleResult {
 }
 
 /** Alternates the two sides in rounds (so neither gets a warmer machine) and pools the samples. */
-export async function benchMiddle(total = 1000, rounds = 4): Promise<MiddleResult> {
+export async function benchMiddle(total = 1000, rounds = 10): Promise<MiddleResult> {
   requireFixtures();
   const per = Math.ceil(total / rounds);
   // Warm both paths (JIT, module loading) before measuring.

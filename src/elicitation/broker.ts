@@ -4,9 +4,10 @@
  * that has been checked against what the server asked for. It knows nothing of VS Code
  * or of transports.
  */
-import type { Answers, Content, ElicitAction, ElicitResult } from './model';
+import type { Answers, Content, ElicitAction, ElicitResult, FormModel } from './model';
 import { choosePresentation, type InputRequest, type Presentation, type RequestSource } from './request';
 import { parseRequestedSchemaOrThrow } from './schema';
+import { LruCache, schemaKey } from './schema-cache';
 import type { InputStore } from './store';
 import { checkUrl } from './url-check';
 import { buildContent, type FieldError, toAnswerValue } from './validation';
@@ -70,6 +71,8 @@ export class TooManyRequestsError extends Error {}
 export class AnswerCheckError extends Error {}
 
 const DEFAULT_MAX_OPEN_PER_SERVER = 10;
+/** Parsed schemas kept: far more than the distinct questions a session's servers ask. */
+const PARSED_SCHEMAS_KEPT = 64;
 
 let nextId = 0;
 
@@ -110,6 +113,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
 export class Broker {
   private readonly maxOpenPerServer: number;
   private readonly now: () => number;
+  private readonly parsedSchemas = new LruCache<FormModel>(PARSED_SCHEMAS_KEPT);
 
   constructor(private readonly options: BrokerOptions) {
     this.maxOpenPerServer = options.maxOpenPerServer ?? DEFAULT_MAX_OPEN_PER_SERVER;
@@ -145,8 +149,20 @@ export class Broker {
   private toRequest(params: FormParams | UrlParams, source: RequestSource): InputRequest {
     const base = { id: `input-${++nextId}`, source, message: params.message, createdAt: this.now() };
     if (params.mode === 'url') return { ...base, mode: 'url', url: params.url, questions: [] };
-    const form = parseRequestedSchemaOrThrow(params.requestedSchema);
+    const form = this.parse(params.requestedSchema);
     return { ...base, mode: 'form', questions: form.questions };
+  }
+
+  /** Only schemas that parsed are kept: a refused one is parsed again, to name its problems again. */
+  private parse(requestedSchema: unknown): FormModel {
+    if (typeof requestedSchema !== 'object' || requestedSchema === null) return parseRequestedSchemaOrThrow(requestedSchema);
+    const key = schemaKey(requestedSchema);
+    let form = this.parsedSchemas.get(key);
+    if (!form) {
+      form = parseRequestedSchemaOrThrow(requestedSchema);
+      this.parsedSchemas.set(key, form);
+    }
+    return form;
   }
 
   private async run(

@@ -9,6 +9,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { compileBoundedPattern } from './pattern';
+import { LruCache, schemaKey } from './schema-cache';
 
 /** ajv's regular expression engine, replaced by the bounded matcher: a server's pattern must not hang us here either. */
 function boundedRegExp(pattern: string): { test(text: string): boolean; toString(): string } {
@@ -33,7 +34,7 @@ export class SchemaChecker {
     validateSchema: false,
     code: { regExp: boundedRegExp },
   });
-  private readonly cache = new Map<string, ValidateFunction>();
+  private readonly cache = new LruCache<ValidateFunction>(CACHE_LIMIT);
 
   constructor() {
     addFormats(this.ajv);
@@ -47,18 +48,14 @@ export class SchemaChecker {
   }
 
   private compile(requestedSchema: Record<string, unknown>): ValidateFunction {
-    const key = JSON.stringify(requestedSchema);
+    const key = schemaKey(requestedSchema);
     let validate = this.cache.get(key);
-    if (validate) {
-      // Refresh its place: the cache evicts the least recently used.
-      this.cache.delete(key);
-    } else {
+    if (!validate) {
       // `$schema` and `$id` would make ajv look up or register documents; the subset needs neither.
       const { $schema: _schema, $id: _id, ...schema } = requestedSchema;
       validate = this.ajv.compile(schema);
-      if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(key, validate);
     }
-    this.cache.set(key, validate);
     return validate;
   }
 }

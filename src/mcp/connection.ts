@@ -469,7 +469,7 @@ export class ServerConnection {
   }
 
   private requireClient(): Client {
-    if (!this.client) throw new CallError(`${this.name} is not running`);
+    if (!this.client) throw new CallError(`${this.name} is not running${this.state === 'error' && this.detail ? `: ${this.detail}` : ''}`);
     return this.client;
   }
 

@@ -381,8 +381,13 @@ describe('connection: timeouts of our own, and reconnecting', () => {
     try {
       const c = await host.connect(first.definition('flaky'));
       await first.stop();
-      // The next call notices; the connection then retries with backoff.
-      await assert.rejects(c.callTool('echo', { text: 'x' }), /flaky cannot be reached/);
+      // The next call fails with the reason, whichever noticed first: the call itself, the
+      // open event stream (before the call, or while it is in flight). Then the connection
+      // retries with backoff.
+      await assert.rejects(
+        c.callTool('echo', { text: 'x' }),
+        /flaky (cannot be reached|is not running: the server (cannot be reached|stopped answering)|disconnected before answering)/,
+      );
       // Read fresh each time: the state changes under the test.
       const state = (): string => c.state;
       const end = Date.now() + 10_000;

@@ -72,6 +72,20 @@ describe('broker', () => {
     assert.equal(store.state.requests.length, 0);
   });
 
+  it('a repeated schema is parsed once; a refused one is refused every time, with its problems', async () => {
+    const prompter = new ScriptedPrompter([], accept({ party_size: 2, date: '2026-12-24' }));
+    const { broker } = setup(prompter);
+    for (let i = 0; i < 3; i++) {
+      // A fresh copy each time, as every message from a server is.
+      await broker.elicit({ message: 'Book?', requestedSchema: structuredClone(BOOK_RESTAURANT) }, ctx());
+    }
+    const [first, ...rest] = prompter.asked.map((a) => a.request.questions);
+    for (const questions of rest) assert.equal(questions, first);
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(broker.elicit({ message: 'x', requestedSchema: structuredClone(INVALID_NESTED) }, ctx()), /properties\.address: nested objects/);
+    }
+  });
+
   it('a surface that hands over invalid answers is asked again with the errors', async () => {
     const prompter = new ScriptedPrompter([
       accept({ party_size: 99, date: '2026-12-24' }),
