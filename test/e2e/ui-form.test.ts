@@ -141,4 +141,43 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     assert.ok(events.some((e) => e.event === 'formShown'), 'the page reported in');
     assert.deepEqual(events.filter((e) => e.event === 'cspViolation'), []);
   });
+
+  it('in a high-contrast theme every field and button is outlined in the theme\'s contrast colour', async () => {
+    const { workbench } = ui!;
+    await workbench.runCommand('Preferences: Color Theme');
+    await workbench.pick('Dark High Contrast');
+    await workbench.page.locator('.monaco-workbench.hc-black').first().waitFor({ timeout: 20_000 });
+    await runTool(workbench, 'fixture', 'book_restaurant', 'Chez Contrast');
+    const frame = await formWith(workbench, 'Chez Contrast');
+    await frame.locator(`${field('party_size')} input`).fill('30');
+    await frame.locator(`${field('party_size')} .error`, { hasText: 'between 1 and 20' }).waitFor();
+    const colours = await frame.locator('body').evaluate(() => {
+      // The theme's contrast border, resolved the way the browser resolves any colour.
+      const probe = document.createElement('div');
+      probe.style.color = 'var(--vscode-contrastBorder)';
+      document.body.append(probe);
+      const contrast = getComputedStyle(probe).color;
+      probe.remove();
+      // No helper functions in here: the test runner's transform would name them with a
+      // function the page does not have.
+      const borders: Record<string, string> = {};
+      for (const selector of ['[data-question-id="date"] vscode-textfield', 'vscode-single-select', 'vscode-button']) {
+        const host = document.querySelector(selector);
+        const parts = host ? [host, ...(host.shadowRoot?.querySelectorAll('*') ?? [])] : [];
+        // The outline is drawn by the host or by a part inside it, depending on the component.
+        const outlined = parts.map((part) => getComputedStyle(part)).filter((style) => style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) > 0);
+        borders[selector] = outlined.map((style) => style.borderTopColor).join(' ') || 'none';
+      }
+      return { contrast, ...borders };
+    });
+    const { contrast, ...outlines } = colours;
+    assert.match(contrast, /^rgb/, 'the theme defines a contrast border');
+    for (const [control, borders] of Object.entries(outlines)) {
+      assert.ok(borders.includes(contrast), `${control} is outlined in ${contrast}, not ${borders}`);
+    }
+    await workbench.screenshot('form-book-restaurant-high-contrast');
+    await frame.locator('vscode-button', { hasText: 'Cancel' }).click();
+    assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'cancel' });
+    await results.next();
+  });
 });

@@ -212,6 +212,24 @@ describe('multi round-trip requests (SEP-2322)', () => {
     }
   });
 
+  it('a change of workspace folders is announced (roots/list_changed) and the next roots/list sees it', async () => {
+    let folders = [{ uri: 'file:///workspace', name: 'workspace' }];
+    const host = createHost(new ScriptedPrompter(), { roots: () => folders });
+    try {
+      const c = await host.connect(server('fixture', 'stdio.js'));
+      assert.deepEqual(toolJson(await c.callTool('watch_roots', {})), { changes: 0, roots: folders });
+      folders = [...folders, { uri: 'file:///second', name: 'second' }];
+      c.rootsChanged();
+      // A notification has no answer: wait until the server has counted it.
+      const end = Date.now() + 5_000;
+      let seen = toolJson(await c.callTool('watch_roots', {})) as { changes: number };
+      while (seen.changes === 0 && Date.now() < end) seen = toolJson(await c.callTool('watch_roots', {})) as { changes: number };
+      assert.deepEqual(seen, { changes: 1, roots: folders });
+    } finally {
+      await host.closeAll();
+    }
+  });
+
   it('URL mode in the 2026-07-28 way: open, say "finished", and the retry tells the outcome', async () => {
     const prompter = new ScriptedPrompter([accept()]);
     const host = createHost(prompter);

@@ -117,7 +117,13 @@ export interface Host {
 }
 
 /** Our host's middle (store, broker, validation) with connections to fixture servers. */
-export function createHost(prompter: Prompter, options: { onLinkRefused?: (source: unknown, url: string, reason: string) => void } = {}): Host {
+export interface HostOptions {
+  readonly onLinkRefused?: (source: unknown, url: string, reason: string) => void;
+  /** The workspace folders, read whenever a server asks (default: one folder, file:///workspace). */
+  readonly roots?: () => ReadonlyArray<{ uri: string; name: string }>;
+}
+
+export function createHost(prompter: Prompter, options: HostOptions = {}): Host {
   const store = new InputStore();
   const checker = new SchemaChecker();
   const broker = new Broker({
@@ -140,7 +146,7 @@ export function createHost(prompter: Prompter, options: { onLinkRefused?: (sourc
         broker,
         log,
         settings: () => ({ ...DEFAULT_SETTINGS, ...settings }),
-        roots: () => [{ uri: 'file:///workspace', name: 'workspace' }],
+        roots: options.roots ?? (() => [{ uri: 'file:///workspace', name: 'workspace' }]),
         clientInfo: { name: 'elicitation-host-tests', version: '0.0.0' },
         urlFlow,
         reconnectDelaysMs: [200],
