@@ -168,9 +168,9 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
         const outlined = parts.map((part) => getComputedStyle(part)).filter((style) => style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) > 0);
         borders[selector] = outlined.map((style) => style.borderTopColor).join(' ') || 'none';
       }
-      return { contrast, ...borders };
+      return { contrast, borders };
     });
-    const { contrast, ...outlines } = colours;
+    const { contrast, borders: outlines } = colours;
     assert.match(contrast, /^rgb/, 'the theme defines a contrast border');
     for (const [control, borders] of Object.entries(outlines)) {
       assert.ok(borders.includes(contrast), `${control} is outlined in ${contrast}, not ${borders}`);
