@@ -1,7 +1,7 @@
 // The same extension-host suite (test/e2e/suite) on desktop VS Code, for machines that can
 // download it: `npm run test:desktop`. (Here, VS Code comes from code-server instead: npm run test:e2e.)
 import { defineConfig } from '@vscode/test-cli';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -19,10 +19,14 @@ writeFileSync(
   }),
 );
 
+// A copy of the workspace: the suite edits its mcp.json.
+const workspace = join(userData, 'workspace');
+cpSync('test/e2e/workspace', workspace, { recursive: true });
+
 export default defineConfig({
   files: 'out/e2e-suite/*.test.js',
   version: '1.100.3',
-  workspaceFolder: 'test/e2e/workspace',
+  workspaceFolder: workspace,
   launchArgs: ['--disable-workspace-trust', '--user-data-dir', userData],
   env: { ELICITATION_HOST_FIXTURES: fixtures, ELICITATION_HOST_EXPECT_TRUSTED: 'true', FIXTURE_RECORD: '/dev/null' },
   mocha: { ui: 'bdd', timeout: 60000 },

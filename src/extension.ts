@@ -29,7 +29,7 @@ export interface ElicitationHostApi {
   /** Asks the person on behalf of the calling extension, through the same prompts servers get. */
   requestInput(params: FormParams | UrlParams, options: { requester: string; signal?: AbortSignal }): Promise<ElicitResult>;
   /** The configured servers and their state. */
-  servers(): Array<{ name: string; state: string; tools: string[]; protocolVersion?: string }>;
+  servers(): Array<{ name: string; state: string; tools: string[]; protocolVersion?: string; capabilities?: string[] }>;
   /** Calls a server's tool (starting the server if needed), answering its questions through the UI. */
   callTool(server: string, tool: string, args?: Record<string, unknown>): Promise<unknown>;
   readonly store: InputStore;
@@ -164,6 +164,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
         state: e.blocked ? 'blocked' : (e.connection?.state ?? 'stopped'),
         tools: e.connection?.tools.map((t) => t.name) ?? [],
         ...(e.connection?.protocolVersion && { protocolVersion: e.connection.protocolVersion }),
+        ...(e.connection?.serverCapabilities && { capabilities: Object.keys(e.connection.serverCapabilities) }),
       })),
     callTool: (server, tool, args = {}) => {
       const entry = manager.find(server);

@@ -458,11 +458,17 @@ export function parseRequestedSchema(schema: Json): SchemaParseResult {
   }
   const questions: Question[] = [];
   for (const [key, node] of Object.entries(properties)) {
-    const question = parseProperty(problems, key, node, required.has(key));
+    let question = parseProperty(problems, key, node, required.has(key));
     if (!question) continue;
     // A default that breaks the field's own rules would be prefilled as if it were fine.
     const dflt = defaultOf(question);
-    const message = dflt === undefined ? undefined : checkValue(question, dflt);
+    let message = dflt === undefined ? undefined : checkValue(question, dflt);
+    if (message !== undefined && dflt === '' && question.kind === 'text') {
+      // `default: ""` is how many servers write "no default": read it so, nothing is at risk.
+      const { defaultValue: _empty, ...withoutDefault } = question;
+      question = withoutDefault;
+      message = undefined;
+    }
     if (message !== undefined) {
       problems.push({ path: `properties.${key}.default`, message: `${show(dflt)} breaks the field's own rules (${message})` });
       continue;

@@ -50,11 +50,15 @@ export function checkUrl(raw: string): UrlCheck {
   if (scheme === 'http' && !LOOPBACK.test(asciiHost)) {
     warnings.push('The link uses plain http: the page and what you send to it are not encrypted.');
   }
-  if ((IPV4.test(asciiHost) || asciiHost.startsWith('[')) && !LOOPBACK.test(asciiHost)) {
-    warnings.push(`The host is a bare IP address (${asciiHost}), not a name you can recognise.`);
+  if (IPV4.test(asciiHost) || asciiHost.startsWith('[')) {
+    warnings.push(
+      LOOPBACK.test(asciiHost)
+        ? `The host is a bare IP address (${asciiHost}): a program on this computer, not a site you can recognise by name.`
+        : `The host is a bare IP address (${asciiHost}), not a name you can recognise.`,
+    );
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    const shown = decodeURIComponent(parsed.username);
+    const shown = safeDecode(parsed.username);
     warnings.push(`The link puts "${shown}" before an @ sign: that is a user name, not the site. The site is ${unicodeHost}.`);
   }
   if (unicodeHost !== asciiHost) {
@@ -69,6 +73,15 @@ export function checkUrl(raw: string): UrlCheck {
     ...(parsed.port !== '' && { port: parsed.port }),
     warnings,
   };
+}
+
+/** A user name as the person would read it; left escaped where it does not decode. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function safeToUnicode(label: string): string {

@@ -38,6 +38,12 @@ export interface ServerDefinition {
 export interface InputDefinition {
   readonly type: 'promptString';
   readonly id: string;
+  /**
+   * Where it is defined (the mcp.json file, or "user settings"). Saved values are kept per
+   * scope: another workspace's file that names the same id is asked afresh, never handed
+   * a value the person gave for this one.
+   */
+  readonly scope: string;
   readonly description: string;
   readonly password: boolean;
   readonly default?: string;
@@ -147,7 +153,11 @@ function readServer(
   return undefined;
 }
 
-function readInputs(value: unknown, collector: ProblemCollector, inputsNode: JsonNode | undefined): InputDefinition[] {
+export function scopeOf(source: ConfigSource): string {
+  return source.kind === 'user' ? 'user settings' : source.file;
+}
+
+function readInputs(value: unknown, collector: ProblemCollector, inputsNode: JsonNode | undefined, scope: string): InputDefinition[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     collector.at(inputsNode, '"inputs" must be an array');
@@ -167,6 +177,7 @@ function readInputs(value: unknown, collector: ProblemCollector, inputsNode: Jso
     inputs.push({
       type: 'promptString',
       id: entry.id,
+      scope,
       description: typeof entry.description === 'string' ? entry.description : entry.id,
       password: entry.password === true,
       ...(typeof entry.default === 'string' && { default: entry.default }),
@@ -211,7 +222,7 @@ export function parseMcpJson(text: string, source: ConfigSource): ParsedConfig {
       }
     }
   }
-  const inputs = readInputs(value.inputs, collector, findNodeAtLocation(root, ['inputs']));
+  const inputs = readInputs(value.inputs, collector, findNodeAtLocation(root, ['inputs']), scopeOf(source));
   return { servers, inputs, problems: collector.problems };
 }
 

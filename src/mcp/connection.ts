@@ -27,6 +27,49 @@ const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 /** `URLElicitationRequiredError`: the call needs the person to visit links first. */
 const URL_ELICITATION_REQUIRED = -32042;
 const STDERR_LINES_KEPT = 20;
+/** The one protocol version without elicitation modes: form only. */
+const FORM_ONLY_PROTOCOL = '2025-06-18';
+/** A request needed a capability the client did not declare (MCP 2026-07-28). */
+const MISSING_CLIENT_CAPABILITY = -32021;
+/** Waits before each reconnection of an HTTP server; the last one repeats. */
+const DEFAULT_RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10000, 30000];
+
+/** The wait before reconnection attempt `attempt` (from 0); undefined when reconnecting is off (no delays). */
+export function reconnectDelay(delaysMs: readonly number[], attempt: number): number | undefined {
+  return delaysMs.length === 0 ? undefined : delaysMs[Math.min(attempt, delaysMs.length - 1)];
+}
+
+/** The error under this one: its `cause`, or where the SDK keeps it (`data.cause`). */
+function causeOf(error: unknown): unknown {
+  const e = error as { cause?: unknown; data?: { cause?: unknown } };
+  return e.cause ?? e.data?.cause;
+}
+
+/** The HTTP status somewhere in an error's cause chain (the SDK wraps its HTTP errors in negotiation errors). */
+function httpStatusOf(error: unknown): number | undefined {
+  for (let e: unknown = error; e; e = causeOf(e)) {
+    const status = (e as { status?: unknown }).status ?? (e as { data?: { status?: unknown } }).data?.status;
+    if (typeof status === 'number') return status;
+  }
+  return undefined;
+}
+
+/** Why an HTTP server could not be used, in words: its status, or the network error's code. */
+function describeHttpFailure(url: URL, error: unknown): string {
+  const status = httpStatusOf(error);
+  if (status !== undefined) return `${url.href} answered HTTP ${status}: ${errorMessage(error)}`;
+  for (let cause: unknown = error; cause; cause = causeOf(cause)) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return `${url.href} cannot be reached (${code})`;
+  }
+  return `${url.href} cannot be used: ${errorMessage(error)}`;
+}
+
+/** A Streamable HTTP failure that means "this server speaks the older HTTP+SSE transport": a 4xx other than authorization. */
+function answersLikeLegacySse(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
+}
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
 
@@ -162,6 +205,8 @@ export class ServerConnection {
   era: 'legacy' | 'modern' | undefined;
   transportKind: 'stdio' | 'streamable-http' | 'sse' | undefined;
   serverInfo: { name: string; version: string } | undefined;
+  /** What the server declared it offers (tools, prompts, resources...), as negotiated. */
+  serverCapabilities: Readonly<Record<string, unknown>> | undefined;
   tools: readonly ToolInfo[] = [];
 
   constructor(
@@ -194,6 +239,7 @@ export class ServerConnection {
       this.era = client.getProtocolEra();
       const version = client.getServerVersion();
       this.serverInfo = version && { name: version.name, version: version.version };
+      this.serverCapabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
       this.reconnectAttempt = 0;
       this.deps.log.info(`connected over ${kind}, protocol ${this.protocolVersion} (${this.era} era), server ${version?.name ?? '?'} ${version?.version ?? ''}`);
       await this.refreshTools();
@@ -236,6 +282,8 @@ export class ServerConnection {
     const base = error instanceof Error ? error.message : String(error);
     if (this.crash) {
       const how = this.crash.exitCode !== null ? `exited with code ${this.crash.exitCode}` : `was killed by ${this.crash.signal}`;
+      // Lines that arrived after the exit event count too.
+      this.crash = { ...this.crash, stderrTail: [...this.stderrTail] };
       const tail = this.crash.stderrTail.length > 0 ? `; last output: ${this.crash.stderrTail.slice(-3).join(' | ')}` : '';
       return `the server ${how}${tail}`;
     }
@@ -243,8 +291,8 @@ export class ServerConnection {
   }
 
   private scheduleReconnect(): void {
-    const delays = this.deps.reconnectDelaysMs ?? [1000, 2000, 5000, 10000, 30000];
-    const delay = delays[Math.min(this.reconnectAttempt, delays.length - 1)];
+    const delay = reconnectDelay(this.deps.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS, this.reconnectAttempt);
+    if (delay === undefined) return;
     this.reconnectAttempt++;
     this.deps.log.info(`reconnecting in ${delay / 1000} s`);
     this.reconnectTimer = setTimeout(() => {
@@ -292,9 +340,19 @@ export class ServerConnection {
         stderr: 'pipe',
       });
       this.readStderr(transport);
-      const client = await this.connectWith(transport);
-      this.watchExit(transport);
-      return { client, kind: 'stdio' };
+      // Watched from the spawn on, so a server that dies during the handshake still says how.
+      const start = transport.start.bind(transport);
+      transport.start = async () => {
+        await start();
+        this.watchExit(transport);
+      };
+      try {
+        return { client: await this.connectWith(transport), kind: 'stdio' };
+      } catch (error) {
+        // The exit event and the last stderr lines land just after the close that failed the handshake.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw error;
+      }
     }
     const url = new URL(config.url);
     const requestInit = { headers: { ...config.headers } };
@@ -304,7 +362,9 @@ export class ServerConnection {
     try {
       return { client: await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit })), kind: 'streamable-http' };
     } catch (streamableError) {
-      // A server that predates Streamable HTTP answers its POST with 404/405: try legacy SSE.
+      // A server that predates Streamable HTTP refuses the POST with a 4xx status (404, 405...):
+      // try legacy SSE. Anything else (unreachable, 5xx, authorization) is the real answer.
+      if (!answersLikeLegacySse(streamableError)) throw new Error(describeHttpFailure(url, streamableError), { cause: streamableError });
       this.deps.log.info(`Streamable HTTP failed (${String(streamableError)}); trying legacy SSE`);
       try {
         return { client: await this.connectWith(new SSEClientTransport(url, { requestInit })), kind: 'sse' };
@@ -509,7 +569,7 @@ export class ServerConnection {
     const completions: Array<Promise<void>> = [];
     for (const entry of elicitations) {
       const raw = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
-      const result = await this.elicit({ ...raw, mode: 'url' }, signal, call);
+      const result = await this.elicit({ ...raw, mode: 'url' }, signal, [call]);
       if (signal.aborted) throw new CallError(abortMessage(signal));
       if (result.action !== 'accept') {
         throw new CallError(`${call.name} on ${this.name} needs you to open ${String(raw.url)}; you chose to ${result.action}, so it was not retried`);
@@ -522,7 +582,7 @@ export class ServerConnection {
   /** Waits until `completed` settles or the person says they have finished (or cancels the call). */
   private async waitForBrowser(call: InFlightCall, url: string, signal: AbortSignal, completed?: Promise<unknown>): Promise<void> {
     const stop = new AbortController();
-    const finished = this.deps.urlFlow.finishedInBrowser(this.sourceOf(call), url, AbortSignal.any([signal, stop.signal]));
+    const finished = this.deps.urlFlow.finishedInBrowser(this.sourceOf([call]), url, AbortSignal.any([signal, stop.signal]));
     const outcome = await Promise.race([
       ...(completed ? [completed.then(() => 'completed' as const)] : []),
       finished.then((done) => (done ? ('finished' as const) : ('cancelled' as const))),
@@ -531,11 +591,17 @@ export class ServerConnection {
     if (outcome === 'cancelled') throw new CallError(signal.aborted ? abortMessage(signal) : `You cancelled ${call.name} while it waited for the browser`);
   }
 
-  private sourceOf(call: InFlightCall | undefined): RequestSource {
+  /**
+   * Who asks, for the person: the server, and the tool when the question belongs to one
+   * call for certain. A question that may belong to any of several calls names no tool,
+   * and counts as destructive if any of them is: the safe reading of an unknown.
+   */
+  private sourceOf(calls: readonly InFlightCall[]): RequestSource {
+    const tools = new Set(calls.map((c) => c.tool?.title ?? c.name));
     return {
       server: this.name,
-      ...(call && { tool: call.tool?.title ?? call.name }),
-      ...(call?.tool?.destructive && { destructive: true }),
+      ...(tools.size === 1 && { tool: [...tools][0] }),
+      ...(calls.some((c) => c.tool?.destructive) && { destructive: true }),
     };
   }
 
@@ -635,7 +701,7 @@ export class ServerConnection {
       const result = await this.elicit(
         { message: inputRequired.description ?? `${this.name} needs more input for ${call.name}`, requestedSchema: schema },
         signal,
-        call,
+        [call],
       );
       // The draft has no way to send a refusal: ending the round ends the call.
       if (result.action !== 'accept') return 'ended';
@@ -645,7 +711,7 @@ export class ServerConnection {
     for (const request of inputRequired.requests) {
       switch (request.method) {
         case 'elicitation/create': {
-          const result = await this.elicit(request.params, signal, call).catch((error: unknown) => {
+          const result = await this.elicit(request.params, signal, [call]).catch((error: unknown) => {
             throw new CallError(`${this.name} asked a question this client cannot show: ${errorMessage(error)}`, errorCode(this.sdk, error));
           });
           if (signal.aborted) throw new CallError(abortMessage(signal));
@@ -660,8 +726,10 @@ export class ServerConnection {
           responses[request.key] = { roots: this.deps.roots().map((r) => ({ ...r })) };
           break;
         default:
+          // As the SDK's own driver does for a request it has no handler for: the call ends with the reason.
           throw new CallError(
-            `${this.name} asked for ${request.method === 'sampling/createMessage' ? 'sampling (an LLM completion)' : request.requested}, which this client does not offer`,
+            `${this.name} asked for ${request.method === 'sampling/createMessage' ? 'sampling (an LLM completion)' : request.requested}, which this client does not offer (it did not declare that capability)`,
+            MISSING_CLIENT_CAPABILITY,
           );
       }
     }
@@ -670,9 +738,11 @@ export class ServerConnection {
 
   /** A 2025-era `elicitation/create` request from the server, raw. */
   private async onElicitationRequest(params: unknown, serverSignal: AbortSignal): Promise<ElicitResult> {
-    const call = this.inFlight.size === 1 ? [...this.inFlight][0] : undefined;
+    // The wire does not say which call a request belongs to: any call in flight may own it.
+    const candidates = [...this.inFlight];
+    if (candidates.length > 1) this.deps.log.info(`a question arrived while ${candidates.length} calls were running; it is not attributed to one of them`);
     try {
-      return await this.elicit(params, serverSignal, call);
+      return await this.elicit(params, serverSignal, candidates);
     } catch (error) {
       throw toProtocolError(this.sdk, error);
     }
@@ -683,26 +753,33 @@ export class ServerConnection {
    * its timeout clock meanwhile; the question closes when the server withdraws it, the
    * connection closes, our own timeout (if set) passes or its call is cancelled.
    */
-  private async elicit(rawParams: unknown, serverSignal: AbortSignal, call: InFlightCall | undefined): Promise<ElicitResult> {
+  private async elicit(rawParams: unknown, serverSignal: AbortSignal, calls: readonly InFlightCall[]): Promise<ElicitResult> {
     const { ProtocolError, ProtocolErrorCode } = this.sdk;
     const params = readElicitParams(this.sdk, rawParams);
     const settings = this.deps.settings();
     if (params.mode === 'url' && !settings.urlMode) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'URL-mode elicitation is not supported by this client (it is turned off)');
     }
+    if (params.mode === 'url' && this.protocolVersion === FORM_ONLY_PROTOCOL) {
+      // 2025-06-18 knows form mode only: a link from such a server is refused, not opened.
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `URL-mode elicitation is not part of MCP ${FORM_ONLY_PROTOCOL}, the version this server negotiated`);
+    }
     const controller = new AbortController();
     const onServerAbort = (): void => controller.abort(new Error(this.describeServerAbort(serverSignal.reason)));
     if (serverSignal.aborted) onServerAbort();
     serverSignal.addEventListener('abort', onServerAbort, { once: true });
-    const onCallAbort = (): void => controller.abort(new Error(`the call to ${call?.name} ended`));
-    call?.signal.addEventListener('abort', onCallAbort, { once: true });
+    // Closed when the call it belongs to ends early; when that is not known for certain, when every call it may belong to has.
+    const onCallAbort = (): void => {
+      if (calls.every((c) => c.signal.aborted)) controller.abort(new Error(`the call to ${calls.map((c) => c.name).join(' and ')} ended`));
+    };
+    for (const c of calls) c.signal.addEventListener('abort', onCallAbort, { once: true });
     const timer =
       settings.elicitationTimeoutMs > 0
         ? setTimeout(() => controller.abort(new Error(`no answer within ${Math.round(settings.elicitationTimeoutMs / 1000)} s`)), settings.elicitationTimeoutMs)
         : undefined;
     // While any question is open, no call of this server times out under the person's hands.
     const resumes = [...this.inFlight].map((c) => c.watchdog.pause());
-    const source = this.sourceOf(call);
+    const source = this.sourceOf(calls);
     try {
       const result = await this.deps.broker.elicit(params, { source, signal: controller.signal, applyDefaults: settings.applyDefaults });
       if (params.mode === 'url' && params.elicitationId && result.action === 'accept' && !this.awaitingCompletion.has(params.elicitationId)) {
@@ -711,7 +788,7 @@ export class ServerConnection {
       return result;
     } finally {
       serverSignal.removeEventListener('abort', onServerAbort);
-      call?.signal.removeEventListener('abort', onCallAbort);
+      for (const c of calls) c.signal.removeEventListener('abort', onCallAbort);
       if (timer) clearTimeout(timer);
       resumes.forEach((resume) => resume());
     }

@@ -1,13 +1,24 @@
 /**
  * `${input:id}` values: asked once with an input box (masked for passwords), kept in
- * SecretStorage, and forgotten on request.
+ * SecretStorage per scope (the mcp.json that defines the input), and forgotten on request.
+ * A value is only ever handed to the file it was given for: a workspace whose mcp.json
+ * reuses an id the person answered elsewhere is asked afresh.
  */
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../mcp/config';
-import { plain } from './text';
+import { iconSafe, messageSafe } from './text';
 
 const KEY_PREFIX = 'elicitationHost.input.';
-const INDEX_KEY = 'elicitationHost.savedInputs';
+const INDEX_KEY = 'elicitationHost.savedInputs.v2';
+
+interface SavedInput {
+  readonly scope: string;
+  readonly id: string;
+}
+
+function secretKey({ scope, id }: SavedInput): string {
+  return `${KEY_PREFIX}${JSON.stringify([scope, id])}`;
+}
 
 export class InputResolver {
   private readonly asking = new Map<string, Promise<string | undefined>>();
@@ -19,46 +30,51 @@ export class InputResolver {
 
   resolve = (input: InputDefinition): Promise<string | undefined> => {
     // Two servers that need the same input at once share one question.
-    let pending = this.asking.get(input.id);
+    const key = secretKey(input);
+    let pending = this.asking.get(key);
     if (!pending) {
-      pending = this.lookUpOrAsk(input).finally(() => this.asking.delete(input.id));
-      this.asking.set(input.id, pending);
+      pending = this.lookUpOrAsk(input).finally(() => this.asking.delete(key));
+      this.asking.set(key, pending);
     }
     return pending;
   };
 
   private async lookUpOrAsk(input: InputDefinition): Promise<string | undefined> {
-    const saved = await this.secrets.get(KEY_PREFIX + input.id);
+    const saved = await this.secrets.get(secretKey(input));
     if (saved !== undefined) return saved;
     const value = await vscode.window.showInputBox({
-      title: `MCP server configuration: \${input:${input.id}}`,
-      prompt: plain(input.description, 500),
+      title: `MCP server configuration: \${input:${input.id}} (${input.scope})`,
+      prompt: messageSafe(input.description),
       password: input.password,
       ignoreFocusOut: true,
       ...(input.default !== undefined && { value: input.default }),
     });
     if (value === undefined) return undefined;
-    await this.secrets.store(KEY_PREFIX + input.id, value);
-    const ids = new Set(this.state.get<string[]>(INDEX_KEY, []));
-    ids.add(input.id);
-    await this.state.update(INDEX_KEY, [...ids]);
+    await this.secrets.store(secretKey(input), value);
+    const others = this.saved().filter((s) => secretKey(s) !== secretKey(input));
+    await this.state.update(INDEX_KEY, [...others, { scope: input.scope, id: input.id }]);
     return value;
+  }
+
+  private saved(): SavedInput[] {
+    return this.state.get<SavedInput[]>(INDEX_KEY, []);
   }
 
   /** Lets the person choose saved inputs to forget; they are asked again next time. */
   async forget(): Promise<void> {
-    const ids = this.state.get<string[]>(INDEX_KEY, []);
-    if (ids.length === 0) {
+    const saved = this.saved();
+    if (saved.length === 0) {
       void vscode.window.showInformationMessage('No server inputs are saved.');
       return;
     }
     const chosen = await vscode.window.showQuickPick(
-      ids.map((id) => ({ label: id, picked: false })),
+      saved.map((input) => ({ label: iconSafe(input.id), description: iconSafe(input.scope), input })),
       { title: 'Forget Saved Inputs', placeHolder: 'Choose the inputs to forget', canPickMany: true },
     );
     if (!chosen || chosen.length === 0) return;
-    for (const { label } of chosen) await this.secrets.delete(KEY_PREFIX + label);
-    await this.state.update(INDEX_KEY, ids.filter((id) => !chosen.some((c) => c.label === id)));
+    const forgotten = new Set(chosen.map((c) => secretKey(c.input)));
+    for (const key of forgotten) await this.secrets.delete(key);
+    await this.state.update(INDEX_KEY, saved.filter((s) => !forgotten.has(secretKey(s))));
     void vscode.window.showInformationMessage(`Forgot ${chosen.length} saved input${chosen.length === 1 ? '' : 's'}; restart the servers that use them to be asked again.`);
   }
 }

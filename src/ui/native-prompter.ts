@@ -11,7 +11,7 @@ import { findRequest, type InputStore } from '../elicitation/store';
 import { buildContent, defaultOf, fromAnswerValue, ownAnswer, toAnswerValue } from '../elicitation/validation';
 import { PromptQueue, type ShowResult } from '../elicitation/prompt-queue';
 import { askConfirm, askQuestion, Deferral, type PromptFrame, type StepResult } from './quick-prompts';
-import { escapeIcons, plain, sourceLabel, wrap } from './text';
+import { escapeIcons, iconSafe, linkSafe, oneLine, sourceLabel, wrap } from './text';
 
 interface Job {
   readonly request: InputRequest;
@@ -19,16 +19,20 @@ interface Job {
 }
 
 /** Says, without blocking, that a prompt closed because its request ended elsewhere. */
-export function tellRequestEnded(request: InputRequest, signal: AbortSignal): void {
+export function tellRequestEnded(request: InputRequest, signal: AbortSignal, dialogLeftOpen = false): void {
   const reason: unknown = signal.reason;
   const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the question was withdrawn';
   if (/is finished$/.test(why)) return;
-  void vscode.window.showInformationMessage(plain(`Question from ${sourceLabel(request.source)} closed: ${why}.`, 500));
+  // A modal dialog cannot be closed for us: say that its buttons no longer answer anything.
+  const dialog = dialogLeftOpen ? ' The dialog it opened no longer answers anything: close it.' : '';
+  void vscode.window.showInformationMessage(linkSafe(`Question from ${sourceLabel(request.source)} closed: ${why}.${dialog}`, 500));
 }
 
 export class NativePrompter {
   private readonly deferral = new Deferral();
   private readonly queue = new PromptQueue<Outcome>(() => this.deferral.defer());
+  /** Requests whose modal dialog is on screen (a modal cannot be closed for us). */
+  private readonly dialogsOnScreen = new Set<string>();
 
   constructor(private readonly store: InputStore) {}
 
@@ -44,7 +48,7 @@ export class NativePrompter {
         id: request.id,
         signal: options.signal,
         resolve,
-        onAborted: () => tellRequestEnded(request, options.signal),
+        onAborted: () => tellRequestEnded(request, options.signal, this.dialogsOnScreen.delete(request.id)),
         show: async (): Promise<ShowResult<Outcome>> => {
           try {
             const outcome = await this.show(job);
@@ -95,20 +99,23 @@ export class NativePrompter {
     }
   }
 
-  /** A destructive tool's confirm: a modal warning whose default button is Decline. */
+  /**
+   * A destructive tool's confirm: a modal warning whose default button is Decline. VS Code
+   * offers no way to close a modal for us, so when the question ends while it is on screen
+   * the person is told at once, the queue moves on, and the dialog's answer goes nowhere.
+   */
   private async destructiveConfirm(job: Job): Promise<Outcome | 'aborted'> {
     const { request, options } = job;
+    if (options.signal.aborted) return 'aborted';
     const who = request.source.tool ? `"${request.source.server}" wants to run "${request.source.tool}"` : `"${request.source.server}" asks`;
     const decline: vscode.MessageItem = { title: 'Decline' };
     const accept: vscode.MessageItem = { title: 'Accept' };
-    const choice = await vscode.window.showWarningMessage(
-      plain(`${who}, a destructive action. Accept?`, 400),
-      { modal: true, detail: request.message },
-      decline,
-      accept,
-    );
-    // A modal cannot be closed for us: if the question ended meanwhile, its answer is dropped.
-    if (options.signal.aborted) return 'aborted';
+    const dialog = vscode.window.showWarningMessage(oneLine(`${who}, a destructive action. Accept?`, 400), { modal: true, detail: request.message }, decline, accept);
+    const ended = new Promise<'aborted'>((resolve) => options.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
+    this.dialogsOnScreen.add(request.id);
+    const choice = await Promise.race([dialog, ended]);
+    if (choice === 'aborted' || options.signal.aborted) return 'aborted';
+    this.dialogsOnScreen.delete(request.id);
     if (choice === accept) return { action: 'accept', answers: {} };
     if (choice === decline) return { action: 'decline' };
     return { action: 'cancel' };
@@ -188,7 +195,7 @@ export class NativePrompter {
     const { request } = job;
     type ReviewRow = vscode.QuickPickItem & { index?: number; action?: 'submit' | 'decline' };
     const pick = vscode.window.createQuickPick<ReviewRow>();
-    pick.title = plain(sourceLabel(request.source));
+    pick.title = oneLine(sourceLabel(request.source));
     pick.step = total;
     pick.totalSteps = total;
     pick.ignoreFocusOut = true;
@@ -197,7 +204,7 @@ export class NativePrompter {
     const answerRows: ReviewRow[] = request.questions.map((q, index) => {
       const value = this.draftOf(request, q);
       const shown = value === undefined ? '(empty)' : Array.isArray(value) ? value.map((v) => labelOf(q, v)).join(', ') : labelOf(q, value);
-      return { label: plain(q.title, 200), description: plain(shown, 300), index, alwaysShow: true };
+      return { label: iconSafe(q.title, 200), description: iconSafe(shown, 300), index, alwaysShow: true };
     });
     const submit: ReviewRow = { label: '$(check) Submit', action: 'submit', alwaysShow: true };
     pick.items = [

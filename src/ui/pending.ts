@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { RequestState } from '../elicitation/store';
 import { type InputStore, openRequests } from '../elicitation/store';
-import { plain, sourceLabel } from './text';
+import { iconSafe, oneLine, sourceLabel } from './text';
 
 export const SHOW_PENDING_COMMAND = 'elicitationHost.showPendingInputs';
 export const OPEN_PENDING_COMMAND = 'elicitationHost.openPendingInput';
@@ -42,7 +42,7 @@ export class PendingStatusBar implements vscode.Disposable {
     }
     const servers = [...new Set(open.map((r) => r.request.source.server))];
     const who = servers.length === 1 ? servers[0] : `${servers[0]} +${servers.length - 1}`;
-    this.item.text = `$(comment-discussion) ${open.length} ${plain(who, 40)}`;
+    this.item.text = `$(comment-discussion) ${open.length} ${iconSafe(who, 40)}`;
     this.item.tooltip = `${open.length} question${open.length === 1 ? '' : 's'} waiting for your answer (${servers.join(', ')}). Click to choose one.`;
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.item.show();
@@ -64,9 +64,9 @@ export async function pickPendingRequest(store: InputStore): Promise<string | un
   type Row = vscode.QuickPickItem & { id: string };
   const rows: Row[] = open.map((state) => ({
     id: state.request.id,
-    label: plain(sourceLabel(state.request.source), 120),
+    label: iconSafe(sourceLabel(state.request.source), 120),
     description: `${kindLabel(state)} · ${age(state.request.createdAt)}`,
-    detail: plain(state.request.message, 300),
+    detail: iconSafe(state.request.message, 300),
   }));
   const chosen = await vscode.window.showQuickPick(rows, {
     title: 'Pending Agent Inputs',
@@ -90,9 +90,9 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<RequestState
   }
 
   getTreeItem(state: RequestState): vscode.TreeItem {
-    const item = new vscode.TreeItem(plain(sourceLabel(state.request.source), 120));
+    const item = new vscode.TreeItem(oneLine(sourceLabel(state.request.source), 120));
     item.id = state.request.id;
-    item.description = `${plain(state.request.message, 120)} · ${age(state.request.createdAt)}`;
+    item.description = `${oneLine(state.request.message, 120)} · ${age(state.request.createdAt)}`;
     // A plain string tooltip: server text is never rendered as Markdown.
     item.tooltip = `${sourceLabel(state.request.source)} (${kindLabel(state)})\n\n${state.request.message}`;
     item.iconPath = new vscode.ThemeIcon(state.request.mode === 'url' ? 'link-external' : state.request.questions.length > 1 ? 'checklist' : 'question');

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { ContentValue, MultiSelectQuestion, Question } from '../elicitation/model';
 import { checkValue, defaultOf, parseTypedText } from '../elicitation/validation';
-import { escapeIcons, plain, wrap } from './text';
+import { escapeIcons, iconSafe, messageSafe, oneLine, wrap } from './text';
 
 export type StepResult =
   | { readonly kind: 'value'; readonly value: ContentValue | undefined }
@@ -66,8 +66,14 @@ function messageRows(message: string): Row[] {
   return wrap(message).map((line) => ({ label: escapeIcons(line) || ' ', role: 'message' as const, alwaysShow: true }));
 }
 
+/**
+ * A separator's label is drawn at the right end of the row below it, over that row's own
+ * label when long: kept short, so the first option stays readable.
+ */
+const SEPARATOR_FITS = 40;
+
 function separator(label = ''): Row {
-  return { label, kind: vscode.QuickPickItemKind.Separator, role: 'message' };
+  return { label: oneLine(label, SEPARATOR_FITS), kind: vscode.QuickPickItemKind.Separator, role: 'message' };
 }
 
 const secretWarning = 'Careful: this looks like a request for a secret. MCP servers must not ask for passwords or keys this way.';
@@ -83,7 +89,7 @@ function runQuickPick(
 ): Promise<StepResult> {
   if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
   const pick = vscode.window.createQuickPick<Row>();
-  pick.title = plain(frame.title);
+  pick.title = oneLine(frame.title);
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = true;
   pick.step = frame.step;
@@ -152,7 +158,7 @@ export function askConfirm(frame: PromptFrame): Promise<StepResult> {
 
 function describeQuestion(question: Question): string {
   const parts = [question.title, question.description].filter((p): p is string => !!p);
-  return plain(parts.join(': ') + (question.required ? '' : ' (optional)'), 300);
+  return oneLine(parts.join(': ') + (question.required ? '' : ' (optional)'), 300);
 }
 
 /** One boolean or single-select question as a quick pick of its options. */
@@ -170,8 +176,8 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
     frame,
     (pick) => {
       const rows: Row[] = options.map((o) => ({
-        label: plain(o.label, 300),
-        ...(o.description && { detail: plain(o.description, 500) }),
+        label: iconSafe(o.label, 300),
+        ...(o.description && { detail: iconSafe(o.description, 500) }),
         description: o.value === question.defaultValue ? 'default' : undefined,
         role: 'option',
         value: o.value,
@@ -179,7 +185,7 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
       const empty: Row[] = question.required ? [] : [{ label: 'Leave empty', description: 'no answer', role: 'empty', alwaysShow: true }];
       pick.items = [
         ...messageRows(frame.message),
-        separator(plain(question.title, 100)),
+        separator(question.title),
         ...rows,
         ...empty,
         separator(),
@@ -213,8 +219,8 @@ function countHint(question: MultiSelectQuestion): string {
         : 'choose any';
 }
 
-/** What fits in a quick pick's filter box as its placeholder. */
-const PLACEHOLDER_FITS = 110;
+/** What the filter box shows of a placeholder at the quick input's usual width (checked in the workbench): longer messages get a step of their own. */
+const PLACEHOLDER_FITS = 60;
 
 /**
  * A message too long for a placeholder gets a step of its own first (rows of a
@@ -249,7 +255,7 @@ export async function askPickMany(question: MultiSelectQuestion, frame: PromptFr
   const stopped = await showLongMessage(frame);
   if (stopped) return stopped;
   const pick = vscode.window.createQuickPick<Row>();
-  pick.title = plain(frame.title);
+  pick.title = oneLine(frame.title);
   pick.ignoreFocusOut = true;
   pick.canSelectMany = true;
   pick.step = frame.step;
@@ -257,14 +263,15 @@ export async function askPickMany(question: MultiSelectQuestion, frame: PromptFr
   pick.buttons = [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), DECLINE_BUTTON];
   const chosenBefore = new Set(Array.isArray(initial) ? initial : (question.defaultValue ?? []));
   const rows: Row[] = question.options.map((o) => ({
-    label: plain(o.label, 300),
-    ...(o.description && { detail: plain(o.description, 500) }),
+    label: iconSafe(o.label, 300),
+    ...(o.description && { detail: iconSafe(o.description, 500) }),
     role: 'option',
     value: o.value,
   }));
-  pick.items = [separator(plain(`${question.title} · ${countHint(question)}`, 100)), ...rows];
+  const hint = countHint(question);
+  pick.items = [separator(`${oneLine(question.title, SEPARATOR_FITS - hint.length - 3)} · ${hint}`), ...rows];
   pick.selectedItems = rows.filter((r) => chosenBefore.has(r.value as string));
-  const placeholder = plain(frame.message.length <= PLACEHOLDER_FITS ? frame.message : describeQuestion(question), 300);
+  const placeholder = oneLine(frame.message.length <= PLACEHOLDER_FITS ? frame.message : describeQuestion(question), 300);
   pick.placeholder = placeholder;
   return settle(pick, frame, (finish) => [
     pick.onDidChangeSelection(() => {
@@ -296,7 +303,7 @@ function initialText(value: ContentValue | undefined): string {
 export function askInput(question: Question, frame: PromptFrame, initial: ContentValue | undefined, error?: string): Promise<StepResult> {
   if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
   const box = vscode.window.createInputBox();
-  box.title = plain(frame.title);
+  box.title = oneLine(frame.title);
   box.ignoreFocusOut = true;
   box.step = frame.step;
   box.totalSteps = frame.totalSteps;
@@ -304,16 +311,16 @@ export function askInput(question: Question, frame: PromptFrame, initial: Conten
   box.value = initialText(initial ?? defaultOf(question));
   box.placeholder = describeQuestion(question);
   box.password = question.looksSecret;
-  // The prompt wraps, so the whole message is readable; server text is not interpreted there.
-  const prompt = [frame.message, question.description && `${question.title}: ${question.description}`, question.looksSecret && secretWarning]
-    .filter(Boolean)
-    .join('\n\n');
-  box.prompt = prompt;
+  // The prompt wraps, so the whole message is readable. It draws icons and command links:
+  // server text is escaped for it, and so is every validation message (they name fields).
+  box.prompt = messageSafe(
+    [frame.message, question.description && `${question.title}: ${question.description}`, question.looksSecret && secretWarning].filter(Boolean).join('\n\n'),
+  );
   const validate = (text: string): string | undefined => {
     const parsed = parseTypedText(question, text);
-    return parsed.ok ? undefined : parsed.message;
+    return parsed.ok ? undefined : messageSafe(parsed.message);
   };
-  box.validationMessage = error ?? validate(box.value);
+  box.validationMessage = error !== undefined ? messageSafe(error) : validate(box.value);
   return settle(box, frame, (finish) => [
     box.onDidChangeValue((text) => {
       box.validationMessage = validate(text);
@@ -321,11 +328,11 @@ export function askInput(question: Question, frame: PromptFrame, initial: Conten
     box.onDidAccept(() => {
       const parsed = parseTypedText(question, box.value);
       if (!parsed.ok) {
-        box.validationMessage = parsed.message;
+        box.validationMessage = messageSafe(parsed.message);
         return;
       }
       if (parsed.value === undefined && question.required) {
-        box.validationMessage = `${question.title} is required`;
+        box.validationMessage = messageSafe(`${question.title} is required`);
         return;
       }
       finish({ kind: 'value', value: parsed.value });

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ToolInfo } from '../mcp/connection';
 import type { ServerEntry, ServerManager } from '../mcp/manager';
-import { plain } from './text';
+import { oneLine } from './text';
 
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
@@ -55,7 +55,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
         return this.serverItem(node.entry);
       case 'tool': {
         const { tool } = node;
-        const item = new vscode.TreeItem(plain(tool.title ?? tool.name, 120));
+        const item = new vscode.TreeItem(oneLine(tool.title ?? tool.name, 120));
         item.id = `${node.entry.id}/${tool.name}`;
         item.description = [tool.title && tool.title !== tool.name ? tool.name : undefined, tool.destructive ? 'destructive' : undefined].filter(Boolean).join(' · ');
         item.tooltip = `${tool.name}${tool.destructive ? ' (destructive)' : tool.readOnly ? ' (read-only)' : ''}\n\n${tool.description ?? ''}`.trim();
@@ -93,7 +93,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     if (state === 'running' && connection) {
       item.description = `${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'} · ${connection.protocolVersion} · ${connection.transportKind}`;
     } else {
-      item.description = detail ? `${state}: ${plain(detail, 120)}` : state;
+      item.description = detail ? `${state}: ${oneLine(detail, 120)}` : state;
     }
     const lines = [
       `${entry.definition.name} (${entry.definition.config.type}) from ${where}`,
@@ -101,6 +101,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
       ...(detail ? [detail] : []),
       ...(connection?.crash?.stderrTail.length ? ['', 'Last output:', ...connection.crash.stderrTail.slice(-8)] : []),
       ...(connection?.serverInfo ? [`Server: ${connection.serverInfo.name} ${connection.serverInfo.version}`] : []),
+      ...(connection?.protocolVersion ? [`Protocol: MCP ${connection.protocolVersion}${connection.protocolVersion === '2025-06-18' ? ' (form-mode questions only)' : ''}`] : []),
+      ...(connection?.serverCapabilities ? [`Offers: ${Object.keys(connection.serverCapabilities).join(', ') || 'nothing declared'}`] : []),
     ];
     item.tooltip = lines.join('\n');
     return item;

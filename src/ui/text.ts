@@ -1,27 +1,47 @@
 /**
- * Server-supplied text shown in VS Code's own widgets stays text: `$(icon)` syntax would
- * render codicons in quick picks, and `[label](command:...)` would become a clickable
- * command link in notifications.
+ * Server-supplied text shown in VS Code's own widgets stays text. What each widget
+ * interprets was checked in the workbench (1.100 and 1.139; the UI test "server text that
+ * looks like markup" holds it):
+ * - quick pick rows and the status bar draw `$(name)` as an icon;
+ * - the input box's message (prompt and validation) draws icons and turns
+ *   `[label](command:...)` into a clickable command link;
+ * - notifications turn `[label](target)` into links, but draw no icons;
+ * - titles, placeholders, separators, dialogs and tree items show text as it is.
+ * Each surface gets exactly the escaping it needs, so nothing else is changed on screen.
  */
 import type { RequestSource } from '../elicitation/request';
 
-/** Escapes `$(name)` so quick input shows it literally (VS Code's own escapeIcons rule). */
+/** Escapes `$(name)` so a widget that draws icons shows it literally (VS Code's own escapeIcons rule). */
 export function escapeIcons(text: string): string {
   return text.replace(/(\\)?\$\([a-z0-9-]+?(?:~[a-z0-9-]*?)?\)/gi, (match, escaped: string | undefined) =>
     escaped ? match : `\\${match}`,
   );
 }
 
-/** Breaks the `[text](target)` pattern notifications turn into links, without changing what is read. */
+/** Breaks the `[text](target)` pattern that becomes a link, without changing what is read. */
 export function neutralizeLinks(text: string): string {
   return text.replace(/\]\(/g, ']\u200B(');
 }
 
-/** Text for a quick pick row, a title or a notification: icons and links neutralised, on one line. */
-export function plain(text: string, maxLength = 2000): string {
-  const oneLine = text.replace(/\s*\r?\n\s*/g, ' ');
-  const cut = oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine;
-  return neutralizeLinks(escapeIcons(cut));
+/** On one line, at most `maxLength` characters: for titles, placeholders, separators, dialogs and tree items. */
+export function oneLine(text: string, maxLength = 2000): string {
+  const line = text.replace(/\s*\r?\n\s*/g, ' ');
+  return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line;
+}
+
+/** For quick pick rows and the status bar, which draw icons. */
+export function iconSafe(text: string, maxLength = 2000): string {
+  return escapeIcons(oneLine(text, maxLength));
+}
+
+/** For notifications, which draw links. */
+export function linkSafe(text: string, maxLength = 2000): string {
+  return neutralizeLinks(oneLine(text, maxLength));
+}
+
+/** For the input box's prompt and validation message, which draw icons and links; lines are kept. */
+export function messageSafe(text: string): string {
+  return neutralizeLinks(escapeIcons(text));
 }
 
 /** Wraps text into lines of at most `width` characters, at spaces where it can. */

@@ -11,7 +11,7 @@ import type { ToolInfo } from '../mcp/connection';
 import type { ServerManager } from '../mcp/manager';
 import { formatToolResult } from '../mcp/result-format';
 import { argumentSkeleton } from '../mcp/tool-args';
-import { plain } from './text';
+import { iconSafe, linkSafe } from './text';
 
 export const RESULT_SCHEME = 'elicitation-host-result';
 
@@ -53,14 +53,14 @@ export class ToolRunner {
         );
       }
     } catch (error) {
-      void vscode.window.showErrorMessage(plain(`${entry.definition.name} did not start: ${errorText(error)}`, 600), 'Show Output').then((choice) => {
+      void vscode.window.showErrorMessage(linkSafe(`${entry.definition.name} did not start: ${errorText(error)}`, 600), 'Show Output').then((choice) => {
         if (choice) void vscode.commands.executeCommand('elicitationHost.showServerOutput', entry.id);
       });
       return;
     }
     const tool = toolName ? connection.tools.find((t) => t.name === toolName) : await this.pickTool(connection.tools, entry.definition.name);
     if (!tool) {
-      if (toolName) void vscode.window.showErrorMessage(`${entry.definition.name} has no tool "${toolName}".`);
+      if (toolName) void vscode.window.showErrorMessage(linkSafe(`${entry.definition.name} has no tool "${toolName}".`));
       return;
     }
     const args = await this.collectArguments(entry.definition.name, tool);
@@ -76,7 +76,7 @@ export class ToolRunner {
     }
     if (servers.length === 1) return servers[0].id;
     const chosen = await vscode.window.showQuickPick(
-      servers.map((e) => ({ label: e.definition.name, description: e.connection?.state ?? 'stopped', id: e.id })),
+      servers.map((e) => ({ label: iconSafe(e.definition.name, 120), description: e.connection?.state ?? 'stopped', id: e.id })),
       { title: 'Run Tool', placeHolder: 'Choose a server' },
     );
     return chosen?.id;
@@ -84,14 +84,14 @@ export class ToolRunner {
 
   private async pickTool(tools: readonly ToolInfo[], server: string): Promise<ToolInfo | undefined> {
     if (tools.length === 0) {
-      void vscode.window.showInformationMessage(`${server} offers no tools.`);
+      void vscode.window.showInformationMessage(linkSafe(`${server} offers no tools.`));
       return undefined;
     }
     const chosen = await vscode.window.showQuickPick(
       tools.map((tool) => ({
-        label: plain(tool.title ?? tool.name, 120),
-        description: [tool.title ? tool.name : '', tool.destructive ? '$(warning) destructive' : ''].filter(Boolean).join(' '),
-        detail: tool.description ? plain(tool.description, 300) : undefined,
+        label: iconSafe(tool.title ?? tool.name, 120),
+        description: [tool.title ? iconSafe(tool.name, 80) : '', tool.destructive ? '$(warning) destructive' : ''].filter(Boolean).join(' '),
+        detail: tool.description ? iconSafe(tool.description, 300) : undefined,
         tool,
       })),
       { title: `Run Tool: ${server}`, placeHolder: 'Choose a tool', matchOnDescription: true, matchOnDetail: true },
@@ -120,7 +120,7 @@ export class ToolRunner {
     const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(argumentSkeleton(tool.inputSchema), null, 2) });
     await vscode.window.showTextDocument(document, { preview: false });
     for (;;) {
-      const choice = await vscode.window.showInformationMessage(`Edit the arguments for ${plain(tool.name, 80)} as JSON, then choose Run.`, 'Run', 'Cancel');
+      const choice = await vscode.window.showInformationMessage(`Edit the arguments for ${linkSafe(tool.name, 80)} as JSON, then choose Run.`, 'Run', 'Cancel');
       if (choice !== 'Run') return undefined;
       try {
         const value: unknown = JSON.parse(document.getText());
@@ -136,7 +136,7 @@ export class ToolRunner {
     const name = tool.title ?? tool.name;
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: plain(`${name} on ${server}`, 120), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: linkSafe(`${name} on ${server}`, 120), cancellable: true },
         (progress, token) => {
           const cancel = new AbortController();
           token.onCancellationRequested(() => cancel.abort(new Error(`You cancelled ${name}`)));
@@ -144,7 +144,7 @@ export class ToolRunner {
             signal: cancel.signal,
             onProgress: (p) => {
               const text = p.round !== undefined ? `round ${p.round}: waiting for your input` : p.message;
-              progress.report({ ...(text !== undefined && { message: plain(text, 200) }) });
+              progress.report({ ...(text !== undefined && { message: linkSafe(text, 200) }) });
             },
           });
         },
@@ -152,7 +152,7 @@ export class ToolRunner {
       const uri = this.results.add(server, tool.name, formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>));
       await vscode.window.showTextDocument(uri, { preview: false });
     } catch (error) {
-      void vscode.window.showErrorMessage(plain(`${name} on ${server} failed: ${errorText(error)}`, 800));
+      void vscode.window.showErrorMessage(linkSafe(`${name} on ${server} failed: ${errorText(error)}`, 800));
     }
   }
 }

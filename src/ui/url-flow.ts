@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { RequestSource } from '../elicitation/request';
 import { checkUrl } from '../elicitation/url-check';
 import type { UrlFlow } from '../mcp/connection';
-import { plain, sourceLabel } from './text';
+import { linkSafe, sourceLabel } from './text';
 
 export const FINISHED = 'I have finished in the browser';
 
@@ -17,7 +17,7 @@ export function vsCodeUrlFlow(log: vscode.LogOutputChannel): UrlFlow {
       const where = check.ok ? check.host : 'the page';
       const choice = new Promise<string | undefined>((resolve) => {
         void vscode.window
-          .showInformationMessage(plain(`${sourceLabel(source)} continues once you have finished on ${where}.`, 300), FINISHED, 'Cancel')
+          .showInformationMessage(linkSafe(`${sourceLabel(source)} continues once you have finished on ${where}.`, 300), FINISHED, 'Cancel')
           .then(resolve);
         signal.addEventListener('abort', () => resolve(undefined), { once: true });
       });
@@ -27,7 +27,7 @@ export function vsCodeUrlFlow(log: vscode.LogOutputChannel): UrlFlow {
       return answer === FINISHED;
     },
     completed(server: string, message: string): void {
-      void vscode.window.showInformationMessage(plain(`Review in ${server} completed${message ? `: ${message}` : ''}`, 300));
+      void vscode.window.showInformationMessage(linkSafe(`Review in ${server} completed${message ? `: ${message}` : ''}`, 300));
     },
   };
 }

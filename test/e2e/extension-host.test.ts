@@ -4,7 +4,7 @@
  * It runs twice: in a trusted and in an untrusted workspace.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExtensionTestsInBrowser } from './harness/browser';
@@ -24,7 +24,11 @@ describe(`extension-host suite in VS Code (${versionName()})`, function () {
   for (const trusted of [true, false]) {
     it(`passes in a${trusted ? ' trusted' : 'n untrusted'} workspace`, async () => {
       const vscode = await provisioned();
-      const reportPath = join(mkdtempSync(join(tmpdir(), 'eh-suite-')), 'report.json');
+      const dir = mkdtempSync(join(tmpdir(), 'eh-suite-'));
+      const reportPath = join(dir, 'report.json');
+      // A copy of the workspace: the suite edits its mcp.json.
+      const workspace = join(dir, 'workspace');
+      cpSync(WORKSPACE, workspace, { recursive: true });
       const server = await startVsCodeServer({
         vscode,
         workspaceTrust: !trusted,
@@ -40,7 +44,7 @@ describe(`extension-host suite in VS Code (${versionName()})`, function () {
         const run = await runExtensionTestsInBrowser({
           browser: await sharedBrowser(),
           server,
-          folder: WORKSPACE,
+          folder: workspace,
           extensionDevelopmentPath: REPO,
           extensionTestsPath: join(SUITE, 'index.js'),
           timeoutMs: 180_000,
@@ -51,10 +55,11 @@ describe(`extension-host suite in VS Code (${versionName()})`, function () {
         for (const title of report.passed) process.stdout.write(`        ✔ ${title}\n`);
         for (const { title, error } of report.failed) process.stdout.write(`        ✖ ${title}\n          ${error.split('\n').slice(0, 6).join('\n          ')}\n`);
         assert.deepEqual(report.failed.map((f) => f.title), [], 'every extension-host test passes');
-        assert.ok(report.passed.length >= 7, `only ${report.passed.length} extension-host tests ran`);
+        assert.ok(report.passed.length >= 8, `only ${report.passed.length} extension-host tests ran`);
         assert.equal(run.exitCode, 0, 'the workbench reports exit code 0');
       } finally {
         await server.stop();
+        rmSync(dir, { recursive: true, force: true });
       }
     });
   }

@@ -37,7 +37,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     await runTool(workbench, 'fixture', 'hostile_link', { pick: 'userinfo' });
     await workbench.dialog.waitFor({ timeout: 20_000 });
     const text = await workbench.dialog.innerText();
-    assert.match(text, /"fixture" \(hostile_link\) asks you to open a link/);
+    assert.match(text, /"fixture" \(hostile_link\) asks you to open a link to evil\.example/);
     assert.match(text, /Site:\s+evil\.example/);
     assert.match(text, /https:\/\/bank\.example\.com@evil\.example\/login/);
     assert.match(text, /puts "bank\.example\.com" before an @ sign: that is a user name, not the site\. The site is evil\.example\./);
@@ -60,7 +60,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     await runTool(workbench, 'fixture', 'review_change', '0');
     await workbench.dialog.waitFor({ timeout: 20_000 });
     const text = await workbench.dialog.innerText();
-    const url = /(http:\/\/127\.0\.0\.2:\d+\/review\/[\w-]+)/.exec(text)?.[1];
+    const url = /(http:\/\/127\.0\.0\.2:\d+\/review\/[\w-]+\?\S+)/.exec(text)?.[1];
     assert.ok(url, `the prompt shows the link: ${text}`);
     assert.match(text, /Site:\s+127\.0\.0\.2/);
     await workbench.screenshot('link-prompt-review');
@@ -72,7 +72,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     await workbench.clickDialogButton('Open');
     const tab = await popup;
     await tab.waitForLoadState();
-    assert.equal(tab.url(), url, 'the browser opened exactly the link that was shown');
+    assert.equal(tab.url(), url, 'the browser opened exactly the link that was shown, escapes and all');
     const accepted = await ui!.nextRecord('review_change');
     assert.equal(accepted.action, 'accept');
     await results.next();

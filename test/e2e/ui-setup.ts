@@ -3,7 +3,7 @@
  * as a user would, the test workspace with the fixture servers, answers recorded by the
  * fixtures to a file the tests read, and screenshots under test-results/.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from 'mocha';
@@ -21,7 +21,13 @@ export interface Ui {
   stop(): Promise<void>;
 }
 
-export async function startUi(name: string, userSettings: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<Ui> {
+export async function startUi(
+  name: string,
+  userSettings: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+  /** The folder to open; the test workspace by default. */
+  folder: string = WORKSPACE,
+): Promise<Ui> {
   requireBuilt(VSIX, join(FIXTURES, 'stdio.js'));
   const vscode = await provisioned();
   const dir = mkdtempSync(join(tmpdir(), `eh-ui-${name}-`));
@@ -39,7 +45,7 @@ export async function startUi(name: string, userSettings: Record<string, unknown
   });
   let workbench: Workbench;
   try {
-    workbench = await Workbench.open(await sharedBrowser(), server, WORKSPACE, join(RESULTS, `${versionName()}`));
+    workbench = await Workbench.open(await sharedBrowser(), server, folder, join(RESULTS, `${versionName()}`));
   } catch (error) {
     await server.stop();
     throw error;
@@ -69,6 +75,7 @@ export async function startUi(name: string, userSettings: Record<string, unknown
     async stop() {
       await workbench.close().catch(() => undefined);
       await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,8 @@
  * (and legacy SSE), with a scripted Prompter standing in for the person.
  */
 import { strict as assert } from 'node:assert';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { findRequest, openRequests } from '../../src/elicitation/store';
 import { CallError } from '../../src/mcp/connection';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
@@ -231,6 +233,86 @@ describe('connection: every fixture, over both transports', () => {
   }
 });
 
+describe('connection: which call a question belongs to', () => {
+  it('one call in flight: the question names its tool, destructive or not', async () => {
+    const prompter = new ScriptedPrompter([decline]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition());
+      await c.callTool('clear_completed', {});
+      assert.deepEqual(prompter.asked[0].request.source, { server: 'fixture', tool: 'Clear completed todos', destructive: true });
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('several calls in flight: no tool is guessed, and the question is destructive if any of them is', async () => {
+    const prompter = new ScriptedPrompter([decline]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition());
+      const slow = c.callTool('silent_wait', { ms: 1500 });
+      await new Promise((r) => setTimeout(r, 100));
+      await c.callTool('clear_completed', {});
+      assert.deepEqual(prompter.asked[0].request.source, { server: 'fixture', destructive: true });
+      assert.ok(host.log.lines.some((l) => l.includes('a question arrived while 2 calls were running')));
+      await slow;
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('a question that may belong to either of two calls stays open until both have ended', async () => {
+    const prompter = new ScriptedPrompter([waitForAbort]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(stdioDefinition());
+      const first = new AbortController();
+      const second = new AbortController();
+      const waiting = c.callTool('silent_wait', { ms: 20_000 }, { signal: first.signal }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100));
+      const asking = c.callTool('book_restaurant', {}, { signal: second.signal }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(prompter.asked.length, 1);
+      first.abort(new Error('stop the first'));
+      await waiting;
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(prompter.asked[0].options.signal.aborted, false, 'the other call may still be waiting for it');
+      second.abort(new Error('stop the second'));
+      await asking;
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(prompter.asked[0].options.signal.aborted, true);
+    } finally {
+      await host.closeAll();
+    }
+  });
+});
+
+describe('connection: the output log', () => {
+  it('shows stderr lines, and at trace level the JSON-RPC traffic both ways; nothing of it otherwise', async () => {
+    const host = createHost(new ScriptedPrompter([decline]));
+    try {
+      host.log.traceEnabled = true;
+      const traced = await host.connect(stdioDefinition('traced'));
+      await traced.callTool('echo', { text: 'over the wire' });
+      const sent = host.log.lines.filter((l) => l.startsWith('trace → '));
+      const received = host.log.lines.filter((l) => l.startsWith('trace ← '));
+      assert.ok(sent.some((l) => /"method":"tools\/call".*"over the wire"/.test(l)), `the call was traced: ${sent.join('\n')}`);
+      assert.ok(received.some((l) => l.includes('over the wire') && l.includes('"result"')), 'its result was traced');
+      assert.ok(sent.some((l) => /"method":"(initialize|server\/discover)"/.test(l)), 'the handshake was traced');
+      const end = Date.now() + 3000;
+      while (!host.log.lines.includes('stderr fixture elicitation-fixture listening on stdio') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(host.log.lines.includes('stderr fixture elicitation-fixture listening on stdio'), `the server's stderr is in its log: ${host.log.lines.filter((l) => l.startsWith('stderr')).join(' | ')}`);
+      host.log.lines.length = 0;
+      host.log.traceEnabled = false;
+      await traced.callTool('echo', { text: 'quietly' });
+      assert.deepEqual(host.log.lines.filter((l) => l.startsWith('trace')), []);
+    } finally {
+      await host.closeAll();
+    }
+  });
+});
+
 describe('connection: failures and fallbacks', () => {
   it('a stdio server that crashes mid-elicitation closes the prompt and says how it ended', async () => {
     const prompter = new ScriptedPrompter([waitForAbort]);
@@ -260,8 +342,11 @@ describe('connection: failures and fallbacks', () => {
       source: { kind: 'user' },
       config: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("missing API key"); process.exit(2)'], env: {} },
     };
-    await assert.rejects(host.connect(definition), /missing API key|exited with code 2|closed/);
-    await host.closeAll();
+    try {
+      await assert.rejects(host.connect(definition), /^CallError: the server exited with code 2; last output: missing API key$/);
+    } finally {
+      await host.closeAll();
+    }
   });
 
   it('a command that does not exist is reported', async () => {
@@ -298,13 +383,34 @@ describe('connection: failures and fallbacks', () => {
     }
   });
 
-  it('an HTTP server that is not there is reported with both attempts', async () => {
+  it('an HTTP server that is not there is reported as unreachable (no pointless legacy SSE attempt)', async () => {
     const host = createHost(new ScriptedPrompter());
-    await assert.rejects(
-      host.connect({ name: 'gone', source: { kind: 'user' }, config: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: {} } }),
-      /and as legacy SSE/,
-    );
-    await host.closeAll();
+    // A port nobody listens on: taken from the system, then let go.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    try {
+      await assert.rejects(
+        host.connect({ name: 'gone', source: { kind: 'user' }, config: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } }),
+        new RegExp(`^CallError: http://127\\.0\\.0\\.1:${port}/mcp cannot be reached \\(ECONNREFUSED\\)$`),
+      );
+      assert.ok(!host.log.lines.some((l) => l.includes('trying legacy SSE')), 'no SSE attempt for a server that is not there');
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('an HTTP server that answers with a server error is reported with its status, not retried as SSE', async () => {
+    const host = createHost(new ScriptedPrompter());
+    try {
+      await assert.rejects(host.connect(http.definition('broken', 'http', '/status/500')), /answered HTTP 500/);
+      assert.ok(!host.log.lines.some((l) => l.includes('trying legacy SSE')));
+    } finally {
+      await host.closeAll();
+    }
   });
 
   it('URL mode can be turned off: a url request is refused with -32602 and nothing is shown', async () => {

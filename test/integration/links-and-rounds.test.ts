@@ -3,6 +3,7 @@
  * multi round-trip (input-required) calls in both protocol eras, against real servers.
  */
 import { strict as assert } from 'node:assert';
+import { checkUrl } from '../../src/elicitation/url-check';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +33,8 @@ const waitFor = async (what: string, probe: () => boolean, timeoutMs = 10_000): 
   }
 };
 
-function server(name: string, script: string, env: Record<string, string> = {}): ServerDefinition {
-  return { name, source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script)], env } };
+function server(name: string, script: string, env: Record<string, string> = {}, args: string[] = []): ServerDefinition {
+  return { name, source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script), ...args], env } };
 }
 
 describe('URL mode (MCP 2025-11-25)', () => {
@@ -84,13 +85,49 @@ describe('URL mode (MCP 2025-11-25)', () => {
   });
 
   it('links that only deserve a warning reach the prompt with their warnings', async () => {
-    const prompter = new ScriptedPrompter([decline, decline, decline, decline]);
+    const prompter = new ScriptedPrompter([decline, decline, decline, decline, decline]);
     const host = createHost(prompter);
     try {
       const c = await host.connect(stdioDefinition());
-      for (const kind of ['userinfo', 'idn', 'ip', 'http']) await c.callTool('hostile_link', { kind });
+      for (const kind of ['userinfo', 'badUserinfo', 'idn', 'ip', 'http']) {
+        assert.deepEqual(toolJson(await c.callTool('hostile_link', { kind })), { action: 'decline' }, kind);
+      }
       const urls = prompter.asked.map(({ request }) => (request.mode === 'url' ? request.url : ''));
-      assert.deepEqual(urls, ['https://bank.example.com@evil.example/login', 'https://xn--pple-43d.com/account', 'https://192.0.2.7/pay', 'http://plain.example.com/review']);
+      assert.deepEqual(urls, [
+        'https://bank.example.com@evil.example/login',
+        'https://%E0%A4@evil.example/login',
+        'https://xn--pple-43d.com/account',
+        'https://192.0.2.7/pay',
+        'http://plain.example.com/review',
+      ]);
+      // What the prompt shows beside each link (src/ui/url-prompt.ts renders these).
+      const warnings = urls.map((url) => {
+        const check = checkUrl(url);
+        return check.ok ? check.warnings.join(' ') : check.reason;
+      });
+      const expected = [/puts "bank\.example\.com" before an @ sign/, /puts "%E0%A4" before an @ sign/, /non-ASCII characters/, /bare IP address \(192\.0\.2\.7\)/, /plain http/];
+      expected.forEach((pattern, i) => assert.match(warnings[i], pattern, urls[i]));
+    } finally {
+      await host.closeAll();
+    }
+  });
+});
+
+describe('a server that negotiated MCP 2025-06-18 (form mode only)', () => {
+  it('gets form-mode behaviour: a URL-mode request is refused with -32602, never shown', async () => {
+    const prompter = new ScriptedPrompter([accept()]);
+    const host = createHost(prompter);
+    try {
+      const old = await host.connect(server('old', 'raw-input-required.js', {}, ['--protocol', '2025-06-18']));
+      assert.equal(old.protocolVersion, '2025-06-18');
+      const answer = toolJson(await old.callTool('asks_link', {})) as { error?: { code: number; message: string } };
+      assert.equal(answer.error?.code, -32602);
+      assert.match(answer.error?.message ?? '', /URL-mode elicitation is not part of MCP 2025-06-18/);
+      assert.equal(prompter.asked.length, 0, 'nothing was shown');
+      // The same request from a 2025-11-25 server is a link prompt.
+      const current = await host.connect(server('current', 'raw-input-required.js'));
+      assert.deepEqual(toolJson(await current.callTool('asks_link', {})), { jsonrpc: '2.0', id: 'srv-1', result: { action: 'accept' } });
+      assert.equal(prompter.asked[0].request.mode, 'url');
     } finally {
       await host.closeAll();
     }
@@ -297,6 +334,23 @@ describe('multi round-trip requests (SEP-2322)', () => {
         const c = await host.connect(server('raw', 'raw-input-required.js'));
         const result = await c.callTool('draft_city', {});
         assert.equal((result as unknown as { isError: boolean }).isError, true);
+      } finally {
+        await host.closeAll();
+      }
+    });
+
+    it('a request for sampling (a capability this client never declared) ends the call with that reason', async () => {
+      const prompter = new ScriptedPrompter();
+      const host = createHost(prompter);
+      try {
+        const c = await host.connect(server('raw', 'raw-input-required.js'));
+        await assert.rejects(c.callTool('asks_sampling', {}), (error: unknown) => {
+          assert.ok(error instanceof CallError);
+          assert.equal(error.code, -32021);
+          assert.match(error.message, /raw asked for sampling \(an LLM completion\), which this client does not offer/);
+          return true;
+        });
+        assert.equal(prompter.asked.length, 0);
       } finally {
         await host.closeAll();
       }

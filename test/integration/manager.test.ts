@@ -84,7 +84,7 @@ describe('server manager', () => {
             cwd: '${workspaceFolder}',
           }),
         },
-        [{ type: 'promptString', id: 'token', description: 'API token', password: true }],
+        [{ type: 'promptString', id: 'token', scope: 'user settings', description: 'API token', password: true }],
       ),
     );
     try {

@@ -171,6 +171,15 @@ describe('schema model', () => {
       assert.equal(form.questions.length, 1);
     });
 
+    it('reads an empty-string default that breaks its field as no default (servers write "no default" so)', () => {
+      const form = parseRequestedSchemaOrThrow({
+        type: 'object',
+        properties: { email: { type: 'string', format: 'email', default: '' }, code: { type: 'string', minLength: 3, default: '' }, note: { type: 'string', default: '' } },
+      });
+      assert.deepEqual(form.questions.map((q) => [q.id, q.defaultValue]), [['email', undefined], ['code', undefined], ['note', '']]);
+      assert.ok(!('defaultValue' in form.questions[0]));
+    });
+
     it('flags fields that look like secrets', () => {
       const form = parseRequestedSchemaOrThrow({
         type: 'object',

@@ -23,17 +23,27 @@ describe('URL checks', () => {
     assert.ok(!long.ok && /too long to review/.test(long.reason));
   });
 
-  it('warns about plain http (but not on loopback), IP hosts and user info', () => {
+  it('warns about plain http (but not on loopback), IP hosts (loopback ones too) and user info', () => {
     const http = checkUrl('http://plain.example.com/');
     assert.ok(http.ok && /not encrypted/.test(http.warnings[0]));
+    const localhost = checkUrl('http://localhost:8080/review');
+    assert.ok(localhost.ok && localhost.warnings.length === 0);
     const loopback = checkUrl('http://127.0.0.1:8080/review');
-    assert.ok(loopback.ok && loopback.warnings.length === 0);
+    assert.ok(loopback.ok);
+    assert.deepEqual(loopback.warnings, ['The host is a bare IP address (127.0.0.1): a program on this computer, not a site you can recognise by name.']);
     const ip = checkUrl('https://192.0.2.7/pay');
     assert.ok(ip.ok && /bare IP address \(192\.0\.2\.7\)/.test(ip.warnings[0]));
     const userinfo = checkUrl('https://bank.example.com@evil.example/login');
     assert.ok(userinfo.ok);
     assert.equal(userinfo.host, 'evil.example');
     assert.match(userinfo.warnings[0], /puts "bank\.example\.com" before an @ sign: that is a user name, not the site\. The site is evil\.example\./);
+  });
+
+  it('a user name that does not decode is shown as it is written, not thrown', () => {
+    const check = checkUrl('https://%E0%A4@evil.example/');
+    assert.ok(check.ok);
+    assert.equal(check.host, 'evil.example');
+    assert.match(check.warnings[0], /puts "%E0%A4" before an @ sign/);
   });
 
   it('shows an internationalised host in Unicode and Punycode, with a look-alike warning', () => {

@@ -128,8 +128,11 @@ export class Workbench {
 
   /** Opens our activity bar container. */
   async openAgentInputs(): Promise<void> {
+    const header = this.page.locator('.pane-header', { hasText: /Servers/i }).first();
+    // A click on the entry of the open container would close it.
+    if (await header.isVisible()) return;
     await this.page.locator('.activitybar [aria-label^="Agent Inputs"]').first().click();
-    await this.page.locator('.pane-header', { hasText: /Servers/i }).first().waitFor();
+    await header.waitFor();
   }
 
   /** Texts of the rows in a view pane (by its title). */

@@ -45,6 +45,7 @@ describe('Elicitation Host in a real VS Code', () => {
     assert.equal(config.get('url.enabled'), true);
     assert.equal(config.get('toolCallTimeoutSeconds'), 60);
     assert.deepEqual(config.get('autoStart'), ['*']);
+    assert.equal(config.get('inputRequired.maxRounds'), 7, 'the value from the workspace .vscode/settings.json');
   });
 
   it('runs in the workspace trust state the runner asked for', () => {
@@ -72,6 +73,55 @@ describe('Elicitation Host in a real VS Code', () => {
     const host = await api();
     const user = await until('the user-settings server to run', () => host.servers().find((s) => s.name === 'user-fixture' && s.state === 'running'));
     assert.ok(user.tools.includes('echo'));
+  });
+
+  it('watches mcp.json: a broken entry is a diagnostic on the file while the others keep running; a changed server restarts; a removed one stops', async () => {
+    const host = await api();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'a workspace folder is open');
+    const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+    const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    const config = JSON.parse(original.replace(/^\s*\/\/.*$/gm, '')) as { servers: Record<string, { args: string[]; env: Record<string, string> }> };
+    const write = (servers: Record<string, unknown>): Thenable<void> =>
+      vscode.workspace.fs.writeFile(file, new TextEncoder().encode(JSON.stringify({ servers }, null, 2)));
+    const trusted = vscode.workspace.isTrusted;
+    const running = (name: string) => host.servers().find((s) => s.name === name && s.state === (trusted ? 'running' : 'blocked'));
+    await until('the workspace servers', () => running('fixture') && running('second'));
+    try {
+      // A third server without a command: reported where it is, with line and column.
+      await write({ ...config.servers, third: { type: 'stdio' } });
+      const diagnostics = await until('a diagnostic on mcp.json', () => {
+        const found = vscode.languages.getDiagnostics(file);
+        return found.length > 0 ? found : undefined;
+      });
+      assert.match(diagnostics[0].message, /third/);
+      assert.ok(diagnostics[0].range.start.line > 0, `the diagnostic points into the file: line ${diagnostics[0].range.start.line + 1}`);
+      assert.ok(running('fixture') && running('second'), 'the good servers keep running');
+
+      // "second" changes (a new variable in its environment): it restarts and sees it.
+      await write({ ...config.servers, second: { ...config.servers.second, env: { ...config.servers.second.env, WATCHED: 'changed' } } });
+      await until('the diagnostic to clear', () => (vscode.languages.getDiagnostics(file).length === 0 ? true : undefined));
+      if (trusted) {
+        const end = Date.now() + 20_000;
+        let value: unknown;
+        while (Date.now() < end) {
+          const result = (await host.callTool('second', 'read_env', { name: 'WATCHED' }).catch(() => undefined)) as { content: Array<{ text: string }> } | undefined;
+          value = result && (JSON.parse(result.content[0].text) as { value: unknown }).value;
+          if (value === 'changed') break;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        assert.equal(value, 'changed', 'the restarted server runs with the new definition');
+      }
+
+      // "second" removed: it stops and leaves the list.
+      const { second: _removed, ...rest } = config.servers;
+      await write(rest);
+      await until('"second" to be gone', () => (host.servers().some((s) => s.name === 'second') ? undefined : true));
+      assert.ok(running('fixture'), 'the other server was left alone');
+    } finally {
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(original));
+      await until('"second" to be back', () => running('second'));
+    }
   });
 
   it('calls a tool through the exported API (refused for an untrusted workspace server)', async () => {

@@ -1,0 +1,116 @@
+/**
+ * UI scenario: a server whose mcp.json entry needs an input (`${input:id}`): asked once in
+ * a masked input box, kept in SecretStorage (a restart of the server does not ask again),
+ * and asked again after Forget Saved Inputs. (VS Code for the Web without a secret
+ * provider, as here, keeps SecretStorage in memory for the window; desktop VS Code keeps
+ * it in the system keychain, across sessions.)
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeBrowser, FIXTURES, versionName } from './context';
+import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+import { ResultTabs } from './ui-steps';
+
+const INPUT_TITLE = 'MCP server configuration: ${input:fixture-token}';
+
+describe(`UI: server inputs (VS Code ${versionName()})`, function () {
+  this.timeout(5 * 60_000);
+  let ui: Ui | undefined;
+  const folder = mkdtempSync(join(tmpdir(), 'eh-inputs-workspace-'));
+
+  before(async () => {
+    mkdirSync(join(folder, '.vscode'));
+    writeFileSync(
+      join(folder, '.vscode', 'mcp.json'),
+      JSON.stringify({
+        servers: {
+          'needs-token': {
+            type: 'stdio',
+            command: process.execPath,
+            args: [join(FIXTURES, 'stdio.js'), '--name', 'needs-token', '--only', 'read_env'],
+            env: { FIXTURE_TOKEN: '${input:fixture-token}' },
+          },
+        },
+        inputs: [{ type: 'promptString', id: 'fixture-token', description: 'The token for the fixture server', password: true }],
+      }),
+    );
+    // Only this server: it starts at activation, so its input is asked at once.
+    ui = await startUi('inputs', { 'elicitationHost.servers': {}, 'elicitationHost.autoStart': ['needs-token'] }, {}, folder);
+  });
+  afterEach(async function () {
+    await screenshotOnFailure(this, ui);
+  });
+  after(async () => {
+    await ui?.stop();
+    await closeBrowser();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** Runs read_env on the server and returns the token it sees. */
+  async function tokenSeenByServer(results: ResultTabs): Promise<string> {
+    const { workbench } = ui!;
+    await workbench.runCommand('Elicitation Host: Run Tool');
+    await workbench.waitForQuickInputTitle('Run Tool: needs-token');
+    await workbench.pick('read_env');
+    await workbench.waitForQuickInputTitle('needs-token · read_env');
+    await workbench.typeInQuickInput('FIXTURE_TOKEN');
+    await workbench.page.keyboard.press('Enter');
+    await results.next();
+    const value = /"value":"([^"]*)"/.exec(await workbench.editorText())?.[1];
+    assert.ok(value !== undefined, `read_env answered: ${await workbench.editorText()}`);
+    return value;
+  }
+
+  /** Restart Server from the server's context menu in the Servers view. */
+  async function restartFromServersView(): Promise<void> {
+    const { workbench } = ui!;
+    await workbench.openAgentInputs();
+    const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /Servers/ }) }).first();
+    const row = pane.locator('.monaco-list-row', { hasText: 'needs-token' }).first();
+    await row.click({ button: 'right' });
+    // A menu ignores a click that comes right after it opened: give it a moment.
+    const item = workbench.page.getByRole('menuitem', { name: 'Restart Server' });
+    await item.waitFor();
+    await workbench.page.waitForTimeout(400);
+    await item.click();
+    await item.waitFor({ state: 'hidden' });
+  }
+
+  it('asks once in a masked box, keeps the value for the next start, and asks again after Forget', async () => {
+    const { workbench } = ui!;
+    const page = workbench.page;
+    await workbench.waitForQuickInputTitle(INPUT_TITLE, 30_000);
+    assert.equal(await workbench.quickInput.locator('input').first().getAttribute('type'), 'password', 'the box is masked');
+    assert.match(await workbench.quickInputMessage(), /The token for the fixture server/);
+    await workbench.screenshot('input-masked');
+    await workbench.typeInQuickInput('s3cret-token');
+    await page.keyboard.press('Enter');
+    assert.equal(await tokenSeenByServer(new ResultTabs(workbench)), 's3cret-token');
+
+    // Restarted from the Servers view: the saved value is used without asking.
+    await restartFromServersView();
+    const asked = await workbench.quickInput
+      .locator('.quick-input-title', { hasText: INPUT_TITLE })
+      .waitFor({ timeout: 3000 })
+      .then(() => true, () => false);
+    assert.equal(asked, false, 'the saved input is not asked again');
+    assert.equal(await tokenSeenByServer(new ResultTabs(workbench)), 's3cret-token');
+
+    // Forget it: the next start asks again.
+    await workbench.runCommand('Elicitation Host: Forget Saved Inputs');
+    await workbench.waitForQuickInputTitle('Forget Saved Inputs');
+    const row = workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'fixture-token' });
+    assert.match(await row.innerText(), /mcp\.json/, 'the row says which file the input belongs to');
+    await row.click();
+    await page.keyboard.press('Enter');
+    await workbench.waitForNotification(/Forgot 1 saved input/);
+    await restartFromServersView();
+    await workbench.waitForQuickInputTitle(INPUT_TITLE, 30_000);
+    await workbench.screenshot('input-asked-again');
+    await workbench.typeInQuickInput('new-token');
+    await page.keyboard.press('Enter');
+    assert.equal(await tokenSeenByServer(new ResultTabs(workbench)), 'new-token');
+  });
+});
