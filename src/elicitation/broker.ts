@@ -50,6 +50,8 @@ export interface ElicitContext {
   readonly signal: AbortSignal;
   /** Fill fields left empty with their defaults (the client's `applyDefaults`). */
   readonly applyDefaults: boolean;
+  /** Ask in the form, whatever the question's shape (a round of the draft input-required shape is one form). */
+  readonly asForm?: boolean;
 }
 
 /** Final check of accepted content against the original schema (ajv, host side). */
@@ -172,7 +174,7 @@ export class Broker {
   ): Promise<ElicitResult> {
     const { store, prompter } = this.options;
     store.dispatch({ type: 'requested', request });
-    const presentation = choosePresentation(request, { forceForm: this.options.forceForm() });
+    const presentation = choosePresentation(request, { forceForm: ctx.asForm === true || this.options.forceForm() });
     // The surface closes when the server stops waiting, and when we finish for any other reason.
     const done = new AbortController();
     const stop = (): void => done.abort(ctx.signal.reason);

@@ -702,6 +702,7 @@ export class ServerConnection {
         { message: inputRequired.description ?? `${this.name} needs more input for ${call.name}`, requestedSchema: schema },
         signal,
         [call],
+        true,
       );
       // The draft has no way to send a refusal: ending the round ends the call.
       if (result.action !== 'accept') return 'ended';
@@ -753,7 +754,7 @@ export class ServerConnection {
    * its timeout clock meanwhile; the question closes when the server withdraws it, the
    * connection closes, our own timeout (if set) passes or its call is cancelled.
    */
-  private async elicit(rawParams: unknown, serverSignal: AbortSignal, calls: readonly InFlightCall[]): Promise<ElicitResult> {
+  private async elicit(rawParams: unknown, serverSignal: AbortSignal, calls: readonly InFlightCall[], asForm = false): Promise<ElicitResult> {
     const { ProtocolError, ProtocolErrorCode } = this.sdk;
     const params = readElicitParams(this.sdk, rawParams);
     const settings = this.deps.settings();
@@ -781,7 +782,7 @@ export class ServerConnection {
     const resumes = [...this.inFlight].map((c) => c.watchdog.pause());
     const source = this.sourceOf(calls);
     try {
-      const result = await this.deps.broker.elicit(params, { source, signal: controller.signal, applyDefaults: settings.applyDefaults });
+      const result = await this.deps.broker.elicit(params, { source, signal: controller.signal, applyDefaults: settings.applyDefaults, asForm });
       if (params.mode === 'url' && params.elicitationId && result.action === 'accept' && !this.awaitingCompletion.has(params.elicitationId)) {
         void this.completion(params.elicitationId, params.message);
       }

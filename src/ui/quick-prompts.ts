@@ -278,7 +278,9 @@ export async function askPickMany(question: MultiSelectQuestion, frame: PromptFr
       pick.placeholder = placeholder;
     }),
     pick.onDidAccept(() => {
-      const values = pick.selectedItems.filter((r) => r.role === 'option').map((r) => r.value as string);
+      // In the options' order, whatever order they were ticked in.
+      const chosen = new Set(pick.selectedItems.map((r) => r.value));
+      const values = rows.filter((r) => chosen.has(r.value)).map((r) => r.value as string);
       if (values.length === 0 && !question.required && question.minItems === undefined) {
         finish({ kind: 'value', value: undefined });
         return;

@@ -152,6 +152,54 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await results.next();
   });
 
+  it('an optional choice offers Leave empty; legacy enumNames show their titles; a long message is shown whole; too many choices are refused', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'one_question', { pick: 'enum' });
+    await waitForPrompt(workbench, 'Which size should the new volume have?');
+    const sizes = await workbench.quickPickRows();
+    for (const label of ['small', 'medium', 'large', 'Leave empty']) assert.ok(sizes.some((r) => r.includes(label)), `${label} is offered: ${sizes.join(' | ')}`);
+    assert.match(await workbench.placeholder(), /Size: Disk size of the volume \(optional\)/, 'the field\'s description is shown');
+    await workbench.clickRow('Leave empty');
+    assert.deepEqual(await ui!.nextRecord('one_question'), { shape: 'enum', action: 'accept', content: {} });
+    await results.next();
+
+    await runTool(workbench, 'fixture', 'one_question', { pick: 'enumNames' });
+    await waitForPrompt(workbench, 'How was the deployment?');
+    const ratings = await workbench.quickPickRows();
+    for (const title of ['Poor', 'Fair', 'Good']) assert.ok(ratings.some((r) => r.includes(title)), `${title} is shown: ${ratings.join(' | ')}`);
+    assert.ok(!ratings.some((r) => r.includes('Leave empty')), 'a required choice cannot be left empty');
+    assert.match(await workbench.quickInput.locator('.quick-input-list .monaco-list-row.focused').innerText(), /Fair/, 'the default is preselected');
+    await workbench.clickRow('Good');
+    assert.deepEqual(await ui!.nextRecord('one_question'), { shape: 'enumNames', action: 'accept', content: { rating: '3' } });
+    await results.next();
+
+    await runTool(workbench, 'fixture', 'one_question', { pick: 'long' });
+    await waitForPrompt(workbench, 'END-OF-MESSAGE');
+    await workbench.page.mouse.move(700, 600);
+    const lines = (await workbench.quickPickRows()).filter((r) => !/Accept|Decline/.test(r));
+    const shown = lines.join(' ').replace(/\s+/g, ' ');
+    assert.equal((shown.match(/rewrites the deployment configuration/g) ?? []).length, 6, `every sentence is shown: ${shown}`);
+    assert.ok(lines.every((line) => !line.endsWith('…')), 'no line is cut');
+    await workbench.screenshot('prompt-long-message');
+    await workbench.clickRow(/Accept/);
+    assert.deepEqual(await ui!.nextRecord('one_question'), { shape: 'long', action: 'accept', content: {} });
+    await results.next();
+
+    await runTool(workbench, 'fixture', 'pick_instruments', 'a march');
+    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Guitar' }).waitFor({ timeout: 20_000 });
+    // Piano and Bass are checked by default: two more make four, one too many.
+    await workbench.clickRow('Guitar');
+    await workbench.clickRow('Drums');
+    await workbench.page.keyboard.press('Enter');
+    await workbench.page.waitForTimeout(300);
+    assert.ok(await workbench.quickInputVisible(), 'the pick stays open');
+    assert.match(await workbench.placeholder(), /Instruments: choose between 2 and 3 \(4 chosen\)/);
+    await workbench.clickRow('Guitar');
+    await workbench.page.keyboard.press('Enter');
+    assert.deepEqual(await ui!.nextRecord('pick_instruments'), { action: 'accept', content: { instruments: ['piano', 'drums', 'bass'] } }, 'in the order of the options');
+    await results.next();
+  });
+
   it('two servers asking at once are answered in order; the status bar counts 2, 1, then nothing', async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'fixture', 'ask_later', '3000');
@@ -182,10 +230,20 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
     await waitForPrompt(workbench, 'second has a question of its own');
     assert.match(await workbench.pendingStatus(), /^2 second/);
+    await workbench.openAgentInputs();
+    const tree = await workbench.waitForViewRows(/Pending Inputs/, (r) => r.length === 2);
+    assert.equal(tree.length, 2, `the Pending Inputs view lists both: ${tree.join(' | ')}`);
+    for (const server of ['second', 'fixture']) {
+      assert.ok(tree.some((row) => row.includes(server) && row.includes(`${server} has a question of its own`) && /\d+ s ago/.test(row)), `${server}'s row: ${tree.join(' | ')}`);
+    }
     await workbench.pendingStatusItem.click();
     await workbench.waitForQuickInputTitle('Pending Agent Inputs');
     const rows = await workbench.quickPickRows();
     assert.equal(rows.length, 2, rows.join(' | '));
+    // Each row: the server, what kind of question, its age, and the message.
+    for (const server of ['second', 'fixture']) {
+      assert.ok(rows.some((row) => row.startsWith(server) && /confirm · \d+ s ago/.test(row) && row.includes(`${server} has a question of its own: proceed?`)), `${server}'s row: ${rows.join(' | ')}`);
+    }
     await workbench.screenshot('prompt-pending-list');
     // Open the later question first; the earlier one waits and comes back after it.
     await workbench.clickRow(/^fixture/);
@@ -296,11 +354,24 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await runTool(workbench, 'second', 'crash_during_elicitation', '3000');
     await waitForPrompt(workbench, 'This server is about to crash');
     await workbench.screenshot('prompt-before-server-died');
-    const shownAt = Date.now();
+    // Stamped in the page when the prompt leaves the screen; nobody touches it.
+    const hiddenAt = workbench.page.evaluate(`new Promise((resolve) => {
+      const widget = document.querySelector('.quick-input-widget');
+      const observer = new MutationObserver(() => {
+        if (getComputedStyle(widget).display === 'none') {
+          observer.disconnect();
+          resolve(performance.timeOrigin + performance.now());
+        }
+      });
+      observer.observe(widget, { attributes: true, attributeFilter: ['style', 'class'] });
+    })`) as Promise<number>;
     await workbench.waitForQuickInputHidden(15_000);
     await workbench.waitForNotification(/Question from second · crash_during_elicitation closed: second disconnected/);
     await workbench.screenshot('prompt-server-died');
-    assert.ok(Date.now() - shownAt < 15_000);
+    const exitedAt = Number(ui!.records().find((r) => r.tool === 'crash_during_elicitation:exiting')?.outcome.at);
+    assert.ok(Number.isFinite(exitedAt), 'the fixture recorded when it exited');
+    // A figure for the note, not a timed assertion: the prompt closed by itself.
+    process.stdout.write(`      (the prompt closed ${Math.round((await hiddenAt) - exitedAt)} ms after the server exited)\n`);
     assert.equal(await workbench.pendingStatus(), '');
   });
 });

@@ -328,7 +328,7 @@ describe('connection: failures and fallbacks', () => {
       await new Promise((r) => setTimeout(r, 200));
       assert.equal(c.state, 'error');
       assert.equal(c.crash?.exitCode, 3);
-      assert.match(c.detail!, /the server exited with code 3; last output: fixture: crashing on purpose while a question is open/);
+      assert.match(c.detail!, /^the server exited with code 3; last output: .*fixture: crashing on purpose while a question is open$/);
       assert.ok(host.log.lines.includes('stderr fixture: crashing on purpose while a question is open'));
     } finally {
       await host.closeAll();
@@ -418,6 +418,8 @@ describe('connection: failures and fallbacks', () => {
     const host = createHost(prompter);
     try {
       const c = await host.connect(stdioDefinition(), { urlMode: false });
+      // Not advertised: form mode only.
+      assert.deepEqual(toolJson(await c.callTool('client_capabilities', {})).elicitation, { form: {} });
       assert.deepEqual(toolJson(await c.callTool('open_review', {})), {
         error: { code: -32602, message: 'URL-mode elicitation is not supported by this client (it is turned off)' },
       });
@@ -432,6 +434,10 @@ describe('connection: failures and fallbacks', () => {
     const host = createHost(prompter);
     try {
       const c = await host.connect(stdioDefinition());
+      const declared = toolJson(await c.callTool('client_capabilities', {}));
+      assert.deepEqual(declared.elicitation, { form: {}, url: {} });
+      assert.deepEqual(declared.roots, { listChanged: true });
+      assert.equal(declared.sampling, undefined, 'sampling is not declared');
       assert.deepEqual(toolJson(await c.callTool('open_review', {})), { action: 'accept' });
       const { request, options } = prompter.asked[0];
       assert.equal(options.presentation, 'url');

@@ -320,9 +320,22 @@ describe('multi round-trip requests (SEP-2322)', () => {
         const c = await host.connect(server('raw', 'raw-input-required.js'));
         const result = toolJson(await c.callTool('draft_city', {}));
         assert.deepEqual(result, { forecast: 'sunny', responses: [{ id: 'city', value: 'Lyon' }, { id: 'days', value: 3 }], state: 'opaque-token-abc-123' });
-        const { request } = prompter.asked[0];
+        const { request, options } = prompter.asked[0];
+        assert.equal(options.presentation, 'form');
         assert.equal(request.message, 'Need the city before I can fetch the forecast.');
         assert.deepEqual(request.questions.map((q) => [q.id, q.kind, q.required]), [['city', 'text', true], ['days', 'integer', false]]);
+      } finally {
+        await host.closeAll();
+      }
+    });
+
+    it('a draft round of one request is still one form, answered as [{id, value}]', async () => {
+      const prompter = new ScriptedPrompter([accept({ city: 'Porto' })]);
+      const host = createHost(prompter);
+      try {
+        const c = await host.connect(server('raw', 'raw-input-required.js'));
+        assert.deepEqual(toolJson(await c.callTool('draft_one', {})), { responses: [{ id: 'city', value: 'Porto' }], state: 'one' });
+        assert.equal(prompter.asked[0].options.presentation, 'form', 'not an input box: the round is a form of its requests');
       } finally {
         await host.closeAll();
       }

@@ -1,0 +1,95 @@
+/**
+ * The pending queue in front of a one-at-a-time surface (as VS Code's quick input is),
+ * with real fixture servers: questions from several servers are shown one at a time,
+ * first come first served, and a question withdrawn while it waits leaves without a word.
+ */
+import { strict as assert } from 'node:assert';
+import type { AskOptions, Outcome, Prompter } from '../../src/elicitation/broker';
+import { PromptQueue, type ShowResult } from '../../src/elicitation/prompt-queue';
+import type { InputRequest } from '../../src/elicitation/request';
+import { createHost, stdioDefinition, toolJson } from '../support/servers';
+
+/** A surface that shows one question at a time and accepts each after `holdMs`. */
+class OneAtATimeSurface implements Prompter {
+  readonly shown: string[] = [];
+  readonly told: string[] = [];
+  private visible = 0;
+  maxVisible = 0;
+  private readonly queue = new PromptQueue<Outcome>(() => false);
+
+  constructor(private readonly holdMs: number) {}
+
+  ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    return new Promise((resolve) => {
+      this.queue.enqueue({
+        id: request.id,
+        signal: options.signal,
+        resolve,
+        onAborted: () => this.told.push(request.message),
+        show: () => this.show(request, options.signal),
+      });
+    });
+  }
+
+  private async show(request: InputRequest, signal: AbortSignal): Promise<ShowResult<Outcome>> {
+    this.shown.push(`${request.source.server}: ${request.message}`);
+    this.visible++;
+    this.maxVisible = Math.max(this.maxVisible, this.visible);
+    try {
+      const ended = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), this.holdMs);
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve(true)), { once: true });
+      });
+      return ended ? { kind: 'aborted' } : { kind: 'done', value: { action: 'accept', answers: {} } };
+    } finally {
+      this.visible--;
+    }
+  }
+}
+
+async function until(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('the pending queue with real servers', () => {
+  it('shows questions from several servers one at a time, first come first served', async () => {
+    const surface = new OneAtATimeSurface(300);
+    const host = createHost(surface);
+    try {
+      const alpha = await host.connect(stdioDefinition('alpha', {}, ['--name', 'alpha']));
+      const beta = await host.connect(stdioDefinition('beta', {}, ['--name', 'beta']));
+      // alpha asks after 400 ms, beta after 100 ms, then alpha's first is still behind beta's.
+      await alpha.callTool('ask_later', { delayMs: 400 });
+      await beta.callTool('ask_later', { delayMs: 100 });
+      await until('both questions to be answered', () => surface.shown.length === 2 && host.store.state.requests.every((r) => r.status !== 'open'));
+      assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?', 'alpha: alpha has a question of its own: proceed?']);
+      assert.equal(surface.maxVisible, 1, 'never two on screen');
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('a question withdrawn while it waits leaves the queue silently; the one on screen is not disturbed', async () => {
+    const surface = new OneAtATimeSurface(1200);
+    const host = createHost(surface);
+    try {
+      const alpha = await host.connect(stdioDefinition('alpha', {}, ['--name', 'alpha']));
+      const beta = await host.connect(stdioDefinition('beta', {}, ['--name', 'beta']));
+      await beta.callTool('ask_later', { delayMs: 0 });
+      await until('beta on screen', () => surface.shown.length === 1);
+      // alpha's question waits behind beta's and is withdrawn after 300 ms.
+      const withdrawn = toolJson(await alpha.callTool('cancel_elicitation', { afterMs: 300 }));
+      // On the server's side its own withdrawal ends the request with an error, not an answer.
+      assert.ok('error' in withdrawn && !('action' in withdrawn), JSON.stringify(withdrawn));
+      await until('beta answered', () => host.store.state.requests.every((r) => r.status !== 'open'));
+      assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?'], 'the withdrawn question never showed');
+      assert.deepEqual(surface.told, [], 'nothing was said about a question nobody saw');
+    } finally {
+      await host.closeAll();
+    }
+  });
+});
