@@ -23,7 +23,7 @@ describe('mcp.json configuration', () => {
       ['local', 'stdio'], ['remote', 'http'], ['implicit', 'stdio'], ['legacy', 'sse'],
     ]);
     assert.deepEqual(parsed.servers[0].config, { type: 'stdio', command: 'node', args: ['server.js'], env: { A: '1', B: null }, cwd: '${workspaceFolder}' });
-    assert.deepEqual(parsed.inputs, [{ type: 'promptString', id: 'token', scope: '/w/.vscode/mcp.json', description: 'API token', password: true }]);
+    assert.deepEqual(parsed.inputs, [{ type: 'promptString', id: 'token', scope: '/ws/.vscode/mcp.json', description: 'API token', password: true }]);
     assert.deepEqual(parsed.servers[0].source, workspace);
   });
 
