@@ -31,8 +31,18 @@ Options:
   --json               print JSON lines
   -h, --help           this help
 
-Exit code: 0 when every call returned a result without isError, 2 when a tool returned
-isError, 1 on a connection or protocol failure.`;
+Without --answers, --accept-defaults or --decline, questions are asked on the console;
+without a terminal, forms are cancelled. Links (URL mode) are declined unless the answers
+file accepts them.
+
+Exit code (call-all goes on after a failed tool; the first that applies wins):
+  1  a connection or protocol failure (a call failed, or the server sent a question
+     this client refused), or bad usage
+  3  a form could not be answered as asked: --accept-defaults met a required field
+     without a default, the answers file ran out or gave an answer the form refused,
+     or there was no terminal to ask in
+  2  a tool returned isError
+  0  every call returned a result without isError`;
 
 export class UsageError extends Error {}
 

@@ -8,12 +8,24 @@ import { Broker, type Prompter } from '../elicitation/broker';
 import { SchemaChecker } from '../elicitation/schema-check';
 import { InputStore } from '../elicitation/store';
 import type { ServerDefinition } from '../mcp/config';
-import { CallError, type ServerLog, ServerConnection } from '../mcp/connection';
+import { type ServerLog, ServerConnection } from '../mcp/connection';
 import { argumentsFor } from '../mcp/tool-args';
 import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
-import { AnswersFilePrompter, ConsolePrompter, consoleUrlFlow, createOutput, DeclinePrompter, DefaultsPrompter, type Output } from './prompters';
+import { ExitCode, RunVerdict } from './exit-code';
+import {
+  AnswersFilePrompter,
+  announceRefusedLink,
+  ConsolePrompter,
+  consoleUrlFlow,
+  createOutput,
+  DeclinePrompter,
+  DefaultsPrompter,
+  NoTerminalPrompter,
+  type Output,
+  whoAsks,
+} from './prompters';
 
-function choosePrompter(options: CliOptions, out: Output): Prompter {
+function choosePrompter(options: CliOptions, out: Output, verdict: RunVerdict): Prompter {
   if (options.answersFile !== undefined) {
     let results: unknown;
     try {
@@ -22,24 +34,25 @@ function choosePrompter(options: CliOptions, out: Output): Prompter {
       throw new UsageError(`cannot read the answers file ${options.answersFile}: ${(error as Error).message}`);
     }
     if (!Array.isArray(results)) throw new UsageError('the answers file must hold a JSON array of ElicitResult objects');
-    return new AnswersFilePrompter(results, out);
+    return new AnswersFilePrompter(results, out, verdict);
   }
-  if (options.acceptDefaults) return new DefaultsPrompter(out);
+  if (options.acceptDefaults) return new DefaultsPrompter(out, verdict);
   if (options.decline) return new DeclinePrompter(out);
   if (process.stdin.isTTY) return new ConsolePrompter(out);
-  return {
-    async ask() {
-      out.error('an elicitation arrived, but there is no terminal to ask in: use --answers FILE, --accept-defaults or --decline');
-      return { action: 'cancel' };
-    },
-  };
+  return new NoTerminalPrompter(out, verdict);
+}
+
+/** The script or package the command runs (`node server.js --port 3` is "server.js"), else the command. */
+function stdioServerName(command: string, args: readonly string[]): string {
+  const runs = args.find((a) => !a.startsWith('-')) ?? command;
+  return runs.split(/[\\/]/).pop() || command;
 }
 
 function definitionOf(options: CliOptions): ServerDefinition {
   const target = options.target;
   return target.kind === 'url'
     ? { name: new URL(target.url).host, source: { kind: 'user' }, config: { type: 'http', url: target.url, headers: {} } }
-    : { name: [target.command, ...target.args.filter((a) => !a.startsWith('-'))].pop()!.split(/[\\/]/).pop()!, source: { kind: 'user' }, config: { type: 'stdio', command: target.command, args: [...target.args], env: {} } };
+    : { name: stdioServerName(target.command, target.args), source: { kind: 'user' }, config: { type: 'stdio', command: target.command, args: [...target.args], env: {} } };
 }
 
 function resultText(result: Record<string, unknown>): string {
@@ -53,23 +66,30 @@ export async function main(argv: readonly string[]): Promise<number> {
     options = parseArgs(argv);
   } catch (error) {
     process.stderr.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 1;
+    return ExitCode.failure;
   }
   if (options === 'help') {
     process.stdout.write(`${USAGE}\n`);
-    return 0;
+    return ExitCode.ok;
   }
   const out = createOutput(options.json);
+  const verdict = new RunVerdict();
   let prompter: Prompter;
   try {
-    prompter = choosePrompter(options, out);
+    prompter = choosePrompter(options, out, verdict);
   } catch (error) {
     out.error((error as Error).message);
-    return 1;
+    return ExitCode.failure;
   }
   const store = new InputStore();
   const checker = new SchemaChecker();
-  const broker = new Broker({ store, prompter, checkContent: (s, c) => checker.check(s, c), forceForm: () => false });
+  const broker = new Broker({
+    store,
+    prompter,
+    checkContent: (s, c) => checker.check(s, c),
+    forceForm: () => false,
+    onLinkRefused: (source, url, reason) => announceRefusedLink(out, source, url, reason),
+  });
   const log: ServerLog = {
     info: () => undefined,
     warn: () => undefined,
@@ -86,30 +106,52 @@ export async function main(argv: readonly string[]): Promise<number> {
     clientInfo: { name: 'elicitation-host-cli', version: '0.1.0' },
     urlFlow: consoleUrlFlow(out),
     reconnectDelaysMs: [],
+    onElicitationRefused: (source, refusal) => {
+      // The server got the error and its tool may still return a fine result: the run must not pass.
+      verdict.note(ExitCode.failure);
+      out.error(`${whoAsks(source)} sent a question this client refused (${refusal.code}): ${refusal.message}`, {
+        server: source.server, tool: source.tool ?? null, code: refusal.code,
+      });
+    },
   });
-  let exitCode = 0;
   try {
     await connection.start();
+  } catch (error) {
+    out.error(errorText(error));
+    await connection.stop();
+    return ExitCode.failure;
+  }
+  try {
     const tools = options.command === 'call' ? connection.tools.filter((t) => t.name === options.tool) : connection.tools;
     if (options.command === 'call' && tools.length === 0) {
       out.error(`the server has no tool "${options.tool}" (it has: ${connection.tools.map((t) => t.name).join(', ')})`);
-      return 1;
+      return ExitCode.failure;
     }
     for (const tool of tools) {
       const args = options.command === 'call' ? options.args : argumentsFor(tool.inputSchema, options.args);
       out.line(`$ ${tool.name} ${JSON.stringify(args)}`, { type: 'call', tool: tool.name, arguments: args });
-      const result = (await connection.callTool(tool.name, args)) as unknown as Record<string, unknown>;
+      let result: Record<string, unknown>;
+      try {
+        result = (await connection.callTool(tool.name, args)) as unknown as Record<string, unknown>;
+      } catch (error) {
+        // One tool's failure is its own outcome: call-all goes on to the next tool.
+        verdict.note(ExitCode.failure);
+        const code = (error as { code?: unknown }).code;
+        out.error(`${tool.name} failed: ${errorText(error)}`, { tool: tool.name, ...(typeof code === 'number' && { code }) });
+        continue;
+      }
       const isError = result.isError === true;
-      if (isError) exitCode = Math.max(exitCode, 2);
+      if (isError) verdict.note(ExitCode.toolError);
       out.line(`${isError ? '✗' : '✓'} ${tool.name}${isError ? ' (isError)' : ''}: ${resultText(result)}`, { type: 'result', tool: tool.name, isError, result });
     }
-    return exitCode;
-  } catch (error) {
-    out.error(error instanceof CallError || error instanceof Error ? error.message : String(error));
-    return 1;
+    return verdict.exitCode;
   } finally {
     await connection.stop();
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 if (require.main === module) {

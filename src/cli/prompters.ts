@@ -8,19 +8,21 @@ import type { Answers, ContentValue, Question } from '../elicitation/model';
 import type { InputRequest, RequestSource } from '../elicitation/request';
 import type { UrlFlow } from '../mcp/connection';
 import { checkUrl } from '../elicitation/url-check';
-import { answerFits, defaultOf, parseTypedText, toAnswerValue } from '../elicitation/validation';
+import { answerFits, checkValue, defaultOf, parseTypedText, toAnswerValue } from '../elicitation/validation';
+import { ExitCode, type RunVerdict } from './exit-code';
 
 export interface Output {
   readonly json: boolean;
   line(human: string, record: Record<string, unknown>): void;
-  error(message: string): void;
+  /** `details` go into the JSON record only (the human message must say it all). */
+  error(message: string, details?: Record<string, unknown>): void;
 }
 
 export function createOutput(json: boolean, write = (text: string) => process.stdout.write(text), writeError = (text: string) => process.stderr.write(text)): Output {
   return {
     json,
     line: (human, record) => write(json ? `${JSON.stringify(record)}\n` : `${human}\n`),
-    error: (message) => (json ? write(`${JSON.stringify({ type: 'error', message })}\n`) : writeError(`error: ${message}\n`)),
+    error: (message, details = {}) => (json ? write(`${JSON.stringify({ type: 'error', message, ...details })}\n`) : writeError(`error: ${message}\n`)),
   };
 }
 
@@ -34,9 +36,14 @@ function describeField(q: Question): string {
   return `${q.id} (${bits.join(', ')})`;
 }
 
+/** The server, and the tool when the question belongs to one call for certain. */
+export function whoAsks(source: RequestSource): string {
+  return source.tool ? `${source.server} (${source.tool})` : source.server;
+}
+
 /** Prints the question, whichever prompter answers it. */
 export function announce(out: Output, request: InputRequest): void {
-  const who = request.source.tool ? `${request.source.server} (${request.source.tool})` : request.source.server;
+  const who = whoAsks(request.source);
   if (request.mode === 'url') {
     const check = checkUrl(request.url);
     out.line(`? ${who} asks you to open ${request.url}${check.ok ? ` [site: ${check.host}${check.warnings.length ? `; ${check.warnings.join(' ')}` : ''}]` : ` [refused: ${check.reason}]`}\n  ${request.message}`, {
@@ -51,13 +58,41 @@ export function announce(out: Output, request: InputRequest): void {
   });
 }
 
-export function announceAnswer(out: Output, outcome: Outcome, request: InputRequest): void {
+/** Prints the answer; `reason` says why, when the runner chose it rather than the person or the file. */
+export function announceAnswer(out: Output, outcome: Outcome, request: InputRequest, reason?: string): void {
   const content = outcome.action === 'accept' && outcome.answers
     ? Object.fromEntries(Object.entries(outcome.answers).flatMap(([k, a]) => (a.state === 'submitted' ? [[k, a.value.value]] : [])))
     : undefined;
-  out.line(`→ ${outcome.action}${content && Object.keys(content).length ? ` ${JSON.stringify(content)}` : ''}`, {
-    type: 'answer', action: outcome.action, ...(content && { content }), request: request.id,
+  out.line(`→ ${outcome.action}${content && Object.keys(content).length ? ` ${JSON.stringify(content)}` : ''}${reason ? ` (${reason})` : ''}`, {
+    type: 'answer', action: outcome.action, ...(content && { content }), ...(reason && { reason }), request: request.id,
   });
+}
+
+/** A link the broker refused without asking anyone (not a web page): the server got `decline`. */
+export function announceRefusedLink(out: Output, source: RequestSource, url: string, reason: string): void {
+  out.line(`? ${whoAsks(source)} asks you to open ${url} [refused: ${reason}]`, {
+    type: 'elicitation', mode: 'url', server: source.server, tool: source.tool ?? null, url, refused: reason,
+  });
+  const answerReason = 'the link was refused unopened';
+  out.line(`→ decline (${answerReason})`, { type: 'answer', action: 'decline', reason: answerReason });
+}
+
+/**
+ * The answer when the runner has none for a question. A link is declined: links are only
+ * opened when an answers file accepts them. A form is cancelled, as nobody chose, and the
+ * run exits 3, so a CI job notices that its options did not cover every question.
+ */
+function unanswered(out: Output, verdict: RunVerdict, request: InputRequest, reason: string): Outcome {
+  if (request.mode === 'url') {
+    const outcome: Outcome = { action: 'decline' };
+    announceAnswer(out, outcome, request, `${reason}; links are declined unless an --answers file accepts them`);
+    return outcome;
+  }
+  out.error(`${reason}; cancelling`, { request: request.id });
+  verdict.note(ExitCode.unanswered);
+  const outcome: Outcome = { action: 'cancel' };
+  announceAnswer(out, outcome, request, reason);
+  return outcome;
 }
 
 function answersFrom(request: InputRequest, content: Record<string, unknown>, out: Output): Answers {
@@ -73,35 +108,31 @@ function answersFrom(request: InputRequest, content: Record<string, unknown>, ou
   return answers;
 }
 
-/** A refused answer is reported, not retried with the next scripted one. */
-function refusedAgain(out: Output, options: AskOptions): Outcome | undefined {
-  if (!options.errors?.length) return undefined;
-  out.error(`the answer was refused: ${options.errors.map((e) => e.message).join('; ')}`);
-  return { action: 'cancel' };
+/** Why the broker refused the previous answer: reported, not retried with the next scripted one. */
+function refusalOf(options: AskOptions): string | undefined {
+  return options.errors?.length ? `the answer was refused: ${options.errors.map((e) => e.message).join('; ')}` : undefined;
 }
 
 export class AnswersFilePrompter implements Prompter {
   private next = 0;
 
-  constructor(private readonly results: readonly unknown[], private readonly out: Output) {}
+  constructor(private readonly results: readonly unknown[], private readonly out: Output, private readonly verdict: RunVerdict) {}
 
   async ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
     announce(this.out, request);
-    const refused = refusedAgain(this.out, options);
-    if (refused) return refused;
-    const scripted = this.results[this.next++] as { action?: unknown; content?: unknown } | undefined;
+    const refusal = refusalOf(options);
+    if (refusal) return unanswered(this.out, this.verdict, request, refusal);
+    const number = ++this.next;
+    const scripted = this.results[number - 1] as { action?: unknown; content?: unknown } | undefined;
+    if (!scripted) return unanswered(this.out, this.verdict, request, `the answers file has no answer #${number}`);
     let outcome: Outcome;
-    if (!scripted) {
-      this.out.error(`the answers file has no answer #${this.next}; cancelling`);
-      outcome = { action: 'cancel' };
-    } else if (scripted.action === 'accept') {
+    if (scripted.action === 'accept') {
       const content = typeof scripted.content === 'object' && scripted.content !== null ? (scripted.content as Record<string, unknown>) : {};
       outcome = { action: 'accept', answers: request.mode === 'url' ? {} : answersFrom(request, content, this.out) };
     } else if (scripted.action === 'decline' || scripted.action === 'cancel') {
       outcome = { action: scripted.action };
     } else {
-      this.out.error(`answer #${this.next} has no valid action (accept, decline or cancel); cancelling`);
-      outcome = { action: 'cancel' };
+      return unanswered(this.out, this.verdict, request, `answer #${number} has no valid action (accept, decline or cancel)`);
     }
     announceAnswer(this.out, outcome, request);
     return outcome;
@@ -109,30 +140,26 @@ export class AnswersFilePrompter implements Prompter {
 }
 
 export class DefaultsPrompter implements Prompter {
-  constructor(private readonly out: Output) {}
+  constructor(private readonly out: Output, private readonly verdict: RunVerdict) {}
 
   async ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
     announce(this.out, request);
-    const refused = refusedAgain(this.out, options);
-    if (refused) return refused;
-    let outcome: Outcome;
-    if (request.mode === 'url') {
-      outcome = { action: 'decline' };
-    } else {
-      const missing = request.questions.filter((q) => q.required && defaultOf(q) === undefined);
-      if (missing.length > 0) {
-        this.out.error(`--accept-defaults cannot answer: ${missing.map((q) => q.id).join(', ')} ${missing.length === 1 ? 'is' : 'are'} required and ${missing.length === 1 ? 'has' : 'have'} no default; cancelling`);
-        outcome = { action: 'cancel' };
-      } else {
-        const answers = Object.fromEntries(
-          request.questions.flatMap((q) => {
-            const value = defaultOf(q);
-            return value === undefined ? [] : [[q.id, { state: 'submitted' as const, value: toAnswerValue(q, value) }]];
-          }),
-        );
-        outcome = { action: 'accept', answers };
-      }
+    const refusal = refusalOf(options);
+    if (refusal) return unanswered(this.out, this.verdict, request, refusal);
+    if (request.mode === 'url') return unanswered(this.out, this.verdict, request, '--accept-defaults does not open links');
+    const missing = request.questions.filter((q) => q.required && defaultOf(q) === undefined);
+    if (missing.length > 0) {
+      const one = missing.length === 1;
+      return unanswered(this.out, this.verdict, request,
+        `--accept-defaults cannot answer: ${missing.map((q) => q.id).join(', ')} ${one ? 'is' : 'are'} required and ${one ? 'has' : 'have'} no default`);
     }
+    const answers = Object.fromEntries(
+      request.questions.flatMap((q) => {
+        const value = defaultOf(q);
+        return value === undefined ? [] : [[q.id, { state: 'submitted' as const, value: toAnswerValue(q, value) }]];
+      }),
+    );
+    const outcome: Outcome = { action: 'accept', answers };
     announceAnswer(this.out, outcome, request);
     return outcome;
   }
@@ -146,6 +173,16 @@ export class DeclinePrompter implements Prompter {
     const outcome: Outcome = { action: 'decline' };
     announceAnswer(this.out, outcome, request);
     return outcome;
+  }
+}
+
+/** Without a terminal or an option that answers, nobody can: every question gets the runner's own answer, and says how to give one. */
+export class NoTerminalPrompter implements Prompter {
+  constructor(private readonly out: Output, private readonly verdict: RunVerdict) {}
+
+  async ask(request: InputRequest): Promise<Outcome> {
+    announce(this.out, request);
+    return unanswered(this.out, this.verdict, request, 'there is no terminal to ask in: use --answers FILE, --accept-defaults or --decline');
   }
 }
 
@@ -186,6 +223,12 @@ export class ConsolePrompter implements Prompter {
             }
             break;
           }
+          // Checked here, so only this field is asked again rather than the whole form.
+          const problem = checkValue(question, parsed.value);
+          if (problem !== undefined) {
+            this.out.error(problem);
+            continue;
+          }
           const answer = { state: 'submitted' as const, value: toAnswerValue(question, parsed.value) };
           if (answerFits(question, answer)) answers[question.id] = answer;
           break;
@@ -203,6 +246,13 @@ export class ConsolePrompter implements Prompter {
       }
     } catch (error) {
       if (options.signal.aborted) return { action: 'cancel' };
+      if ((error as { code?: unknown }).code === 'ABORT_ERR') {
+        // Ctrl+C or Ctrl+D at a prompt: the person dismissed the question, which the server hears as cancel.
+        process.stderr.write('\n');
+        const outcome: Outcome = { action: 'cancel' };
+        announceAnswer(this.out, outcome, request, (error as Error).message);
+        return outcome;
+      }
       throw error;
     } finally {
       options.signal.removeEventListener('abort', abort);

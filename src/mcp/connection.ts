@@ -125,6 +125,12 @@ export interface ConnectionDeps {
   readonly urlFlow: UrlFlow;
   /** Where `http` servers reconnect after an unexpected close: delays in ms, last one repeats. */
   readonly reconnectDelaysMs?: readonly number[];
+  /**
+   * A 2025-era question was refused with a protocol error (a schema outside the elicitation
+   * subset, a mode this client does not offer, too many open questions): the server got
+   * the error and the call goes on, so nothing else would tell the caller.
+   */
+  readonly onElicitationRefused?: (source: RequestSource, error: { readonly code: number; readonly message: string }) => void;
 }
 
 export interface ToolInfo {
@@ -745,7 +751,10 @@ export class ServerConnection {
     try {
       return await this.elicit(params, serverSignal, candidates);
     } catch (error) {
-      throw toProtocolError(this.sdk, error);
+      const refusal = toProtocolError(this.sdk, error);
+      this.deps.log.warn(`refused a question (${refusal.code}): ${refusal.message}`);
+      this.deps.onElicitationRefused?.(this.sourceOf(candidates), { code: refusal.code, message: refusal.message });
+      throw refusal;
     }
   }
 
@@ -861,7 +870,7 @@ function readElicitParams({ ProtocolError, ProtocolErrorCode }: Sdk, raw: unknow
 }
 
 /** Maps our failures to what the server receives. */
-function toProtocolError({ ProtocolError, ProtocolErrorCode }: Sdk, error: unknown): Error {
+function toProtocolError({ ProtocolError, ProtocolErrorCode }: Sdk, error: unknown): InstanceType<Sdk['ProtocolError']> {
   if (error instanceof ProtocolError) return error;
   if (error instanceof InvalidSchemaError) {
     return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid elicitation schema: ${describeProblems(error.problems)}`, {

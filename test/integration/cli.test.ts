@@ -3,7 +3,7 @@
  * against the fixture servers over stdio and HTTP.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,51 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** A shell word, quoted for `sh -c`. */
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What a terminal shows: without the control sequences (cursor moves, line clearing) readline writes around its prompts, and without carriage returns. */
+function shown(output: string): string {
+  // eslint-disable-next-line no-control-regex -- ESC is exactly what a control sequence starts with
+  return output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+}
+
+/**
+ * Runs the CLI in a pseudo-terminal (util-linux `script`), so it sees a TTY and asks on the
+ * console. Each step types its keys once the output since the previous keys matches its
+ * prompt; stdout and stderr arrive mixed, as a person sees them.
+ */
+function runInTerminal(args: string[], steps: Array<{ prompt: RegExp; keys: string }>): Promise<{ code: number; output: string }> {
+  requireFixtures();
+  if (spawnSync('script', ['--version']).error) throw new Error('These tests need util-linux "script" to give the runner a terminal.');
+  const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ');
+  return new Promise((resolve) => {
+    // -e: exit with the runner's exit code.
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const pending = [...steps];
+    let output = '';
+    let answeredUpTo = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const next = pending[0];
+      if (next && next.prompt.test(shown(output.slice(answeredUpTo)))) {
+        pending.shift();
+        answeredUpTo = output.length;
+        child.stdin.write(next.keys);
+      }
+    });
+    // A prompt that never comes fails the test with what was shown, not a bare mocha timeout.
+    const stuck = setTimeout(() => child.kill(), 20_000);
+    child.on('close', (code) => {
+      clearTimeout(stuck);
+      child.stdin.end();
+      resolve({ code: code ?? -1, output: shown(output) });
+    });
   });
 }
 
@@ -75,26 +120,56 @@ describe('command line runner', () => {
     assert.deepEqual(toolOutput(accepted, 'pick_instruments'), { action: 'accept', content: { instruments: ['piano', 'bass'] } });
   });
 
-  it('--accept-defaults refuses, with a message, a form whose required fields have no default', async () => {
+  it('--accept-defaults refuses, with a message and exit code 3, a form whose required fields have no default', async () => {
     const { code, stdout, stderr } = await run(['call', '--accept-defaults', 'book_restaurant', ...STDIO]);
-    assert.equal(code, 0);
+    assert.equal(code, 3);
     assert.match(stderr, /--accept-defaults cannot answer: date is required and has no default; cancelling/);
+    assert.match(stdout, /→ cancel \(--accept-defaults cannot answer: date is required and has no default\)/);
     assert.match(stdout, /✓ book_restaurant: \{"action":"cancel"\}/);
   });
 
-  it('an answer the form refuses is reported, not sent', async () => {
+  it('an answer the form refuses is reported, not sent, and the run exits 3', async () => {
     const file = answers('bad.json', [{ action: 'accept', content: { party_size: 99, date: '2026-12-24' } }]);
-    const { stdout, stderr } = await run(['call', '--answers', file, 'book_restaurant', ...STDIO]);
+    const { code, stdout, stderr } = await run(['call', '--answers', file, 'book_restaurant', ...STDIO]);
+    assert.equal(code, 3);
     assert.match(stderr, /the answer was refused: Party Size must be between 1 and 20/);
     assert.match(stdout, /✓ book_restaurant: \{"action":"cancel"\}/);
+  });
+
+  it('when the answers file runs out, a link is declined and a form cancelled; the form makes the run exit 3, over an isError result', async () => {
+    const empty = answers('empty.json', []);
+    const link = await run(['call', '--json', '--answers', empty, 'open_review', ...STDIO]);
+    assert.equal(link.code, 0);
+    const lines = jsonLines(link.stdout);
+    assert.deepEqual(lines.find((l) => l.type === 'answer'), {
+      type: 'answer', action: 'decline', reason: 'the answers file has no answer #1; links are declined unless an --answers file accepts them', request: lines.find((l) => l.type === 'answer')?.request,
+    });
+    assert.deepEqual(toolOutput(lines, 'open_review'), { action: 'decline' });
+
+    const form = await run(['call-all', '--answers', empty, '--', process.execPath, join(FIXTURES, 'stdio.js'), '--only', 'confirm_action,fail']);
+    assert.equal(form.code, 3, 'an unanswered form outranks a tool that returned isError');
+    assert.match(form.stderr, /the answers file has no answer #1; cancelling/);
+    assert.match(form.stdout, /→ cancel \(the answers file has no answer #1\)\n✓ confirm_action: \{"action":"cancel"\}/);
+    assert.match(form.stdout, /✗ fail \(isError\): it failed on purpose/);
   });
 
   it('URL elicitations print the URL and are declined unless the answers file accepts them', async () => {
     const declined = await run(['call', '--decline', 'open_review', ...STDIO]);
     assert.match(declined.stdout, /asks you to open https:\/\/example\.com\/review\/42 \[site: example\.com\]/);
     assert.match(declined.stdout, /✓ open_review: \{"action":"decline"\}/);
+    const withDefaults = await run(['call', '--accept-defaults', 'open_review', ...STDIO]);
+    assert.equal(withDefaults.code, 0);
+    assert.match(withDefaults.stdout, /→ decline \(--accept-defaults does not open links; links are declined unless an --answers file accepts them\)/);
     const file = answers('url.json', [{ action: 'accept' }]);
     assert.match((await run(['call', '--answers', file, 'open_review', ...STDIO])).stdout, /✓ open_review: \{"action":"accept"\}/);
+  });
+
+  it('a link the host will not open is printed and declined without using an answer', async () => {
+    const file = answers('hostile.json', [{ action: 'accept' }]);
+    const { code, stdout } = await run(['call', '--answers', file, 'hostile_link', ...STDIO]);
+    assert.equal(code, 0);
+    assert.match(stdout, /\? stdio\.js \(hostile_link\) asks you to open javascript:alert\(document\.cookie\) \[refused: links with the scheme "javascript:" are not opened/);
+    assert.match(stdout, /→ decline \(the link was refused unopened\)\n✓ hostile_link: \{"action":"decline"\}/);
   });
 
   it('call-all calls every listed tool in order, filling arguments from defaults', async () => {
@@ -109,6 +184,47 @@ describe('command line runner', () => {
     ]);
     assert.deepEqual(toolOutput(lines, 'confirm_action'), { action: 'accept', content: { confirm: true } });
     assert.deepEqual(toolOutput(lines, 'clear_completed'), { action: 'decline', removed: 0 });
+  });
+
+  it('call-all over Streamable HTTP calls every listed tool in order and answers each question', async () => {
+    const server = await startHttpFixture(['--only', 'book_restaurant,echo,open_review']);
+    try {
+      const file = answers('http-all.json', [{ action: 'accept', content: { date: '2027-03-01', party_size: 3 } }, { action: 'accept' }]);
+      const { code, stdout } = await run(['call-all', '--json', '--answers', file, `http://127.0.0.1:${server.port}/mcp`]);
+      assert.equal(code, 0);
+      const lines = jsonLines(stdout);
+      const event = (l: Record<string, unknown>): string =>
+        l.type === 'elicitation' ? `elicitation ${String(l.mode)}` : l.type === 'answer' ? `answer ${String(l.action)}` : l.type === 'waiting' ? 'waiting' : `${String(l.type)} ${String(l.tool)}`;
+      assert.deepEqual(lines.map(event), [
+        'call book_restaurant', 'elicitation form', 'answer accept', 'result book_restaurant',
+        'call echo', 'result echo',
+        'call open_review', 'elicitation url', 'answer accept', 'result open_review',
+      ]);
+      assert.deepEqual(toolOutput(lines, 'book_restaurant'), { action: 'accept', content: { party_size: 3, date: '2027-03-01', dietary: 'none' } });
+      assert.deepEqual(toolOutput(lines, 'echo'), { echo: 'hello' });
+      assert.deepEqual(toolOutput(lines, 'open_review'), { action: 'accept' });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('call-all goes on after a tool fails, prints every outcome, and exits with the most serious (1 over 2)', async () => {
+    const server = await startHttpFixture(['--only', 'fail,needs_authorization,read_env']);
+    try {
+      // The link is accepted, but with failTwice the server answers the retry with -32042 again: the call fails.
+      const file = answers('fails.json', [{ action: 'accept' }]);
+      const { code, stdout } = await run(['call-all', '--json', '--answers', file, '--args', '{"failTwice":true,"name":"ELICITATION_HOST_CLI_TEST"}', `http://127.0.0.1:${server.port}/mcp`]);
+      assert.equal(code, 1);
+      const lines = jsonLines(stdout);
+      assert.deepEqual(lines.filter((l) => l.type === 'call').map((l) => l.tool), ['fail', 'needs_authorization', 'read_env']);
+      assert.equal(lines.find((l) => l.type === 'result' && l.tool === 'fail')?.isError, true);
+      const failure = lines.find((l) => l.type === 'error' && l.tool === 'needs_authorization');
+      assert.equal(failure?.code, -32042);
+      assert.match(String(failure?.message), /^needs_authorization failed: .* still requires a link to be visited for needs_authorization \(Authorization required\); not retrying again$/);
+      assert.deepEqual(toolOutput(lines, 'read_env'), { name: 'ELICITATION_HOST_CLI_TEST', value: null, cwd: process.cwd() });
+    } finally {
+      await server.stop();
+    }
   });
 
   it('exit code 2 when a tool returns isError', async () => {
@@ -129,9 +245,49 @@ describe('command line runner', () => {
     assert.match(usage.stderr, /unknown option --frobnicate/);
   });
 
-  it('without a terminal or answers, an elicitation is cancelled with a message saying how to answer', async () => {
-    const { stderr, stdout } = await run(['call', 'clear_completed', ...STDIO]);
-    assert.match(stderr, /no terminal to ask in: use --answers FILE, --accept-defaults or --decline/);
-    assert.match(stdout, /\{"action":"cancel","removed":0\}/);
+  it('exit code 1 on a protocol error: a question the client refuses, though the tool then returns a result', async () => {
+    const { code, stdout, stderr } = await run(['call', 'invalid_schema', ...STDIO]);
+    assert.equal(code, 1);
+    assert.match(stderr, /error: stdio\.js \(invalid_schema\) sent a question this client refused \(-32602\): Invalid elicitation schema: properties\.address: nested objects are not allowed/);
+    assert.match(stdout, /✓ invalid_schema: \{"error":\{"code":-32602/);
+  });
+
+  it('without a terminal or an answering option, every question and its answer are printed: a form is cancelled (exit 3), a link declined, both saying which option to pass', async () => {
+    const form = await run(['call', 'clear_completed', ...STDIO]);
+    assert.equal(form.code, 3);
+    assert.match(form.stderr, /there is no terminal to ask in: use --answers FILE, --accept-defaults or --decline; cancelling/);
+    assert.match(form.stdout, /\? stdio\.js \(Clear completed todos\): Remove 5 completed todos\? This cannot be undone\./);
+    assert.match(form.stdout, /→ cancel \(there is no terminal to ask in: use --answers FILE, --accept-defaults or --decline\)/);
+    assert.match(form.stdout, /\{"action":"cancel","removed":0\}/);
+
+    const link = await run(['call', 'open_review', ...STDIO]);
+    assert.equal(link.code, 0);
+    assert.match(link.stdout, /asks you to open https:\/\/example\.com\/review\/42/);
+    assert.match(link.stdout, /→ decline \(there is no terminal to ask in: use --answers FILE, --accept-defaults or --decline; links are declined unless an --answers file accepts them\)/);
+    assert.match(link.stdout, /✓ open_review: \{"action":"decline"\}/);
+  });
+
+  it('in a terminal, asks each field on the console, asks a value out of range again, and sends the answers', async () => {
+    const { code, output } = await runInTerminal(['call', '--args', '{"restaurant":"Chez TTY"}', 'book_restaurant', ...STDIO], [
+      { prompt: /Party Size \(Number of guests in your party\) \[2\]: $/, keys: '99\r' },
+      { prompt: /Party Size must be between 1 and 20\n {2}Party Size \(Number of guests in your party\) \[2\]: $/, keys: '4\r' },
+      { prompt: /Reservation Date \(Preferred date for your reservation\): $/, keys: '2026-12-24\r' },
+      // Enter takes the default.
+      { prompt: /Dietary Restrictions .*\[none\]: $/, keys: '\r' },
+      { prompt: /\(a\)ccept — send, \(d\)ecline, \(c\)ancel\? $/, keys: 'a\r' },
+    ]);
+    assert.equal(code, 0, output);
+    assert.match(output, /\? stdio\.js \(book_restaurant\): Please provide your reservation details for Chez TTY:/);
+    assert.match(output, /→ accept \{"party_size":4,"date":"2026-12-24","dietary":"none"\}/);
+    assert.match(output, /✓ book_restaurant: \{"action":"accept","content":\{"party_size":4,"date":"2026-12-24","dietary":"none"\}\}/);
+  });
+
+  it('in a terminal, Ctrl+D at a prompt cancels the question', async () => {
+    const { code, output } = await runInTerminal(['call', 'clear_completed', ...STDIO], [
+      { prompt: /\(a\)ccept — send, \(d\)ecline, \(c\)ancel\? $/, keys: '\x04' },
+    ]);
+    assert.equal(code, 0, output);
+    assert.match(output, /→ cancel \(Aborted with Ctrl\+D\)/);
+    assert.match(output, /✓ clear_completed: \{"action":"cancel","removed":0\}/);
   });
 });
