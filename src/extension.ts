@@ -23,6 +23,7 @@ import { autoStart, connectionSettings, forceForm } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/tool-runner';
 import { vsCodeUrlFlow } from './ui/url-flow';
 import { reportRefusedLink, UrlPrompt } from './ui/url-prompt';
+import { refusalReporter } from './ui/refusals';
 
 /** What other extensions (and the end-to-end tests) get from `activate`. */
 export interface ElicitationHostApi {
@@ -63,6 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
     clientInfo: { name: 'elicitation-host', version },
     urlFlow: vsCodeUrlFlow(log),
+    onElicitationRefused: refusalReporter(log),
     logFor: (name) => logs.logFor(name),
     workspaceTrusted: () => vscode.workspace.isTrusted,
     autoStart,

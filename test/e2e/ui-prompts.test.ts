@@ -200,6 +200,17 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await results.next();
   });
 
+  it('a question with a schema outside the elicitation subset is refused: the server hears which field, the person why', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'invalid_schema', 'me');
+    const outcome = (await ui!.nextRecord('invalid_schema')) as { error?: { code: number; message: string } };
+    assert.equal(outcome.error?.code, -32602);
+    assert.match(outcome.error?.message ?? '', /properties\.address: nested objects are not allowed in elicitation schemas/);
+    await results.next();
+    await workbench.waitForNotification(/fixture · invalid_schema asked a question that cannot be shown, and was told why: .*properties\.address: nested objects are not allowed/);
+    assert.equal(await workbench.quickInputVisible(), false, 'nothing was shown as a question');
+  });
+
   it('two servers asking at once are answered in order; the status bar counts 2, 1, then nothing', async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'fixture', 'ask_later', '3000');
