@@ -18,8 +18,9 @@ export default tseslint.config(
     },
   },
   {
-    // The pure layers: no editor, no I/O. They run under plain Node and in the webview.
-    files: ['src/elicitation/**', 'src/shared/**', 'webview/**'],
+    // The pure layers: no editor, no I/O. They run under plain Node and in the webview. The form
+    // panel's page and its verdicts on the page's messages too: the tests run them without VS Code.
+    files: ['src/elicitation/**', 'src/shared/**', 'webview/**', 'src/ui/form-page.ts', 'src/ui/form-verdicts.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -27,8 +27,10 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
   return node;
 }
 
-function custom(tag: string, className?: string): HTMLElement & Record<string, unknown> {
-  const node = document.createElement(tag) as HTMLElement & Record<string, unknown>;
+type Control = HTMLElement & Record<string, unknown> & { updateComplete?: Promise<unknown> };
+
+function custom(tag: string, className?: string): Control {
+  const node = document.createElement(tag) as Control;
   if (className) node.className = className;
   return node;
 }
@@ -50,44 +52,66 @@ export function fromLocalInput(local: string): string {
 
 const INPUT_TYPES: Record<string, string> = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
 
-/** The label, the control, the helper text and the error line, wired for screen readers. */
-function frame(question: Question, control: HTMLElement, controlId: string): { root: HTMLElement; error: HTMLElement } {
+interface Frame {
+  readonly root: HTMLElement;
+  /** Shows the core's message (or none), styled on the control and told to screen readers. */
+  readonly showError: (message: string | undefined) => void;
+}
+
+/**
+ * The label, the control, the helper text and the error line, wired for screen readers.
+ * The name comes from vscode-label (it sets the components' own `label`, or
+ * aria-labelledby on a group). The notes below the control are tied to what a screen
+ * reader is on: a group itself (by id), else the input inside the component's shadow root,
+ * which ids cannot reach and to which vscode-elements passes nothing but the label: that
+ * input gets the notes' text as its description, kept up to date with the error.
+ */
+function frame(question: Question, control: Control, controlId: string): Frame {
   const root = custom('vscode-form-group', 'field');
   root.setAttribute('variant', 'vertical');
   root.dataset.questionId = question.id;
   const label = custom('vscode-label');
+  label.setAttribute('id', `${controlId}-label`);
   label.setAttribute('for', controlId);
   label.textContent = question.title;
   if (question.required) label.setAttribute('required', '');
   root.append(label, control);
-  const describedBy: string[] = [];
+  /** What a screen reader says after the name: the helper text, the secret warning, the error. */
+  const notes: HTMLElement[] = [];
   if (question.description) {
     const helper = custom('vscode-form-helper', 'helper');
-    helper.id = `${controlId}-help`;
     helper.textContent = question.description;
-    root.append(helper);
-    describedBy.push(helper.id);
+    notes.push(helper);
   }
-  if (question.looksSecret) {
-    const warning = el('div', 'secret-warning', 'This looks like a request for a secret. MCP servers must not ask for passwords or keys in a form.');
-    root.append(warning);
-  }
+  if (question.looksSecret) notes.push(el('div', 'secret-warning', 'This looks like a request for a secret. MCP servers must not ask for passwords or keys in a form.'));
   const error = el('div', 'error');
-  error.id = `${controlId}-error`;
   // Announced when it changes.
   error.setAttribute('role', 'alert');
   error.setAttribute('aria-live', 'assertive');
-  root.append(error);
-  describedBy.push(error.id);
-  control.setAttribute('aria-describedby', describedBy.join(' '));
-  return { root, error };
-}
-
-function markError(control: HTMLElement & Record<string, unknown>, error: HTMLElement, message: string | undefined): void {
-  error.textContent = message ?? '';
-  control.invalid = message !== undefined;
-  if (message) control.setAttribute('aria-invalid', 'true');
-  else control.removeAttribute('aria-invalid');
+  notes.push(error);
+  notes.forEach((note, i) => (note.id = `${controlId}-note${i}`));
+  root.append(...notes);
+  control.setAttribute('aria-describedby', notes.map((note) => note.id).join(' '));
+  const describe = (): void => {
+    const inner = control.shadowRoot?.querySelector('input, textarea, [role="combobox"]');
+    if (inner) {
+      control.removeAttribute('aria-describedby');
+      // Not the native `required`: that would start the browser's own validation.
+      if (question.required) inner.setAttribute('aria-required', 'true');
+      inner.setAttribute('aria-description', notes.map((note) => note.textContent).filter(Boolean).join('. '));
+    }
+    (inner ?? control).setAttribute('aria-invalid', String(error.textContent !== ''));
+  };
+  // The component renders its shadow root once connected.
+  void control.updateComplete?.then(describe);
+  return {
+    root,
+    showError(message) {
+      error.textContent = message ?? '';
+      control.invalid = message !== undefined;
+      void Promise.resolve(control.updateComplete).then(describe);
+    },
+  };
 }
 
 function textField(question: Extract<Question, { kind: 'text' | 'number' | 'integer' }>, id: string): FieldControl {
@@ -101,9 +125,11 @@ function textField(question: Extract<Question, { kind: 'text' | 'number' | 'inte
     if (!long) input.type = type;
   } else {
     input.type = 'number';
-    input.step = question.kind === 'integer' ? 1 : ('any' as never);
+    // Arrow keys and the spinner step by 1. A number field still takes 2.5: the form does not
+    // validate natively, and styles.css keeps the browser's step mismatch from painting it red.
+    input.step = 1;
   }
-  const { root, error } = frame(question, input, id);
+  const { root, showError } = frame(question, input, id);
   const isDateTime = question.kind === 'text' && question.format === 'date-time';
   return {
     question,
@@ -120,7 +146,7 @@ function textField(question: Extract<Question, { kind: 'text' | 'number' | 'inte
       input.value = isDateTime ? toLocalInput(text) : text;
     },
     focus: () => input.focus(),
-    showError: (message) => markError(input, error, message),
+    showError,
   };
 }
 
@@ -129,7 +155,12 @@ function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: str
   box.id = id;
   // The description is the checkbox's own text (what checking it means); the label names the question.
   box.textContent = question.description ?? question.title;
-  const { root, error } = frame({ ...question, description: undefined } as Question, box, id);
+  const { root, showError } = frame({ ...question, description: undefined } as Question, box, id);
+  if (question.description) {
+    // The checkbox is named by its own text; the title names the question around it.
+    root.setAttribute('role', 'group');
+    root.setAttribute('aria-labelledby', `${id}-label`);
+  }
   return {
     question,
     root,
@@ -138,7 +169,7 @@ function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: str
       if (value !== undefined) box.checked = value === true;
     },
     focus: () => box.focus(),
-    showError: (message) => markError(box, error, message),
+    showError,
   };
 }
 
@@ -148,7 +179,6 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
     const group = custom('vscode-radio-group', 'control');
     group.id = id;
     group.setAttribute('variant', 'vertical');
-    group.setAttribute('aria-label', question.title);
     const radios = question.options.map((option, i) => {
       const radio = custom('vscode-radio');
       radio.id = `${id}-${i}`;
@@ -158,7 +188,7 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
       group.append(radio);
       return radio;
     });
-    const { root, error } = frame(question, group, id);
+    const { root, showError } = frame(question, group, id);
     return {
       question,
       root,
@@ -168,7 +198,7 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
         for (const radio of radios) radio.checked = radio.value === value;
       },
       focus: () => (radios.find((r) => r.checked) ?? radios[0])?.focus(),
-      showError: (message) => markError(group, error, message),
+      showError,
     };
   }
   const select = custom('vscode-single-select', 'control');
@@ -181,7 +211,7 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
     if (option.description) node.description = option.description;
     select.append(node);
   }
-  const { root, error } = frame(question, select, id);
+  const { root, showError } = frame(question, select, id);
   return {
     question,
     root,
@@ -193,7 +223,7 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
       if (value !== undefined) select.value = String(value);
     },
     focus: () => select.focus(),
-    showError: (message) => markError(select, error, message),
+    showError,
   };
 }
 
@@ -201,7 +231,6 @@ function multiSelectField(question: Extract<Question, { kind: 'multi-select' }>,
   const group = custom('vscode-checkbox-group', 'control');
   group.id = id;
   group.setAttribute('variant', 'vertical');
-  group.setAttribute('aria-label', question.title);
   const boxes = question.options.map((option, i) => {
     const box = custom('vscode-checkbox');
     box.id = `${id}-${i}`;
@@ -210,11 +239,13 @@ function multiSelectField(question: Extract<Question, { kind: 'multi-select' }>,
     group.append(box);
     return box;
   });
-  const { root, error } = frame(question, group, id);
+  const { root, showError } = frame(question, group, id);
   const { minItems: min, maxItems: max } = question;
   if (min !== undefined || max !== undefined) {
     const hint = el('div', 'hint', min !== undefined && max !== undefined ? `Choose ${min === max ? min : `${min} to ${max}`}.` : min !== undefined ? `Choose at least ${min}.` : `Choose at most ${max}.`);
+    hint.id = `${id}-hint`;
     root.insertBefore(hint, group.nextSibling);
+    group.setAttribute('aria-describedby', `${hint.id} ${group.getAttribute('aria-describedby')}`);
   }
   return {
     question,
@@ -225,7 +256,7 @@ function multiSelectField(question: Extract<Question, { kind: 'multi-select' }>,
       for (const box of boxes) box.checked = value.includes(box.value as string);
     },
     focus: () => boxes[0]?.focus(),
-    showError: (message) => markError(group, error, message),
+    showError,
   };
 }
 

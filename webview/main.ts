@@ -43,6 +43,8 @@ interface Current {
   readonly form: FormView;
   readonly fields: FieldControl[];
   readonly touched: Set<string>;
+  /** Submitted, declined or cancelled: the buttons wait for the host's next form. */
+  sent: boolean;
 }
 let current: Current | undefined;
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -79,7 +81,8 @@ function validateLive(field: FieldControl): void {
 }
 
 function submit(): void {
-  if (!current) return;
+  // Enter in a text field submits the form too: one keypress, one submission.
+  if (!current || current.sent) return;
   flushDrafts();
   const values: Record<string, ContentValue | null> = {};
   let firstInvalid: FieldControl | undefined;
@@ -94,19 +97,20 @@ function submit(): void {
     firstInvalid.focus();
     return;
   }
-  setBusy(true);
+  setSent();
   post({ type: 'submit', requestId: current.form.requestId, values });
 }
 
 function finish(type: 'decline' | 'cancel' | 'stepByStep'): void {
-  if (!current) return;
+  if (!current || current.sent) return;
   flushDrafts();
-  setBusy(true);
+  setSent();
   post({ type, requestId: current.form.requestId });
 }
 
-function setBusy(busy: boolean): void {
-  for (const button of app.querySelectorAll<HTMLElement & { disabled: boolean }>('vscode-button')) button.disabled = busy;
+function setSent(): void {
+  current!.sent = true;
+  for (const button of app.querySelectorAll<HTMLElement & { disabled: boolean }>('vscode-button')) button.disabled = true;
 }
 
 function button(label: string, onClick: () => void, secondary: boolean, title?: string): HTMLElement {
@@ -142,12 +146,18 @@ function render(form: FormView): void {
   for (const field of fields) {
     const restored = Object.prototype.hasOwnProperty.call(form.drafts, field.question.id) ? form.drafts[field.question.id] : undefined;
     field.write(restored ?? (field.question.defaultValue as DraftValue | undefined));
-    const onChange = (): void => {
+    const onInput = (): void => {
       validateLive(field);
       queueDraft(field);
     };
-    field.root.addEventListener('input', onChange);
-    field.root.addEventListener('change', onChange);
+    field.root.addEventListener('input', onInput);
+    // A finished change goes to the host at once, not after the pause. Captured: the text
+    // fields' and the select's change events do not bubble (the select sends no other).
+    field.root.addEventListener('change', () => {
+      onInput();
+      flushDrafts();
+    }, true);
+    field.root.addEventListener('focusout', flushDrafts);
     body.append(field.root);
   }
 
@@ -169,7 +179,7 @@ function render(form: FormView): void {
   actions.append(stepByStep);
 
   app.replaceChildren(header, body, actions);
-  current = { form, fields, touched: new Set() };
+  current = { form, fields, touched: new Set(), sent: false };
   for (const field of fields) {
     const error = form.errors?.[field.question.id];
     if (error) field.showError(error);
@@ -199,14 +209,30 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   else if (message?.type === 'idle') renderIdle(message.note);
 });
 
+/** An open dropdown owns Escape: it closes the list, and only a second Escape cancels the form. */
+function inOpenDropdown(event: Event): boolean {
+  return event.composedPath().some((node) => /^VSCODE-(SINGLE|MULTI)-SELECT$/.test((node as Element).tagName) && (node as Element & { open?: boolean }).open === true);
+}
+
+// In the capture phase: the select components stop Escape from reaching the document.
 document.addEventListener('keydown', (event) => {
+  // Ctrl+W and the like close the panel before the draft pause ends: what was typed goes now.
+  if (event.ctrlKey || event.metaKey || event.altKey) flushDrafts();
   if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
     event.preventDefault();
     submit();
-  } else if (event.key === 'Escape' && current) {
+  } else if (event.key === 'Escape' && current && !inOpenDropdown(event)) {
     event.preventDefault();
     finish('cancel');
   }
+}, true);
+
+// Closing the panel, switching tabs or clicking outside the page: pending drafts go now, while
+// the page can still post (a closed panel's page is gone before a timer would fire).
+window.addEventListener('blur', flushDrafts);
+window.addEventListener('pagehide', flushDrafts);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') flushDrafts();
 });
 
 // The first form can come inside the page itself, which saves a round trip through the host.

@@ -7,11 +7,12 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../elicitation/broker';
-import type { Answer, Answers } from '../elicitation/model';
 import type { InputRequest } from '../elicitation/request';
 import { findRequest, type InputStore } from '../elicitation/store';
-import { fromAnswerValue, ownAnswer, readField, requiredMessage, toAnswerValue } from '../elicitation/validation';
+import { fromAnswerValue, ownAnswer } from '../elicitation/validation';
 import { type DraftValue, type FormView, type HostMessage, parsePageMessage, type PageMessage } from '../shared/protocol';
+import { formPageHtml } from './form-page';
+import { isAboutShownForm, judgeSubmission, storableDraft } from './form-verdicts';
 import type { NativePrompter } from './native-prompter';
 import { tellRequestEnded } from './native-prompter';
 import type { FormSurface } from './prompter';
@@ -38,6 +39,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   /** What the person typed, as typed (also text that does not parse yet), per request. */
   private readonly rawDrafts = new Map<string, Map<string, DraftValue>>();
   private readonly errors = new Map<string, Record<string, string>>();
+  /** The request whose form the page was last given: the only one it may answer. */
+  private shownRequestId: string | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -77,10 +80,15 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const index = this.waiting.findIndex((j) => j.request.id === requestId);
     if (index < 0) return false;
     const [job] = this.waiting.splice(index, 1);
+    this.putInFront(job);
+    return true;
+  }
+
+  /** Puts this request in front (the one shown waits first in line), drafts and all. */
+  private putInFront(job: FormJob): void {
     if (this.current) this.waiting.unshift(this.current);
     this.current = job;
     this.show(true);
-    return true;
   }
 
   private show(takeFocus: boolean): void {
@@ -108,36 +116,9 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'agent-inputs.svg');
     this.pageReady = false;
     const webview = panel.webview;
-    const n = nonce();
-    const csp = [
-      "default-src 'none'",
-      `script-src 'nonce-${n}'`,
-      `style-src ${webview.cspSource} 'nonce-${n}'`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-    ].join('; ');
-    // The page's script and styles are inlined (under the nonce): fetching them through the
-    // webview's resource loader is most of a new panel's start-up time.
-    const { script, styles } = this.pageAssets(root);
-    // The current form travels inside the page (JSON in an inert script element, `<` escaped so
-    // server text cannot end it), so the first render needs no round trip through the host.
-    const view = this.currentView();
-    const initial = view ? `<script type="application/json" id="initial-form">${JSON.stringify(view).replace(/</g, '\\u003c')}</script>` : '';
-    webview.html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${n}">${styles}</style>
-<title>Agent Input</title>
-</head>
-<body>
-<main id="app"></main>
-${initial}
-<script nonce="${n}">${script}</script>
-</body>
-</html>`;
+    const initialForm = this.currentView();
+    webview.html = formPageHtml({ cspSource: webview.cspSource, nonce: nonce(), ...this.pageAssets(root), ...(initialForm && { initialForm }) });
+    this.shownRequestId = initialForm?.requestId;
     webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
     panel.onDidDispose(() => {
       // Closing is not cancelling: the request stays pending, its drafts in the store.
@@ -148,22 +129,24 @@ ${initial}
 
   private assets: { script: string; styles: string } | undefined;
 
-  /** The built page, read once; `</` cannot end the element it is inlined into. */
+  /** The built page, read once. */
   private pageAssets(root: vscode.Uri): { script: string; styles: string } {
     this.assets ??= {
-      script: readFileSync(vscode.Uri.joinPath(root, 'main.js').fsPath, 'utf8').replace(/<\/(script)/gi, '<\\/$1'),
-      styles: readFileSync(vscode.Uri.joinPath(root, 'styles.css').fsPath, 'utf8').replace(/<\/(style)/gi, '<\\/$1'),
+      script: readFileSync(vscode.Uri.joinPath(root, 'main.js').fsPath, 'utf8'),
+      styles: readFileSync(vscode.Uri.joinPath(root, 'styles.css').fsPath, 'utf8'),
     };
     return this.assets;
   }
 
-  private post(message: HostMessage): void {
-    if (this.panel && this.pageReady) void this.panel.webview.postMessage(message);
+  private post(message: HostMessage): boolean {
+    if (!this.panel || !this.pageReady) return false;
+    void this.panel.webview.postMessage(message);
+    return true;
   }
 
   private renderCurrent(): void {
     const form = this.currentView();
-    this.post(form ? { type: 'render', form } : { type: 'idle' });
+    if (this.post(form ? { type: 'render', form } : { type: 'idle' })) this.shownRequestId = form?.requestId;
   }
 
   /** The current request as the page renders it: drafts restored, refusals beside their fields. */
@@ -209,8 +192,8 @@ ${initial}
       return;
     }
     const job = this.current;
-    // Messages about a form that is no longer the current one are stale: ignored.
-    if (!job || message.requestId !== job.request.id) return;
+    // About a form that is no longer the current one (stale), or one this page was never shown (made up): ignored.
+    if (!job || !isAboutShownForm(message.requestId, job.request.id, this.shownRequestId)) return;
     this.handle(job, message);
   }
 
@@ -227,34 +210,21 @@ ${initial}
         if (!drafts) this.rawDrafts.set(request.id, (drafts = new Map()));
         if (message.value === null) drafts.delete(question.id);
         else drafts.set(question.id, message.value);
-        const read = readField(question, message.value);
-        const answer: Answer | undefined = read.ok && read.value !== undefined ? { state: 'draft', value: toAnswerValue(question, read.value) } : undefined;
         // Only well-typed drafts enter the store; the raw text stays here for the panel.
-        if (answer || read.ok) this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(answer && { answer }) });
+        const draft = storableDraft(question, message.value);
+        if (draft.store) this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(draft.answer && { answer: draft.answer }) });
         return;
       }
       case 'submit': {
         // The page validated already; the host does not take its word for it.
-        const answers: Record<string, Answer> = {};
-        const refusals: Record<string, string> = {};
-        for (const question of request.questions) {
-          const raw = Object.prototype.hasOwnProperty.call(message.values, question.id) ? message.values[question.id] : null;
-          const read = readField(question, raw);
-          if (!read.ok) refusals[question.id] = read.message;
-          else if (read.value === undefined) {
-            if (question.required) refusals[question.id] = requiredMessage(question);
-            else Object.defineProperty(answers, question.id, { value: { state: 'skipped' }, enumerable: true });
-          } else {
-            Object.defineProperty(answers, question.id, { value: { state: 'submitted', value: toAnswerValue(question, read.value) }, enumerable: true });
-          }
-        }
-        if (Object.keys(refusals).length > 0) {
-          this.log.warn(`Refused a submission of "${request.message.slice(0, 80)}" the form page should not have sent: ${Object.values(refusals).join('; ')}`);
-          this.errors.set(request.id, refusals);
+        const verdict = judgeSubmission(request.questions, message.values);
+        if (!verdict.ok) {
+          this.log.warn(`Refused a submission of "${request.message.slice(0, 80)}" the form page should not have sent: ${Object.values(verdict.refusals).join('; ')}`);
+          this.errors.set(request.id, { ...verdict.refusals });
           this.renderCurrent();
           return;
         }
-        this.complete(job, { action: 'accept', answers: answers as Answers });
+        this.complete(job, { action: 'accept', answers: verdict.answers });
         return;
       }
       case 'decline':
@@ -262,9 +232,14 @@ ${initial}
         this.complete(job, { action: message.type });
         return;
       case 'stepByStep':
-        // The same drafts, asked one at a time in the quick input; the panel moves on.
+        // The same drafts (the store's), asked one at a time in the quick input; the panel moves
+        // on. Text typed here that did not parse stays behind: the steps would not show it.
+        this.rawDrafts.delete(request.id);
         this.next();
-        void this.native.ask(request, { ...job.options, presentation: 'form' }).then(job.resolve);
+        void this.native.askStepByStep(request, job.options).then((outcome) => {
+          if (outcome !== 'form') job.resolve(outcome);
+          else if (!job.options.signal.aborted) this.putInFront(job);
+        });
         return;
     }
   }

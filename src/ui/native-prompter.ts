@@ -10,13 +10,18 @@ import type { InputRequest } from '../elicitation/request';
 import { findRequest, type InputStore } from '../elicitation/store';
 import { buildContent, defaultOf, fromAnswerValue, ownAnswer, toAnswerValue } from '../elicitation/validation';
 import { PromptQueue, type ShowResult } from '../elicitation/prompt-queue';
-import { askConfirm, askQuestion, Deferral, type PromptFrame, type StepResult } from './quick-prompts';
+import { askConfirm, askQuestion, Deferral, FORM_BUTTON, type PromptFrame, type StepResult } from './quick-prompts';
 import { escapeIcons, iconSafe, linkSafe, oneLine, sourceLabel, wrap } from './text';
 
 interface Job {
   readonly request: InputRequest;
   readonly options: AskOptions;
+  /** Handed over by the form panel: every step offers the way back to it. */
+  readonly offerForm: boolean;
 }
+
+/** The person went back to the form panel; the drafts are in the store. */
+export type BackToForm = 'form';
 
 /** Says, without blocking, that a prompt closed because its request ended elsewhere. */
 export function tellRequestEnded(request: InputRequest, signal: AbortSignal, dialogLeftOpen = false): void {
@@ -30,7 +35,7 @@ export function tellRequestEnded(request: InputRequest, signal: AbortSignal, dia
 
 export class NativePrompter {
   private readonly deferral = new Deferral();
-  private readonly queue = new PromptQueue<Outcome>(() => this.deferral.defer());
+  private readonly queue = new PromptQueue<Outcome | BackToForm>(() => this.deferral.defer());
   /** Requests whose modal dialog is on screen (a modal cannot be closed for us). */
   private readonly dialogsOnScreen = new Set<string>();
 
@@ -42,14 +47,27 @@ export class NativePrompter {
   }
 
   ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
-    return new Promise<Outcome>((resolve) => {
-      const job: Job = { request, options };
+    // Only a job that offers the form can end in 'form'.
+    return this.enqueue({ request, options, offerForm: false }) as Promise<Outcome>;
+  }
+
+  /**
+   * A form the form panel hands over ("Answer step by step"): asked one question at a
+   * time, each step offering the way back to the panel.
+   */
+  askStepByStep(request: InputRequest, options: AskOptions): Promise<Outcome | BackToForm> {
+    return this.enqueue({ request, options: { ...options, presentation: 'form' }, offerForm: true });
+  }
+
+  private enqueue(job: Job): Promise<Outcome | BackToForm> {
+    const { request, options } = job;
+    return new Promise<Outcome | BackToForm>((resolve) => {
       this.queue.enqueue({
         id: request.id,
         signal: options.signal,
         resolve,
         onAborted: () => tellRequestEnded(request, options.signal, this.dialogsOnScreen.delete(request.id)),
-        show: async (): Promise<ShowResult<Outcome>> => {
+        show: async (): Promise<ShowResult<Outcome | BackToForm>> => {
           try {
             const outcome = await this.show(job);
             return outcome === 'deferred' || outcome === 'aborted' ? { kind: outcome } : { kind: 'done', value: outcome };
@@ -82,7 +100,7 @@ export class NativePrompter {
     };
   }
 
-  private async show(job: Job): Promise<Outcome | 'deferred' | 'aborted'> {
+  private async show(job: Job): Promise<Outcome | BackToForm | 'deferred' | 'aborted'> {
     const { request, options } = job;
     switch (options.presentation) {
       case 'confirm':
@@ -135,7 +153,7 @@ export class NativePrompter {
    * A form answered one question at a time, then reviewed: each answer is kept as a draft
    * in the store, so the form panel shows what was typed here, and the other way round.
    */
-  private async stepByStep(job: Job): Promise<Outcome | 'deferred' | 'aborted'> {
+  private async stepByStep(job: Job): Promise<Outcome | BackToForm | 'deferred' | 'aborted'> {
     const { request, options } = job;
     const questions = request.questions;
     const total = questions.length + 1;
@@ -144,6 +162,7 @@ export class NativePrompter {
     for (;;) {
       if (index >= questions.length) {
         const review = await this.review(job, total);
+        if (review.kind === 'form') return 'form';
         if (review.kind === 'edit') {
           index = review.index;
           continue;
@@ -161,7 +180,7 @@ export class NativePrompter {
       const question = questions[index];
       const result = await askQuestion(
         question,
-        this.frame(job, { step: index + 1, totalSteps: total, canGoBack: index > 0 }),
+        this.frame(job, { step: index + 1, totalSteps: total, canGoBack: index > 0, offerForm: job.offerForm }),
         this.draftOf(request, question) ?? defaultOf(question),
         errors.get(question.id),
       );
@@ -174,6 +193,9 @@ export class NativePrompter {
         case 'back':
           index = Math.max(0, index - 1);
           break;
+        case 'form':
+          if (result.value !== undefined) this.saveDraft(request, question, result.value);
+          return 'form';
         default:
           return fromStep(result, undefined);
       }
@@ -191,7 +213,7 @@ export class NativePrompter {
   }
 
   /** The last step: every answer on one screen, to change any of them, then Submit or Decline. */
-  private review(job: Job, total: number): Promise<{ kind: 'submit' | 'decline' | 'cancel' | 'deferred' | 'aborted' } | { kind: 'edit'; index: number }> {
+  private review(job: Job, total: number): Promise<{ kind: 'submit' | 'decline' | 'cancel' | 'deferred' | 'aborted' | 'form' } | { kind: 'edit'; index: number }> {
     const { request } = job;
     type ReviewRow = vscode.QuickPickItem & { index?: number; action?: 'submit' | 'decline' };
     const pick = vscode.window.createQuickPick<ReviewRow>();
@@ -199,7 +221,7 @@ export class NativePrompter {
     pick.step = total;
     pick.totalSteps = total;
     pick.ignoreFocusOut = true;
-    pick.buttons = [vscode.QuickInputButtons.Back];
+    pick.buttons = [vscode.QuickInputButtons.Back, ...(job.offerForm ? [FORM_BUTTON] : [])];
     pick.placeholder = 'Review your answers: choose one to change it, or Submit';
     const answerRows: ReviewRow[] = request.questions.map((q, index) => {
       const value = this.draftOf(request, q);
@@ -233,7 +255,7 @@ export class NativePrompter {
         if (row?.action) finish({ kind: row.action });
         else if (row?.index !== undefined) finish({ kind: 'edit', index: row.index });
       });
-      pick.onDidTriggerButton(() => finish({ kind: 'edit', index: request.questions.length - 1 }));
+      pick.onDidTriggerButton((button) => finish(button === FORM_BUTTON ? { kind: 'form' } : { kind: 'edit', index: request.questions.length - 1 }));
       pick.onDidHide(() => finish({ kind: this.deferral.deferred ? 'deferred' : 'cancel' }));
       this.deferral.attach(() => pick.hide());
       pick.show();

@@ -17,7 +17,9 @@ export type StepResult =
   /** Hidden by us (another prompt was brought forward), not by the person. */
   | { readonly kind: 'deferred' }
   /** The request ended elsewhere (withdrawn, server gone, timed out). */
-  | { readonly kind: 'aborted' };
+  | { readonly kind: 'aborted' }
+  /** Back to the form panel, with what the box held if it parses (see PromptFrame.offerForm). */
+  | { readonly kind: 'form'; readonly value?: ContentValue };
 
 export interface PromptFrame {
   /** "server · tool", shown as the title. */
@@ -27,6 +29,8 @@ export interface PromptFrame {
   readonly step?: number;
   readonly totalSteps?: number;
   readonly canGoBack?: boolean;
+  /** A step of a form the form panel handed over: it offers the way back to the panel. */
+  readonly offerForm?: boolean;
   readonly signal: AbortSignal;
   /** Set to hide the prompt as deferred rather than cancelled. */
   readonly deferral: Deferral;
@@ -58,6 +62,16 @@ export const DECLINE_BUTTON: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('circle-slash'),
   tooltip: 'Decline: tell the server no',
 };
+
+export const FORM_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('preview'),
+  tooltip: 'Answer in the form',
+};
+
+/** Back (from the second step on), back to the form (where offered), Decline. */
+function stepButtons(frame: Pick<PromptFrame, 'canGoBack' | 'offerForm'>): vscode.QuickInputButton[] {
+  return [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), ...(frame.offerForm ? [FORM_BUTTON] : []), DECLINE_BUTTON];
+}
 
 type Row = vscode.QuickPickItem & { readonly role: 'message' | 'option' | 'empty' | 'decline' | 'accept'; readonly value?: ContentValue };
 
@@ -94,7 +108,7 @@ function runQuickPick(
   pick.matchOnDescription = true;
   pick.step = frame.step;
   pick.totalSteps = frame.totalSteps;
-  pick.buttons = [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), DECLINE_BUTTON];
+  pick.buttons = stepButtons(frame);
   setup(pick);
   return settle(pick, frame, (finish) => [
     pick.onDidAccept(() => {
@@ -104,11 +118,15 @@ function runQuickPick(
   ]);
 }
 
-/** Wires hide, abort, back and decline; `extra` adds the prompt's own accept handling. */
+/**
+ * Wires hide, abort, back, back to the form and decline; `extra` adds the prompt's own
+ * accept handling, `unsaved` what it holds that the form should get.
+ */
 function settle(
   input: vscode.QuickPick<Row> | vscode.InputBox,
   frame: PromptFrame,
   extra: (finish: (result: StepResult) => void) => vscode.Disposable[],
+  unsaved: () => ContentValue | undefined = () => undefined,
 ): Promise<StepResult> {
   return new Promise<StepResult>((resolve) => {
     let done = false;
@@ -129,6 +147,10 @@ function settle(
       input.onDidTriggerButton((button) => {
         if (button === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
         else if (button === DECLINE_BUTTON) finish({ kind: 'decline' });
+        else if (button === FORM_BUTTON) {
+          const value = unsaved();
+          finish(value === undefined ? { kind: 'form' } : { kind: 'form', value });
+        }
       }),
       ...extra(finish),
     );
@@ -260,7 +282,7 @@ export async function askPickMany(question: MultiSelectQuestion, frame: PromptFr
   pick.canSelectMany = true;
   pick.step = frame.step;
   pick.totalSteps = frame.totalSteps;
-  pick.buttons = [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), DECLINE_BUTTON];
+  pick.buttons = stepButtons(frame);
   const chosenBefore = new Set(Array.isArray(initial) ? initial : (question.defaultValue ?? []));
   const rows: Row[] = question.options.map((o) => ({
     label: iconSafe(o.label, 300),
@@ -293,7 +315,10 @@ export async function askPickMany(question: MultiSelectQuestion, frame: PromptFr
       }
       finish({ kind: 'value', value: values });
     }),
-  ]);
+  ], () => {
+    const values = pick.selectedItems.map((r) => r.value as string);
+    return checkValue(question, values) === undefined ? values : undefined;
+  });
 }
 
 function initialText(value: ContentValue | undefined): string {
@@ -309,7 +334,7 @@ export function askInput(question: Question, frame: PromptFrame, initial: Conten
   box.ignoreFocusOut = true;
   box.step = frame.step;
   box.totalSteps = frame.totalSteps;
-  box.buttons = [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), DECLINE_BUTTON];
+  box.buttons = stepButtons(frame);
   box.value = initialText(initial ?? defaultOf(question));
   box.placeholder = describeQuestion(question);
   box.password = question.looksSecret;
@@ -339,7 +364,11 @@ export function askInput(question: Question, frame: PromptFrame, initial: Conten
       }
       finish({ kind: 'value', value: parsed.value });
     }),
-  ]);
+  ], () => {
+    // Typed but not yet accepted: the form gets it too, if it is a valid answer.
+    const parsed = parseTypedText(question, box.value);
+    return parsed.ok ? parsed.value : undefined;
+  });
 }
 
 /** Asks one question with the surface that fits its kind. */

@@ -90,8 +90,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator(`${field('party_size')} input`).fill('7');
     await frame.locator(`${field('date')} input`).fill('2027-03-14');
     await chooseDietary(frame, 'halal');
-    // Drafts travel to the host after a short pause in typing.
-    await workbench.page.waitForTimeout(800);
+    // No pause before closing: what was typed goes to the host as the panel loses the focus.
     await workbench.page.locator('.tab', { hasText: 'Agent Input' }).locator('.codicon-close, .tab-actions .action-label').first().click();
     await workbench.page.locator('.tab', { hasText: 'Agent Input' }).waitFor({ state: 'detached' });
     assert.match(await workbench.pendingStatus(), /^1 fixture/);
@@ -122,6 +121,59 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator('h1.message').click();
     await workbench.page.keyboard.press('Escape');
     assert.deepEqual(await ui!.nextRecord('collect_feedback'), { action: 'cancel' });
+    await results.next();
+  });
+
+  it('Answer step by step: the form\'s drafts go to the quick-input steps, and what the steps collect comes back to the form', async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'book_restaurant', 'Chez Steps');
+    let frame = await formWith(workbench, 'Chez Steps');
+    await frame.locator(`${field('party_size')} input`).fill('6');
+    await frame.locator(`${field('date')} input`).fill('2027-04-01');
+    await chooseDietary(frame, 'vegetarian');
+    // No pause before leaving: the drafts go with the move.
+    await frame.locator('a.step-by-step').click();
+    await workbench.waitForQuickInputTitle('fixture · book_restaurant');
+    const box = workbench.quickInput.locator('input').first();
+    assert.equal(await box.inputValue(), '6', 'step 1 holds the party size typed in the form');
+    await frame.locator('p.idle').waitFor();
+    await workbench.screenshot('form-step-by-step');
+    await workbench.page.keyboard.press('Enter');
+    await workbench.quickInput.locator('.quick-input-message', { hasText: 'Reservation Date' }).waitFor();
+    assert.equal(await box.inputValue(), '2027-04-01', 'step 2 holds the date typed in the form');
+    // Changed in the steps, not yet accepted there: the way back takes it along.
+    await workbench.typeInQuickInput('2027-04-02');
+    await workbench.quickInput.getByRole('button', { name: 'Answer in the form' }).click();
+    await workbench.waitForQuickInputHidden();
+    frame = await formWith(workbench, 'Chez Steps');
+    assert.equal(await frame.locator(`${field('party_size')} input`).inputValue(), '6');
+    assert.equal(await frame.locator(`${field('date')} input`).inputValue(), '2027-04-02', 'the date changed in the steps');
+    assert.equal(await frame.locator(`${field('dietary')} vscode-single-select`).evaluate((s) => (s as HTMLElement & { value: string }).value), 'vegetarian');
+    await workbench.screenshot('form-back-from-steps');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 6, date: '2027-04-02', dietary: 'vegetarian' } });
+    await results.next();
+  });
+
+  it('Run Tool asks for a tool\'s several arguments in the same form panel', async () => {
+    const { workbench } = ui!;
+    await workbench.runCommand('Elicitation Host: Run Tool');
+    await workbench.waitForQuickInputTitle('Run Tool');
+    await workbench.pick('fixture');
+    await workbench.waitForQuickInputTitle('Run Tool: fixture');
+    await workbench.pick('plan_trip');
+    const frame = await formWith(workbench, 'Arguments for plan_trip');
+    assert.equal(await frame.locator('.source').textContent(), 'fixture · plan_trip');
+    assert.deepEqual(await frame.locator('[data-question-id] vscode-label').allTextContents(), ['Destination', 'Nights', 'Travellers', 'Refundable']);
+    assert.equal(await workbench.page.locator('.tab', { hasText: 'Agent Input' }).count(), 1, 'the one Agent Input panel');
+    assert.equal(await frame.locator(`${field('nights')} input`).inputValue(), '3', 'defaults are filled');
+    await frame.locator(`${field('destination')} input`).fill('Lisbon');
+    await frame.locator(`${field('nights')} input`).fill('5');
+    await frame.locator(`${field('travellers')} vscode-radio`, { hasText: 'family' }).click();
+    await frame.locator(`${field('refundable')} vscode-checkbox`).click();
+    await workbench.screenshot('form-run-tool-arguments');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    assert.deepEqual(await ui!.nextRecord('plan_trip'), { destination: 'Lisbon', nights: 5, travellers: 'family', refundable: false });
     await results.next();
   });
 

@@ -1,38 +1,31 @@
 /**
- * The built form page (dist/webview) in headless Chromium, without VS Code: a stubbed
- * acquireVsCodeApi records what the page posts, the test posts what the host would, and
- * the page runs under the same Content-Security-Policy the panel sets.
+ * The built form page (dist/webview) in headless Chromium, without VS Code: served as the
+ * panel serves it (formPageHtml: the same HTML, the same Content-Security-Policy, script and
+ * styles inlined under a fresh nonce), with a stubbed acquireVsCodeApi that records what the
+ * page posts. The test posts what the host would.
  */
 /// <reference lib="dom" />
 import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import type { FormView, PageMessage } from '../../src/shared/protocol';
+import { formPageHtml } from '../../src/ui/form-page';
 import { launchChromium } from '../e2e/harness/browser';
 import { BOOK_RESTAURANT } from '../fixtures/schemas';
 import { REPO } from '../support/servers';
 
 const WEBVIEW = join(REPO, 'dist/webview');
-const NONCE = 'test-nonce-123';
 
 declare global {
   interface Window {
     __posted: PageMessage[];
+    __violations: string[];
     __pwned?: unknown;
   }
-}
-
-function pageHtml(origin: string): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${NONCE}'; style-src ${origin}; font-src ${origin}; img-src ${origin}">
-<link rel="stylesheet" href="${origin}/styles.css"><title>Agent Input</title></head>
-<body><main id="app"></main>
-<script nonce="${NONCE}">window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))) });</script>
-<script nonce="${NONCE}" src="${origin}/main.js"></script>
-</body></html>`;
 }
 
 function form(message: string, schema: object, extra: Partial<FormView> = {}): FormView {
@@ -45,25 +38,25 @@ describe('form page in headless Chromium', function () {
   let origin: string;
   let browser: Browser;
   let page: Page;
+  /** The form the next page load carries inside it, as the panel does for the first form. */
+  let initialForm: FormView | undefined;
   const consoleErrors: string[] = [];
 
   before(async () => {
     server = createServer((req, res) => {
-      const path = req.url === '/' ? '/' : (req.url ?? '/');
-      if (path === '/favicon.ico') {
-        res.writeHead(204).end();
-        return;
-      }
-      if (path === '/') {
-        res.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(origin));
-        return;
-      }
-      try {
-        const body = readFileSync(join(WEBVIEW, path.replace(/^\//, '')));
-        res.writeHead(200, { 'content-type': path.endsWith('.css') ? 'text/css' : 'text/javascript' }).end(body);
-      } catch {
+      if (req.url !== '/') {
+        // The page asks for nothing else: everything it needs is inlined.
         res.writeHead(404).end();
+        return;
       }
+      const html = formPageHtml({
+        cspSource: origin,
+        nonce: randomBytes(18).toString('base64url'),
+        script: readFileSync(join(WEBVIEW, 'main.js'), 'utf8'),
+        styles: readFileSync(join(WEBVIEW, 'styles.css'), 'utf8'),
+        ...(initialForm && { initialForm }),
+      });
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
@@ -76,26 +69,38 @@ describe('form page in headless Chromium', function () {
     server?.close();
   });
 
-  beforeEach(async () => {
+  async function open(withForm?: FormView): Promise<void> {
+    initialForm = withForm;
     page = await browser.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
     page.on('pageerror', (e) => consoleErrors.push(e.message));
+    // Before any page script, outside the policy: what VS Code provides, and a witness for
+    // violations that happen before the page's own listener exists.
+    // (A string: the test runner's transform would name functions with a helper the page lacks.)
+    await page.addInitScript(`
+      window.__posted = [];
+      window.__violations = [];
+      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))) });
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+    `);
     await page.goto(origin);
     await page.waitForFunction(() => window.__posted?.some((m) => m.type === 'ready'));
-  });
+  }
+
+  beforeEach(() => open());
 
   afterEach(async () => {
-    const violations = await page.evaluate(() => window.__posted.filter((m) => m.type === 'cspViolation'));
+    const violations = await page.evaluate(() => [...window.__violations, ...window.__posted.filter((m) => m.type === 'cspViolation').map((m) => JSON.stringify(m))]);
     await page.close();
-    assert.deepEqual(violations, [], 'the page breaks no Content-Security-Policy rule');
+    assert.deepEqual(violations, [], 'the page breaks no rule of the panel\'s Content-Security-Policy');
     assert.deepEqual(consoleErrors.splice(0), [], 'no errors in the console');
   });
 
   async function render(view: FormView): Promise<void> {
     await page.evaluate((v) => window.postMessage({ type: 'render', form: v }, '*'), view as unknown as Record<string, unknown>);
-    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'shown'));
+    await page.waitForFunction((id) => window.__posted.some((m) => m.type === 'shown' && m.requestId === id), view.requestId);
   }
 
   async function posted(type: PageMessage['type']): Promise<PageMessage[]> {
@@ -212,5 +217,175 @@ describe('form page in headless Chromium', function () {
     await page.waitForFunction(() => window.__posted.some((m) => m.type === 'draft'));
     const drafts = await posted('draft');
     assert.deepEqual(drafts.at(-1), { type: 'draft', requestId: 'r1', questionId: 'date', value: '2027-01-03' });
+  });
+
+  const ALL_KINDS = {
+    type: 'object',
+    properties: {
+      email: { type: 'string', format: 'email', title: 'Email', description: 'Where the booking goes' },
+      when: { type: 'string', format: 'date-time', title: 'When' },
+      ratio: { type: 'number', title: 'Ratio' },
+      count: { type: 'integer', title: 'Count' },
+      agree: { type: 'boolean', title: 'Agree', description: 'I agree to the terms' },
+      size: { type: 'string', title: 'Size', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] },
+      diet: { type: 'string', title: 'Diet', enum: ['none', 'vegetarian', 'vegan', 'halal', 'kosher', 'other'] },
+      tags: { type: 'array', title: 'Tags', items: { anyOf: [{ const: 'a', title: 'Alpha' }, { const: 'b', title: 'Beta' }] }, minItems: 1 },
+      story: { type: 'string', title: 'Story', maxLength: 2000 },
+      token: { type: 'string', title: 'API token' },
+    },
+    required: ['email'],
+  };
+
+  it('Escape in an open dropdown closes the list; the next Escape cancels the form', async () => {
+    await render(form('Booking', BOOK_RESTAURANT));
+    const select = page.locator(`${field('dietary')} vscode-single-select`);
+    await select.click();
+    await page.waitForFunction(() => (document.querySelector('vscode-single-select') as HTMLElement & { open: boolean }).open);
+    await page.keyboard.press('Escape');
+    assert.equal(await select.evaluate((s) => (s as HTMLElement & { open: boolean }).open), false, 'the list closed');
+    assert.deepEqual(await posted('cancel'), [], 'the form is still open');
+    const focused = await page.evaluate(() => document.activeElement?.localName);
+    assert.equal(focused, 'vscode-single-select', 'the closed select keeps the focus');
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await posted('cancel'), [{ type: 'cancel', requestId: 'r1' }]);
+  });
+
+  it('Escape on a focused, closed dropdown cancels at once, and only once', async () => {
+    await render(form('Booking', BOOK_RESTAURANT));
+    await page.locator(`${field('dietary')} vscode-single-select`).focus();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await posted('cancel'), [{ type: 'cancel', requestId: 'r1' }]);
+  });
+
+  it('number and integer fields step by 1; a number field still takes 2.5, an integer field refuses it', async () => {
+    await render(form('Numbers', ALL_KINDS));
+    const inner = (id: string): Promise<{ step: string | null; background: string; markedInvalid: boolean; error: string }> =>
+      page.locator(field(id)).evaluate((root) => {
+        const host = root.querySelector('vscode-textfield')!;
+        const input = host.shadowRoot!.querySelector('input')!;
+        return { step: input.getAttribute('step'), background: getComputedStyle(input).backgroundColor, markedInvalid: host.hasAttribute('invalid'), error: root.querySelector('.error')!.textContent! };
+      });
+    const untouched = await inner('ratio');
+    assert.equal(untouched.step, '1');
+    assert.equal((await inner('count')).step, '1');
+    await page.locator(`${field('ratio')} input`).fill('2.5');
+    await page.locator(`${field('count')} input`).fill('2.5');
+    const ratio = await inner('ratio');
+    assert.deepEqual({ ...ratio, step: 'checked' }, { ...untouched, step: 'checked' }, 'no error, and not painted as one (the browser\'s step mismatch shows nothing)');
+    const count = await inner('count');
+    assert.equal(count.error, 'Count must be a whole number');
+    assert.equal(count.markedInvalid, true);
+    assert.notEqual(count.background, untouched.background, 'a real error is painted');
+    await page.locator(`${field('count')} input`).fill('3');
+    await page.locator(`${field('email')} input`).fill('a@example.com');
+    await page.locator('vscode-button', { hasText: 'Submit' }).click();
+    const [submitted] = (await posted('submit')) as Array<Extract<PageMessage, { type: 'submit' }>>;
+    assert.equal(submitted.values.ratio, 2.5);
+    assert.equal(submitted.values.count, 3);
+  });
+
+  it('every control has an accessible name; help text and errors describe the control that has focus', async () => {
+    await render(form('All kinds', ALL_KINDS, { errors: { count: 'Count must be a whole number' } }));
+    const snapshot = await page.locator('form').ariaSnapshot();
+    // The controls a screen reader stops at, with the names it reads (the accessibility snapshot).
+    const controls = snapshot
+      .split('\n')
+      .map((line) => line.trim().replace(/^- /, '').replace(/:$/, ''))
+      .filter((line) => /^(textbox|spinbutton|checkbox|combobox|radiogroup|group)\b/.test(line));
+    assert.deepEqual(controls, [
+      'textbox "Email"',
+      'textbox "When"',
+      'spinbutton "Ratio"',
+      'spinbutton "Count" [invalid]',
+      'group "Agree"',
+      'checkbox "I agree to the terms"',
+      'radiogroup "Size"',
+      // vscode-radio's input is a checkbox inside; the group around it says radiogroup.
+      'checkbox "Small"',
+      'checkbox "Large"',
+      'combobox "Diet"',
+      'group "Tags"',
+      'checkbox "Alpha"',
+      'checkbox "Beta"',
+      'textbox "Story"',
+      'textbox "API token"',
+    ]);
+    // Descriptions as Chromium's own accessibility tree has them (the snapshot leaves them out).
+    const cdp = await page.context().newCDPSession(page);
+    interface AxNode { ignored: boolean; role?: { value: string }; name?: { value: string }; description?: { value: string }; properties?: Array<{ name: string; value: { value: unknown } }> }
+    const described = async (role: string, name: string): Promise<{ description?: string; invalid?: unknown; required?: unknown }> => {
+      const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: AxNode[] };
+      const node = nodes.find((n) => !n.ignored && n.role?.value === role && n.name?.value === name);
+      assert.ok(node, `a ${role} named ${name}`);
+      const property = (key: string): unknown => node.properties?.find((p) => p.name === key)?.value.value;
+      return { description: node.description?.value, invalid: property('invalid'), required: property('required') };
+    };
+    assert.deepEqual(await described('textbox', 'Email'), { description: 'Where the booking goes', invalid: 'false', required: true });
+    assert.deepEqual(await described('spinbutton', 'Count'), { description: 'Count must be a whole number', invalid: 'true', required: false });
+    assert.equal((await described('textbox', 'API token')).description, 'This looks like a request for a secret. MCP servers must not ask for passwords or keys in a form.');
+    assert.equal((await described('group', 'Tags')).description, 'Choose at least 1.');
+    // A new error is announced (role=alert) and joins the description of the control.
+    await page.locator(`${field('email')} input`).fill('not an email');
+    await page.locator(`${field('email')} .error[role="alert"]`, { hasText: 'Email must be' }).waitFor();
+    assert.deepEqual(await described('textbox', 'Email'), {
+      description: 'Where the booking goes. Email must be an email address, like name@example.com',
+      invalid: 'true',
+      required: true,
+    });
+  });
+
+  it('a draft goes to the host at once when the page is hidden or closed, not after the pause', async () => {
+    await render(form('Booking', BOOK_RESTAURANT));
+    const draftsNow = async (): Promise<PageMessage[]> => posted('draft');
+    await page.locator(`${field('party_size')} input`).fill('6');
+    assert.deepEqual(await draftsNow(), [], 'typing waits for a pause');
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    assert.deepEqual(await draftsNow(), [{ type: 'draft', requestId: 'r1', questionId: 'party_size', value: '6' }], 'hidden: posted at once');
+    await page.locator(`${field('date')} input`).fill('2027-05-01');
+    await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide')));
+    assert.deepEqual((await draftsNow()).at(-1), { type: 'draft', requestId: 'r1', questionId: 'date', value: '2027-05-01' }, 'closed: posted at once');
+    await page.locator(`${field('party_size')} input`).fill('5');
+    await page.evaluate(() => window.dispatchEvent(new Event('blur')));
+    assert.deepEqual((await draftsNow()).at(-1), { type: 'draft', requestId: 'r1', questionId: 'party_size', value: '5' }, 'left for the workbench: posted at once');
+  });
+
+  it('a finished change (leaving a field, choosing from the dropdown) is posted at once', async () => {
+    await render(form('Booking', BOOK_RESTAURANT));
+    await page.locator(`${field('party_size')} input`).fill('3');
+    await page.keyboard.press('Tab');
+    assert.deepEqual(await posted('draft'), [{ type: 'draft', requestId: 'r1', questionId: 'party_size', value: '3' }]);
+    // Chosen as a person does: the select's own change event does not bubble.
+    await page.locator(`${field('dietary')} vscode-single-select`).click();
+    await page.locator(`${field('dietary')} vscode-single-select`).locator('li.option', { hasText: 'Halal' }).click();
+    assert.deepEqual((await posted('draft')).at(-1), { type: 'draft', requestId: 'r1', questionId: 'dietary', value: 'halal' });
+  });
+
+  it('Enter and Ctrl+Enter in a text field send one submission', async () => {
+    await render(form('Booking', BOOK_RESTAURANT));
+    await page.locator(`${field('date')} input`).fill('2027-05-01');
+    await page.locator(`${field('party_size')} input`).focus();
+    await page.keyboard.press('Control+Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    assert.equal((await posted('submit')).length, 1);
+    assert.deepEqual(await posted('cancel'), [], 'nothing after the submission');
+  });
+
+  it('the first form comes inside the page, under the policy, and server text cannot end its script element', async () => {
+    await page.close();
+    const hostile = '</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
+    await open(form(hostile, BOOK_RESTAURANT, { requestId: 'inline' }));
+    assert.equal(await page.locator('h1.message').textContent(), hostile);
+    assert.deepEqual((await posted('ready')).at(-1), { type: 'ready', showing: 'inline' });
+    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'shown'));
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    // A long story fills the text area past its height: its scrollbar is drawn, and needs nothing the policy refuses.
+    await render(form('Story', ALL_KINDS, { requestId: 'r2', drafts: { story: 'line\n'.repeat(50) } }));
+    assert.equal(await page.locator(`${field('story')} textarea`).evaluate((t) => t.scrollHeight > t.clientHeight), true);
+    await page.screenshot();
   });
 });
