@@ -214,6 +214,7 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
 
   it('two servers asking at once are answered in order; the status bar counts 2, 1, then nothing', async () => {
     const { workbench } = ui!;
+    const sentBefore = ui!.records().filter((r) => r.tool === 'ask_later:sent').length;
     await runTool(workbench, 'fixture', 'ask_later', '3000');
     await results.next();
     await runTool(workbench, 'second', 'ask_later', '1200');
@@ -221,12 +222,15 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     const two = await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
     assert.match(two, /2 (fixture|second) \+1/);
     await workbench.screenshot('prompt-two-servers');
-    // First come, first served: the question of "second" arrived first.
-    await waitForPrompt(workbench, 'second has a question of its own: proceed?');
+    // First come, first served: in the order the servers sent their questions.
+    const order = ui!.records().filter((r) => r.tool === 'ask_later:sent').slice(sentBefore).map((r) => String(r.outcome.server));
+    assert.deepEqual([...order].sort(), ['fixture', 'second']);
+    const [first, later] = order;
+    await waitForPrompt(workbench, `${first} has a question of its own: proceed?`);
     await workbench.clickRow(/Accept/);
     const one = await waitForStatus(workbench, (t) => /^1 /.test(t), '1 pending');
-    assert.match(one, /1 fixture/);
-    await waitForPrompt(workbench, 'fixture has a question of its own: proceed?');
+    assert.match(one, new RegExp(`^1 ${later}`));
+    await waitForPrompt(workbench, `${later} has a question of its own: proceed?`);
     await workbench.clickRow(/Accept/);
     await waitForStatus(workbench, (t) => t === '', 'nothing');
     assert.deepEqual(await ui!.nextRecord('ask_later'), { action: 'accept', content: {} });
@@ -240,8 +244,10 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await runTool(workbench, 'second', 'ask_later', '600');
     await results.next();
     await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
-    await waitForPrompt(workbench, 'second has a question of its own');
-    assert.match(await workbench.pendingStatus(), /^2 second/);
+    // First come, first served: whichever asked first is on screen (usually "second").
+    const status = await workbench.pendingStatus();
+    const [first, later] = /^2 second/.test(status) ? ['second', 'fixture'] : ['fixture', 'second'];
+    await waitForPrompt(workbench, `${first} has a question of its own`);
     await workbench.openAgentInputs();
     const tree = await workbench.waitForViewRows(/Pending Inputs/, (r) => r.length === 2);
     assert.equal(tree.length, 2, `the Pending Inputs view lists both: ${tree.join(' | ')}`);
@@ -258,10 +264,10 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     }
     await workbench.screenshot('prompt-pending-list');
     // Open the later question first; the earlier one waits and comes back after it.
-    await workbench.clickRow(/^fixture/);
-    await waitForPrompt(workbench, 'fixture has a question of its own');
+    await workbench.clickRow(new RegExp(`^${later}`));
+    await waitForPrompt(workbench, `${later} has a question of its own`);
     await workbench.clickRow(/Decline/);
-    await waitForPrompt(workbench, 'second has a question of its own');
+    await waitForPrompt(workbench, `${first} has a question of its own`);
     await workbench.clickRow(/Accept/);
     await waitForStatus(workbench, (t) => t === '', 'nothing');
     const last = ui!.records().filter((r) => r.tool === 'ask_later').slice(-2).map((r) => r.outcome.action);
