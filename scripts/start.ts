@@ -9,10 +9,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { provisionVsCode } from '../test/e2e/harness/provision';
-import { installVsix, startVsCodeServer } from '../test/e2e/harness/server';
-import { mkdtempSync } from 'node:fs';
+import { installVsix, type RunningVsCode, startVsCodeServer } from '../test/e2e/harness/server';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { startHttpFixture } from '../test/support/servers';
+import { type HttpFixture, startHttpFixture } from '../test/support/servers';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -27,7 +27,24 @@ function browserAvailable(): boolean {
   return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY) && spawnSync('sh', ['-c', 'command -v xdg-open']).status === 0;
 }
 
+/** What runs so far; Ctrl-C stops it, in whatever phase. */
+let demoHttp: HttpFixture | undefined;
+let server: RunningVsCode | undefined;
+
+let stopping = false;
+async function stopEverything(): Promise<void> {
+  // One Ctrl-C often arrives twice (from the terminal, and relayed by npm): stop once.
+  if (stopping) return;
+  stopping = true;
+  log('\nStopping…');
+  await server?.stop().catch((e: unknown) => log(String(e)));
+  await demoHttp?.stop();
+  process.exit(0);
+}
+
 async function main(): Promise<void> {
+  // Added, never replacing the harness's listener, which ends the VS Code server's processes.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopEverything());
   log('Building the extension and the demo servers…');
   const build = spawnSync(process.execPath, [join(REPO, 'scripts/build.mjs')], { stdio: 'inherit', cwd: REPO });
   if (build.status !== 0) throw new Error('the build failed');
@@ -39,11 +56,16 @@ async function main(): Promise<void> {
   if (minimum) {
     const pack = spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit', cwd: REPO });
     if (pack.status !== 0) throw new Error('packaging failed');
-    extensionsDir = mkdtempSync(join(tmpdir(), 'eh-demo-extensions-'));
+    const dir = mkdtempSync(join(tmpdir(), 'eh-demo-extensions-'));
+    extensionsDir = dir;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
     installVsix(vscode, join(REPO, 'dist-vsix/elicitation-host.vsix'), extensionsDir);
   }
   const http = await startHttpFixture();
-  const server = await startVsCodeServer({
+  demoHttp = http;
+  // Whatever ends this process (a failed start, a second Ctrl-C) ends the demo HTTP server too.
+  process.on('exit', () => http.process.kill());
+  server = await startVsCodeServer({
     vscode,
     workspaceTrust: false,
     smokeTestDriver: !minimum,
@@ -52,15 +74,6 @@ async function main(): Promise<void> {
     userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
     ...(portIndex >= 0 && { port: Number(args[portIndex + 1]) }),
   });
-  const stop = async (): Promise<void> => {
-    log('\nStopping…');
-    await server.stop().catch((e: unknown) => log(String(e)));
-    await http.stop();
-    process.exit(0);
-  };
-  process.removeAllListeners('SIGINT');
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
   const url = server.workbenchUrl({ folder: join(REPO, 'demo'), ...(!minimum && { extensionDevelopmentPath: REPO }) });
   log(`\nVS Code ${vscode.vscodeVersion} with Elicitation Host and the demo servers is running.`);
   log(`Open this in your browser:\n\n  ${url}\n`);

@@ -5,7 +5,8 @@
  * and on failure, Ctrl-C or exit of this process.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,26 +73,53 @@ const QUIET_SETTINGS: Readonly<Record<string, unknown>> = {
 const OUTPUT_LIMIT = 200_000;
 const START_TIMEOUT_MS = 60_000;
 
-/** The servers still running (process group → temporary folder), ended when this process ends. */
-const running = new Map<number, string>();
+/**
+ * Set in the server's environment, which every process it starts inherits: it finds the
+ * server's processes even after they left its group and their parent died (re-parented).
+ */
+const TAG_VARIABLE = 'ELICITATION_HOST_E2E_SERVER';
+
+/** What identifies one server's processes. */
+interface ServerIdentity {
+  /** Its process group: the server's pid. */
+  readonly pgid: number;
+  /** The value of TAG_VARIABLE in its environment, unique per server. */
+  readonly tag: string;
+}
+
+/** The servers still running (process group → identity and temporary folder), ended when this process ends. */
+const running = new Map<number, { readonly server: ServerIdentity; readonly base: string }>();
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // The process is already gone.
+  }
+}
 
 function killGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // The group is already gone.
-  }
+  signalProcess(-pgid, signal);
 }
 
 let exitHandlersInstalled = false;
 function installExitHandlers(): void {
   if (exitHandlersInstalled) return;
   exitHandlersInstalled = true;
-  const killAll = (): void =>
-    running.forEach((base, pgid) => {
-      killGroup(pgid, 'SIGKILL');
-      rmSync(base, { recursive: true, force: true });
-    });
+  // Synchronous: on 'exit' nothing asynchronous runs any more.
+  const killAll = (): void => {
+    for (const { server, base } of running.values()) {
+      // One server's failure must not keep the others running.
+      try {
+        killServerProcesses(server);
+        rmSync(base, { recursive: true, force: true, maxRetries: 3 });
+      } catch (error) {
+        process.stderr.write(`ending the VS Code server (process group ${server.pgid}) failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
+    // Once: a signal's exit would otherwise walk them again.
+    running.clear();
+  };
   process.on('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
@@ -123,8 +151,10 @@ interface PsRow {
 }
 
 function ps(): PsRow[] {
-  const out = spawnSync('ps', ['-eo', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' }).stdout;
-  return out
+  const result = spawnSync('ps', ['-eo', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' });
+  // An empty listing would read as "all gone".
+  if (result.status !== 0) throw new Error(`ps failed (${result.error?.message ?? `exit code ${result.status}`}): the VS Code server's processes cannot be listed`);
+  return result.stdout
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
     .filter((fields) => fields.length >= 5)
@@ -138,19 +168,61 @@ export function groupMembers(pgid: number): string[] {
     .map((p) => p.line);
 }
 
-/** The server, its descendants and its group's members, in a `ps` listing. */
-function serverProcesses(pgid: number, rows: readonly PsRow[]): PsRow[] {
-  const found = new Set<number>([pgid]);
+/** Whether a process's environment holds this entry (Linux: /proc; elsewhere never). */
+function carriesEnvironmentEntry(pid: number, entry: string): boolean {
+  try {
+    return `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(`\0${entry}\0`);
+  } catch {
+    // Gone, not ours to read, or no /proc.
+    return false;
+  }
+}
+
+/**
+ * The server's processes in a `ps` listing: its group's members, every process carrying its
+ * tag, those of `earlier` still there (the same pid and command line: not a reused pid),
+ * and the descendants of all of these.
+ */
+function serverProcesses(server: ServerIdentity, rows: readonly PsRow[], earlier: readonly PsRow[] = []): PsRow[] {
+  const entry = `${TAG_VARIABLE}=${server.tag}`;
+  const earlierLines = new Set(earlier.map((r) => r.line));
+  const found = new Set<number>();
+  for (const row of rows) {
+    if (row.pgid === server.pgid || earlierLines.has(row.line) || (!row.zombie && carriesEnvironmentEntry(row.pid, entry))) found.add(row.pid);
+  }
   for (let grew = true; grew; ) {
     grew = false;
     for (const row of rows) {
-      if (!found.has(row.pid) && (found.has(row.ppid) || row.pgid === pgid)) {
+      if (!found.has(row.pid) && found.has(row.ppid)) {
         found.add(row.pid);
         grew = true;
       }
     }
   }
   return rows.filter((r) => found.has(r.pid));
+}
+
+/**
+ * Ends every process of a server at once. Synchronous, so that the exit and signal handlers
+ * use it as stop() does. Each one found is frozen (SIGSTOP) until a walk finds no new one (a
+ * frozen process starts no other), then all are killed (SIGKILL ends frozen ones too).
+ */
+function killServerProcesses(server: ServerIdentity, earlier: readonly PsRow[] = []): void {
+  const frozen = new Set<number>();
+  try {
+    for (let round = 0; round < 20; round++) {
+      const fresh = serverProcesses(server, ps(), earlier).filter((r) => !r.zombie && !frozen.has(r.pid));
+      if (fresh.length === 0) break;
+      for (const row of fresh) {
+        signalProcess(row.pid, 'SIGSTOP');
+        frozen.add(row.pid);
+      }
+    }
+  } finally {
+    // Even when a walk failed: nothing stays frozen.
+    killGroup(server.pgid, 'SIGKILL');
+    for (const pid of frozen) signalProcess(pid, 'SIGKILL');
+  }
 }
 
 /**
@@ -178,22 +250,36 @@ function writeSettings(userDataDir: string, settings: Record<string, unknown>): 
   writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
 }
 
-function waitUntilListening(child: ChildProcess, output: () => string): Promise<void> {
+function waitUntilListening(child: ChildProcess, port: number, output: () => string): Promise<void> {
   return new Promise((resolve, reject) => {
+    let settled = false;
     const done = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       child.stdout!.off('data', check);
+      child.stderr!.off('data', check);
       child.off('exit', exited);
       if (error) reject(error);
       else resolve();
     };
     const check = (): void => {
       if (/Extension host agent listening on \d+/.test(output())) done();
+      // The server reports a taken port and then waits forever.
+      else if (/listen EADDRINUSE/.test(output())) done(new Error(`the VS Code server cannot listen on port ${port}: it is in use:\n${output().slice(-4000)}`));
     };
-    const exited = (code: number | null, signal: NodeJS.Signals | null): void =>
-      done(new Error(`the VS Code server exited (${signal ?? `exit code ${code}`}) before listening:\n${output().slice(-4000)}`));
+    const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
+      const report = (): void => done(new Error(`the VS Code server exited (${signal ?? `exit code ${code}`}) before listening:\n${output().slice(-4000)}`));
+      // Its last words may still be in the pipes: wait for them to close, briefly (a helper may hold them open).
+      const grace = setTimeout(report, 1000);
+      child.once('close', () => {
+        clearTimeout(grace);
+        report();
+      });
+    };
     const timer = setTimeout(() => done(new Error(`the VS Code server was not listening after ${START_TIMEOUT_MS / 1000} s:\n${output().slice(-4000)}`)), START_TIMEOUT_MS);
     child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     child.once('exit', exited);
   });
 }
@@ -224,14 +310,16 @@ export async function startVsCodeServer(options: StartOptions): Promise<RunningV
     '--extensions-dir', extensionsDir,
   ];
   const started = Date.now();
-  // Its own process group, so that stop() reaches every helper it starts.
-  const child = spawn(vscode.nodeBin, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  // Its own process group and a tag in its environment, so that stop() reaches every helper it starts.
+  const tag = `${process.pid}-${randomUUID()}`;
+  const child = spawn(vscode.nodeBin, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env, [TAG_VARIABLE]: tag } });
   if (child.pid === undefined) {
     rmSync(base, { recursive: true, force: true });
     throw new Error(`the VS Code server could not be started: ${vscode.nodeBin} ${args.join(' ')}`);
   }
   const pgid = child.pid;
-  running.set(pgid, base);
+  const server: ServerIdentity = { pgid, tag };
+  running.set(pgid, { server, base });
   let output = '';
   const collect = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
@@ -241,26 +329,17 @@ export async function startVsCodeServer(options: StartOptions): Promise<RunningV
 
   let stopped: Promise<void> | undefined;
   const stop = async (): Promise<void> => {
-    // Known before the kill: a helper that left the group is found by pid once its parent is gone.
-    const known = new Set(serverProcesses(pgid, ps()).map((r) => r.pid));
-    const remaining = (withZombies = false): PsRow[] => {
-      const rows = ps();
-      const current = new Set(serverProcesses(pgid, rows).map((r) => r.pid));
-      return rows.filter((r) => (known.has(r.pid) || current.has(r.pid)) && (withZombies || !r.zombie));
-    };
+    // Known before the kill: without /proc (no tags to read), a helper that left the group is still found once its parent is gone.
+    const known = serverProcesses(server, ps());
+    const remaining = (withZombies = false): PsRow[] => serverProcesses(server, ps(), known).filter((r) => withZombies || !r.zombie);
     const settle = async (ms: number, withZombies = false): Promise<void> => {
       for (const deadline = Date.now() + ms; remaining(withZombies).length > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
     };
+    // A chance to end cleanly first, for those outside the group too.
     killGroup(pgid, 'SIGTERM');
+    for (const row of known) if (row.pgid !== pgid) signalProcess(row.pid, 'SIGTERM');
     await settle(5000);
-    killGroup(pgid, 'SIGKILL');
-    for (const row of remaining()) {
-      try {
-        process.kill(row.pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
+    killServerProcesses(server, known);
     await settle(3000);
     // Dead ones leave the process table when reaped (by this process, or by init): a moment.
     await settle(2000, true);
@@ -271,9 +350,14 @@ export async function startVsCodeServer(options: StartOptions): Promise<RunningV
   };
 
   try {
-    await waitUntilListening(child, () => output);
+    await waitUntilListening(child, port, () => output);
   } catch (error) {
-    await stop().catch(() => undefined);
+    // Why the start failed comes first; processes that outlived the cleanup are added to it.
+    const survivors = await stop().then(
+      () => '',
+      (stopError: unknown) => `\n${stopError instanceof Error ? stopError.message : String(stopError)}`,
+    );
+    if (survivors && error instanceof Error) error.message += survivors;
     throw error;
   }
   log(`VS Code ${vscode.vscodeVersion} server listening on port ${port} after ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -14,15 +14,28 @@ export class Workbench {
   ) {}
 
   /** Opens a folder in a new page and waits until the workbench and our extension are up. */
-  static async open(browser: Browser, server: RunningVsCode, folder: string, resultsDir: string): Promise<Workbench> {
+  static open(browser: Browser, server: RunningVsCode, folder: string, resultsDir: string): Promise<Workbench> {
+    return Workbench.openUrl(browser, server.workbenchUrl({ folder }), resultsDir);
+  }
+
+  /** Opens a workbench URL (one that `npm start` printed, say) in a new page; waits as open() does. */
+  static async openUrl(browser: Browser, url: string, resultsDir: string): Promise<Workbench> {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
-    await page.goto(server.workbenchUrl({ folder }));
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const workbench = new Workbench(page, resultsDir);
-    // Our activity bar entry appears once the extension's contributions are registered.
-    await page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 60_000 });
-    return workbench;
+    try {
+      await page.goto(url);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      // Our activity bar entry appears once the extension's contributions are registered.
+      await page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 60_000 });
+      return workbench;
+    } catch (error) {
+      // What the page showed instead, and no page left open in a shared browser.
+      const shown = await workbench.screenshot('FAILED-workbench-open').catch(() => undefined);
+      await context.close();
+      if (shown && error instanceof Error) error.message += `\n(screenshot: ${shown})`;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
