@@ -342,7 +342,7 @@ export class ServerConnection {
         command: config.command,
         args: [...config.args],
         env: this.stdioEnv(),
-        ...(config.cwd !== undefined && { cwd: config.cwd }),
+        ...(this.workingDirectory() !== undefined && { cwd: this.workingDirectory() }),
         stderr: 'pipe',
       });
       this.readStderr(transport);
@@ -378,6 +378,16 @@ export class ServerConnection {
         throw new Error(`${errorMessage(streamableError)} (and as legacy SSE: ${errorMessage(sseError)})`, { cause: sseError });
       }
     }
+  }
+
+  /**
+   * Where a stdio server runs: its `cwd`, or else, for a server a workspace's mcp.json
+   * defines, that workspace folder (so `node server.js` finds the workspace's file).
+   */
+  private workingDirectory(): string | undefined {
+    const { config, source } = this.definition;
+    if (config.type !== 'stdio') return undefined;
+    return config.cwd ?? (source.kind === 'workspace' ? source.folder : undefined);
   }
 
   /**

@@ -104,6 +104,17 @@ describe('server manager', () => {
     }
   });
 
+  it('a workspace server without a cwd runs in its workspace folder', async () => {
+    const { manager } = setup();
+    await load(manager, mcpJson({ tools: fixture() }));
+    try {
+      const [entry] = manager.servers;
+      assert.equal(toolJson(await manager.callTool(entry.id, 'read_env', { name: 'X' })).cwd, folder);
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
   it('a variable it cannot resolve is reported on the server, not thrown at the others', async () => {
     const { manager } = setup();
     await load(manager, mcpJson({ bad: fixture({ env: { X: '${input:undefined_id}' } }), good: fixture() }));
