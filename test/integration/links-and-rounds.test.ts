@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Outcome } from '../../src/elicitation/broker';
 import type { ServerDefinition } from '../../src/mcp/config';
 import { CallError, type CallProgress } from '../../src/mcp/connection';
-import { accept, cancel, decline, ScriptedPrompter } from '../support/scripted-prompter';
+import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { createHost, FIXTURES, stdioDefinition, toolJson } from '../support/servers';
 
 const dir = mkdtempSync(join(tmpdir(), 'eh-links-'));
@@ -222,6 +222,27 @@ describe('multi round-trip requests (SEP-2322)', () => {
     try {
       const c = await host.connect(server('modern', 'modern.js'));
       assert.deepEqual(toolJson(await c.callTool('plan_trip', {})), { ended: { kind: 'elicit', action: 'decline' } });
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('cancelling the call in its second round ends the whole call: the open question closes, nothing is retried', async () => {
+    const file = recordFile('raw-cancel');
+    const prompter = new ScriptedPrompter([accept({ version: '2.0.0' }), waitForAbort]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(server('raw', 'raw-input-required.js', { FIXTURE_RECORD: file }));
+      const cancelled = new AbortController();
+      const call = c.callTool('spec_two_rounds', { note: 'x' }, { signal: cancelled.signal });
+      const end = Date.now() + 5000;
+      while (prompter.asked.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(prompter.asked[1].request.message, 'Tag 2.0.0 now?', 'the second round is on screen');
+      cancelled.abort(new Error('You cancelled spec_two_rounds'));
+      await assert.rejects(call, /You cancelled spec_two_rounds/);
+      assert.equal(prompter.asked[1].options.signal.aborted, true, 'its question closed');
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(records(file).length, 1, 'only the first round was sent back; the second never was');
     } finally {
       await host.closeAll();
     }
