@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
     installVsix(vscode, join(REPO, 'dist-vsix/elicitation-host.vsix'), extensionsDir);
   }
-  const http = await startHttpFixture();
+  // The demo's remote server offers the tools worth trying, not the test-only ones.
+  const http = await startHttpFixture(['--only', 'book_restaurant,collect_feedback,pick_instruments,plan_trip,one_question,review_change,echo']);
   demoHttp = http;
   // Whatever ends this process (a failed start, a second Ctrl-C) ends the demo HTTP server too.
   process.on('exit', () => http.process.kill());
