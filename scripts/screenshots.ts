@@ -13,7 +13,7 @@ import { provisionVsCode } from '../test/e2e/harness/provision';
 import { installVsix, startVsCodeServer } from '../test/e2e/harness/server';
 import { Workbench } from '../test/e2e/harness/workbench';
 import { runTool } from '../test/e2e/ui-steps';
-import { startHttpFixture } from '../test/support/servers';
+import { startDemoHttpServer } from '../test/support/servers';
 
 const REPO = resolve(__dirname, '..');
 const OUT = join(REPO, 'docs/images');
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const vscode = await provisionVsCode('newest');
   const extensionsDir = mkdtempSync(join(tmpdir(), 'eh-shots-'));
   installVsix(vscode, join(REPO, 'dist-vsix/elicitation-host.vsix'), extensionsDir);
-  const http = await startHttpFixture();
+  const http = await startDemoHttpServer();
   const server = await startVsCodeServer({
     vscode,
     workspaceTrust: false,
@@ -49,7 +49,9 @@ async function main(): Promise<void> {
     await workbench.page.locator('.tab', { hasText: 'book_restaurant-' }).first().waitFor();
     await runTool(workbench, 'restaurant', 'check_stock', 'blue paint');
     await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Lyon' }).waitFor();
-    await workbench.page.waitForTimeout(500);
+    // Away from the quick input: a tooltip would cover its title.
+    await workbench.page.mouse.move(700, 650);
+    await workbench.page.waitForTimeout(1500);
     await screenshot(workbench.page, join(OUT, 'demo-pick.png'));
     await workbench.page.keyboard.press('Escape');
     process.stdout.write(`written to ${OUT}\n`);

@@ -12,7 +12,7 @@ import { provisionVsCode } from '../test/e2e/harness/provision';
 import { installVsix, type RunningVsCode, startVsCodeServer } from '../test/e2e/harness/server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { type HttpFixture, startHttpFixture } from '../test/support/servers';
+import { type HttpFixture, startDemoHttpServer } from '../test/support/servers';
 
 const REPO = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -61,8 +61,7 @@ async function main(): Promise<void> {
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
     installVsix(vscode, join(REPO, 'dist-vsix/elicitation-host.vsix'), extensionsDir);
   }
-  // The demo's remote server offers the tools worth trying, not the test-only ones.
-  const http = await startHttpFixture(['--only', 'book_restaurant,collect_feedback,pick_instruments,plan_trip,one_question,review_change,echo']);
+  const http = await startDemoHttpServer();
   demoHttp = http;
   // Whatever ends this process (a failed start, a second Ctrl-C) ends the demo HTTP server too.
   process.on('exit', () => http.process.kill());

@@ -68,6 +68,11 @@ export async function startHttpFixture(args: string[] = [], env: Record<string, 
   };
 }
 
+/** The demo workspace's HTTP server (`npm start`, the README's screenshots): the tools worth trying, not the test-only ones. */
+export function startDemoHttpServer(): Promise<HttpFixture> {
+  return startHttpFixture(['--only', 'book_restaurant,collect_feedback,pick_instruments,plan_trip,one_question,review_change,echo']);
+}
+
 export const DEFAULT_SETTINGS: ConnectionSettings = {
   urlMode: true,
   applyDefaults: true,
