@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeBrowser, FIXTURES, versionName } from './context';
 import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
-import { ResultTabs } from './ui-steps';
+import { openToolList, ResultTabs } from './ui-steps';
 
 const INPUT_TITLE = 'MCP server configuration: ${input:fixture-token}';
 
@@ -51,8 +51,7 @@ describe(`UI: server inputs (VS Code ${versionName()})`, function () {
   /** Runs read_env on the server and returns the token it sees. */
   async function tokenSeenByServer(results: ResultTabs): Promise<string> {
     const { workbench } = ui!;
-    await workbench.runCommand('Elicitation Host: Run Tool');
-    await workbench.waitForQuickInputTitle('Run Tool: needs-token');
+    await openToolList(workbench, 'needs-token');
     await workbench.pick('read_env');
     await workbench.waitForQuickInputTitle('needs-token · read_env');
     await workbench.typeInQuickInput('FIXTURE_TOKEN');

@@ -11,7 +11,7 @@ import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from './harness/workbench';
 import { closeBrowser, versionName } from './context';
 import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
-import { ResultTabs, runTool } from './ui-steps';
+import { openToolList, ResultTabs, runTool } from './ui-steps';
 
 /** The form document inside the Agent Input webview, once it shows this message. */
 async function formWith(workbench: Workbench, message: string): Promise<FrameLocator> {
@@ -157,10 +157,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
 
   it('Run Tool asks for a tool\'s several arguments in the same form panel', async () => {
     const { workbench } = ui!;
-    await workbench.runCommand('Elicitation Host: Run Tool');
-    await workbench.waitForQuickInputTitle('Run Tool');
-    await workbench.pick('fixture');
-    await workbench.waitForQuickInputTitle('Run Tool: fixture');
+    await openToolList(workbench, 'fixture');
     await workbench.pick('plan_trip');
     const frame = await formWith(workbench, 'Arguments for plan_trip');
     assert.equal(await frame.locator('.source').textContent(), 'fixture · plan_trip');

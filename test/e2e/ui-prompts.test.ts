@@ -9,7 +9,7 @@ import type { Locator } from 'playwright-core';
 import type { Workbench } from './harness/workbench';
 import { closeBrowser, versionName } from './context';
 import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
-import { ResultTabs, runTool } from './ui-steps';
+import { openToolList, ResultTabs, runTool } from './ui-steps';
 
 /** Waits until the quick input shows a prompt whose rows or message contain this text. */
 async function waitForPrompt(workbench: Workbench, text: string | RegExp): Promise<void> {
@@ -316,10 +316,7 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
 
     // A tool whose title looks like markup: the Run Tool list, its arguments prompt, the
     // destructive modal, and the notice when the question is withdrawn under the modal.
-    await workbench.runCommand('Elicitation Host: Run Tool');
-    await workbench.waitForQuickInputTitle('Run Tool');
-    await workbench.pick('fixture');
-    await workbench.waitForQuickInputTitle('Run Tool: fixture');
+    await openToolList(workbench, 'fixture');
     await workbench.typeInQuickInput('markup_destructive');
     const toolRow = workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'markup_destructive' }).first();
     await toolRow.waitFor();
@@ -342,10 +339,7 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await results.next();
 
     // The pending list, the Pending Inputs view and the status bar.
-    await workbench.runCommand('Elicitation Host: Run Tool');
-    await workbench.waitForQuickInputTitle('Run Tool');
-    await workbench.pick('fixture');
-    await workbench.waitForQuickInputTitle('Run Tool: fixture');
+    await openToolList(workbench, 'fixture');
     await workbench.pick('markup_title');
     await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor({ timeout: 20_000 });
     await page.keyboard.press('Enter');

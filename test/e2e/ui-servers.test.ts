@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { closeBrowser, versionName } from './context';
 import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+import { openToolList } from './ui-steps';
 
 describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
@@ -47,10 +48,7 @@ describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
 
   it('Run Tool on a tool without elicitation shows its result', async () => {
     const { workbench } = ui!;
-    await workbench.runCommand('Elicitation Host: Run Tool');
-    await workbench.waitForQuickInputTitle('Run Tool');
-    await workbench.pick('fixture');
-    await workbench.waitForQuickInputTitle('Run Tool: fixture');
+    await openToolList(workbench, 'fixture');
     await workbench.pick('echo');
     // The tool's one argument, asked like any question, prefilled with its default.
     await workbench.waitForQuickInputTitle('fixture · echo');

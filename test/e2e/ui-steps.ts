@@ -7,12 +7,20 @@ import type { Workbench } from './harness/workbench';
 /** How to answer a tool's one argument: type it into the box, or pick it from the list. */
 export type ArgumentAnswer = string | { readonly pick: string };
 
+/** Run Tool from the palette, up to this server's list of tools (with one server, that list comes first). */
+export async function openToolList(workbench: Workbench, server: string): Promise<void> {
+  await workbench.runCommand('Elicitation Host: Run Tool');
+  await workbench.waitForQuickInputTitle(/^Run Tool/);
+  const title = (await workbench.quickInput.locator('.quick-input-title').innerText()).trim();
+  if (title !== `Run Tool: ${server}`) {
+    await workbench.pick(server);
+    await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
+  }
+}
+
 /** Run Tool from the palette: the server, the tool, then its one argument. */
 export async function runTool(workbench: Workbench, server: string, tool: string, argument?: ArgumentAnswer): Promise<void> {
-  await workbench.runCommand('Elicitation Host: Run Tool');
-  await workbench.waitForQuickInputTitle('Run Tool');
-  await workbench.pick(server);
-  await workbench.waitForQuickInputTitle(`Run Tool: ${server}`);
+  await openToolList(workbench, server);
   await workbench.pick(tool);
   await workbench.waitForQuickInputTitle(`${server} · ${tool}`);
   if (typeof argument === 'object') {
