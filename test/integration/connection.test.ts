@@ -487,6 +487,28 @@ describe('connection: timeouts of our own, and reconnecting', () => {
     }
   });
 
+  it('an HTTP server that dies while its question is open: the question closes and the call says why', async () => {
+    const http = await startHttpFixture();
+    const prompter = new ScriptedPrompter([waitForAbort]);
+    const host = createHost(prompter);
+    try {
+      const c = await host.connect(http.definition('remote'));
+      const call = c.callTool('crash_during_elicitation', { afterMs: 300 });
+      await assert.rejects(call, /remote (disconnected before answering|cannot be reached|is not running)/);
+      assert.equal(prompter.asked.length, 1);
+      // Closed, not left open for nobody: the question was withdrawn with the reason.
+      const end = Date.now() + 5000;
+      while (!prompter.asked[0].options.signal.aborted && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(prompter.asked[0].options.signal.aborted, true, 'the open question closed');
+      const request = findRequest(host.store.state, prompter.asked[0].request.id)!;
+      assert.equal(request.status, 'abandoned');
+      assert.equal(request.reason, 'remote disconnected');
+    } finally {
+      await host.closeAll();
+      await http.stop();
+    }
+  });
+
   it('an HTTP server that goes away is reconnected to when it is back', async () => {
     const first = await startHttpFixture();
     const host = createHost(new ScriptedPrompter());
