@@ -45,24 +45,31 @@ function causeOf(error: unknown): unknown {
   return e.cause ?? e.data?.cause;
 }
 
-/** The HTTP status somewhere in an error's cause chain (the SDK wraps its HTTP errors in negotiation errors). */
-function httpStatusOf(error: unknown): number | undefined {
+/** The first thing `read` finds along an error's cause chain (the SDK wraps its HTTP errors in negotiation errors). */
+function inCauseChain<T>(error: unknown, read: (e: unknown) => T | undefined): T | undefined {
   for (let e: unknown = error; e; e = causeOf(e)) {
-    const status = (e as { status?: unknown }).status ?? (e as { data?: { status?: unknown } }).data?.status;
-    if (typeof status === 'number') return status;
+    const found = read(e);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** Why an HTTP server could not be used, in words: its status, or the network error's code. */
+function httpStatusOf(error: unknown): number | undefined {
+  return inCauseChain(error, (e) => {
+    const status = (e as { status?: unknown }).status ?? (e as { data?: { status?: unknown } }).data?.status;
+    return typeof status === 'number' ? status : undefined;
+  });
+}
+
+/** Why an HTTP server could not be used, in words: its status, or the network error's code (ECONNREFUSED...). */
 function describeHttpFailure(url: URL, error: unknown): string {
   const status = httpStatusOf(error);
   if (status !== undefined) return `${url.href} answered HTTP ${status}: ${errorMessage(error)}`;
-  for (let cause: unknown = error; cause; cause = causeOf(cause)) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return `${url.href} cannot be reached (${code})`;
-  }
-  return `${url.href} cannot be used: ${errorMessage(error)}`;
+  const code = inCauseChain(error, (e) => {
+    const value = (e as { code?: unknown }).code;
+    return typeof value === 'string' && /^E[A-Z]+$/.test(value) ? value : undefined;
+  });
+  return code ? `${url.href} cannot be reached (${code})` : `${url.href} cannot be used: ${errorMessage(error)}`;
 }
 
 /** A Streamable HTTP failure that means "this server speaks the older HTTP+SSE transport": a 4xx other than authorization. */
@@ -288,8 +295,6 @@ export class ServerConnection {
     const base = error instanceof Error ? error.message : String(error);
     if (this.crash) {
       const how = this.crash.exitCode !== null ? `exited with code ${this.crash.exitCode}` : `was killed by ${this.crash.signal}`;
-      // Lines that arrived after the exit event count too.
-      this.crash = { ...this.crash, stderrTail: [...this.stderrTail] };
       const tail = this.crash.stderrTail.length > 0 ? `; last output: ${this.crash.stderrTail.slice(-3).join(' | ')}` : '';
       return `the server ${how}${tail}`;
     }
@@ -338,11 +343,12 @@ export class ServerConnection {
     const { StdioClientTransport, SSEClientTransport, StreamableHTTPClientTransport } = this.sdk;
     const config = this.definition.config;
     if (config.type === 'stdio') {
+      const cwd = this.workingDirectory();
       const transport = new StdioClientTransport({
         command: config.command,
         args: [...config.args],
         env: this.stdioEnv(),
-        ...(this.workingDirectory() !== undefined && { cwd: this.workingDirectory() }),
+        ...(cwd !== undefined && { cwd }),
         stderr: 'pipe',
       });
       this.readStderr(transport);
@@ -490,7 +496,9 @@ export class ServerConnection {
   private watchExit(transport: StdioClientTransport): void {
     childProcessOf(transport)?.once('exit', (code, signal) => {
       if (this.stopping) return;
-      this.crash = { exitCode: code, signal, stderrTail: [...this.stderrTail] };
+      // The live tail, not a copy: lines that arrive just after the exit event count too
+      // (it is only emptied by the next start, which also forgets the crash).
+      this.crash = { exitCode: code, signal, stderrTail: this.stderrTail };
     });
   }
 

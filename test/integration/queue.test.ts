@@ -7,7 +7,8 @@ import { strict as assert } from 'node:assert';
 import type { AskOptions, Outcome, Prompter } from '../../src/elicitation/broker';
 import { PromptQueue, type ShowResult } from '../../src/elicitation/prompt-queue';
 import type { InputRequest } from '../../src/elicitation/request';
-import { createHost, stdioDefinition, toolJson } from '../support/servers';
+import type { ServerConnection } from '../../src/mcp/connection';
+import { createHost, type Host, stdioDefinition, toolJson } from '../support/servers';
 
 /** A surface that shows one question at a time and accepts each after `holdMs`. */
 class OneAtATimeSurface implements Prompter {
@@ -55,13 +56,17 @@ async function until(what: string, probe: () => boolean, timeoutMs = 10_000): Pr
   }
 }
 
+/** Two fixture servers, "alpha" and "beta", each asking under its own name. */
+function twoServers(host: Host): Promise<ServerConnection[]> {
+  return Promise.all(['alpha', 'beta'].map((name) => host.connect(stdioDefinition(name, {}, ['--name', name]))));
+}
+
 describe('the pending queue with real servers', () => {
   it('shows questions from several servers one at a time, first come first served', async () => {
     const surface = new OneAtATimeSurface(300);
     const host = createHost(surface);
     try {
-      const alpha = await host.connect(stdioDefinition('alpha', {}, ['--name', 'alpha']));
-      const beta = await host.connect(stdioDefinition('beta', {}, ['--name', 'beta']));
+      const [alpha, beta] = await twoServers(host);
       // alpha asks after 400 ms, beta after 100 ms, then alpha's first is still behind beta's.
       await alpha.callTool('ask_later', { delayMs: 400 });
       await beta.callTool('ask_later', { delayMs: 100 });
@@ -77,8 +82,7 @@ describe('the pending queue with real servers', () => {
     const surface = new OneAtATimeSurface(1200);
     const host = createHost(surface);
     try {
-      const alpha = await host.connect(stdioDefinition('alpha', {}, ['--name', 'alpha']));
-      const beta = await host.connect(stdioDefinition('beta', {}, ['--name', 'beta']));
+      const [alpha, beta] = await twoServers(host);
       await beta.callTool('ask_later', { delayMs: 0 });
       await until('beta on screen', () => surface.shown.length === 1);
       // alpha's question waits behind beta's and is withdrawn after 300 ms.
