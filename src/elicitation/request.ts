@@ -3,14 +3,24 @@
  * (MCP `elicitation/create`, an input-required result, a -32042 error, the extension API).
  */
 import type { FormModel, Question } from './model';
+import { withoutInvisible } from './plain-text';
 
 export interface RequestSource {
-  /** The configured name of the server (or extension) asking. Always shown. */
+  /** The configured name of the server asking, or the display name of the extension asking. Always shown. */
   readonly server: string;
+  /** Who `server` names: an MCP server (the default) or another VS Code extension (shown as "Extension: name"). */
+  readonly requester?: 'server' | 'extension';
   /** The tool call this request belongs to, when known. */
   readonly tool?: string;
   /** The tool is annotated `destructiveHint: true`. */
   readonly destructive?: boolean;
+  /** The agent whose call asked (the gateway's downstream client, from its `clientInfo`), when known. */
+  readonly agent?: string;
+  /**
+   * The person started the call this question belongs to themselves (Run Tool), so a modal
+   * is warranted for it; a question from any other call, or from no known call, never gets one.
+   */
+  readonly personStarted?: boolean;
 }
 
 export interface FormInputRequest {
@@ -33,6 +43,16 @@ export interface UrlInputRequest {
 }
 
 export type InputRequest = FormInputRequest | UrlInputRequest;
+
+/**
+ * Who asks, in plain words: "server · tool", "Extension: name", and ", for <agent>" when
+ * an agent's call asked through the gateway. Each surface escapes it as it needs.
+ */
+export function sourceLabel(source: RequestSource): string {
+  const who = source.requester === 'extension' ? `Extension: ${source.server}` : source.server;
+  const what = source.tool ? `${who} · ${source.tool}` : who;
+  return withoutInvisible(source.agent ? `${what}, for ${source.agent}` : what);
+}
 
 export function formOf(request: InputRequest): FormModel {
   return { questions: request.questions };

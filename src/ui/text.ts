@@ -9,7 +9,6 @@
  * - titles, placeholders, separators, dialogs and tree items show text as it is.
  * Each surface gets exactly the escaping it needs, so nothing else is changed on screen.
  */
-import type { RequestSource } from '../elicitation/request';
 
 /** Escapes `$(name)` so a widget that draws icons shows it literally (VS Code's own escapeIcons rule). */
 export function escapeIcons(text: string): string {
@@ -65,7 +64,5 @@ export function wrap(text: string, width = 88): string[] {
   return lines;
 }
 
-/** "server · tool": which server is asking and, where known, for which tool. */
-export function sourceLabel(source: RequestSource): string {
-  return source.tool ? `${source.server} · ${source.tool}` : source.server;
-}
+/** "server · tool": which server is asking and, where known, for which tool (and agent). */
+export { sourceLabel } from '../elicitation/request';
