@@ -9,6 +9,7 @@
 const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 
 /** C0 controls but tab and line feed, DEL, and the C1 controls (ESC starts every terminal escape sequence). */
+// eslint-disable-next-line no-control-regex -- matching control characters is this module's job
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 
 /** Removes the characters that reorder or hide text (bidi controls, zero-width characters). */
