@@ -1,0 +1,62 @@
+import { strict as assert } from 'node:assert';
+import { parseArgs, UsageError } from '../../src/cli/args';
+
+function usageError(argv: string[]): string {
+  try {
+    parseArgs(argv);
+  } catch (error) {
+    assert.ok(error instanceof UsageError, `a UsageError, not ${String(error)}`);
+    return error.message;
+  }
+  assert.fail(`${argv.join(' ')} was accepted`);
+}
+
+describe('runner command line', () => {
+  it('takes option values after "=" as well as in the next word', () => {
+    assert.deepEqual(parseArgs(['call', '--args={"a":1}', '--answers=f.json', 'http://127.0.0.1:3/mcp', 'book']), {
+      command: 'call', target: { kind: 'url', url: 'http://127.0.0.1:3/mcp' }, tool: 'book', args: { a: 1 }, answersFile: 'f.json',
+      acceptDefaults: false, decline: false, json: false,
+    });
+    assert.deepEqual(parseArgs(['call', '--args', '{"a":1}', '--answers', 'f.json', 'http://127.0.0.1:3/mcp', 'book']), parseArgs(['call', '--args={"a":1}', '--answers=f.json', 'http://127.0.0.1:3/mcp', 'book']));
+  });
+
+  it('hands everything after -- to the server command untouched, options included', () => {
+    assert.deepEqual(parseArgs(['call-all', '--json', '--decline', '--', 'node', 'server.js', '--json', '--args', '-h', '--']), {
+      command: 'call-all', target: { kind: 'stdio', command: 'node', args: ['server.js', '--json', '--args', '-h', '--'] }, args: {},
+      acceptDefaults: false, decline: true, json: true,
+    });
+    const call = parseArgs(['--accept-defaults', 'call', 'book', '--', 'npx', '-y', 'pkg']);
+    assert.ok(call !== 'help');
+    assert.equal(call.tool, 'book');
+    assert.deepEqual(call.target, { kind: 'stdio', command: 'npx', args: ['-y', 'pkg'] });
+    assert.equal(call.acceptDefaults, true);
+  });
+
+  it('help: no words, -h or --help before --', () => {
+    assert.equal(parseArgs([]), 'help');
+    assert.equal(parseArgs(['call', '-h']), 'help');
+    assert.equal(parseArgs(['--help']), 'help');
+    assert.notEqual(parseArgs(['call', 'book', '--', 'node', 'server.js', '--help']), 'help');
+  });
+
+  it('refuses unknown options, missing values and values given to switches, in words that name the option', () => {
+    assert.equal(usageError(['call', '--frobnicate', 'x', '--', 'node']), 'unknown option --frobnicate');
+    assert.equal(usageError(['call', '-x', 'book', '--', 'node']), 'unknown option -x');
+    assert.equal(usageError(['call', 'book', '--answers']), '--answers needs a value');
+    assert.equal(usageError(['call', '--args', '--json', 'book', '--', 'node']), '--args needs a value (for a value that starts with "-", write --args=VALUE)');
+    assert.equal(usageError(['call', '--json=yes', 'u', 'book']), '--json takes no value');
+  });
+
+  it('refuses what cannot be run, saying what is wrong', () => {
+    assert.match(usageError(['call', '--args', '{', 'u', 'book']), /^--args is not valid JSON: /);
+    assert.equal(usageError(['call', '--args', '[1]', 'u', 'book']), '--args must be a JSON object');
+    assert.equal(usageError(['run', 'u']), 'unknown command "run"');
+    assert.equal(usageError(['--json', '--', 'node']), 'a command (call or call-all) must come first');
+    assert.equal(usageError(['call', 'book', '--']), 'a command must follow --');
+    assert.equal(usageError(['call', '--decline', '--accept-defaults', 'u', 'book']), 'use only one of --answers, --accept-defaults and --decline');
+    assert.equal(usageError(['call', 'u']), 'call takes a server URL and a tool name');
+    assert.equal(usageError(['call-all', 'u', 'extra']), 'call-all takes a server URL');
+    assert.equal(usageError(['call', '--', 'node']), 'call with a command takes one tool name: call <tool> -- <command>');
+    assert.equal(usageError(['call-all', 'extra', '--', 'node']), 'unexpected extra');
+  });
+});
