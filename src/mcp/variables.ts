@@ -2,6 +2,7 @@
  * Variables in server definitions, as VS Code substitutes them: `${workspaceFolder}`,
  * `${userHome}`, `${env:NAME}` and `${input:id}` (asked once, then remembered).
  */
+import { parse as parseDotenv } from 'dotenv';
 import type { InputDefinition, ServerConfig } from './config';
 
 export interface VariableContext {
@@ -77,23 +78,11 @@ export async function resolveVariables(config: ServerConfig, ctx: VariableContex
   };
 }
 
-/** Parses a `.env` file: `KEY=value` lines, `#` comments, optional quotes, `export ` prefixes. */
+/**
+ * Parses a `.env` file (`envFile`) with dotenv's own parser, so it reads as users of dotenv
+ * expect: `#` comments, `export ` prefixes, single, double and backtick quotes, values over
+ * several lines inside quotes, `#` inside quotes, `\n` and `\r` in double quotes.
+ */
 export function parseEnvFile(text: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
-    if (!m) continue;
-    let value = m[2];
-    const quote = value[0];
-    if ((quote === '"' || quote === "'") && value.endsWith(quote) && value.length >= 2) {
-      value = value.slice(1, -1);
-      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
-    } else {
-      value = value.replace(/\s+#.*$/, '');
-    }
-    env[m[1]] = value;
-  }
-  return env;
+  return parseDotenv(text);
 }
