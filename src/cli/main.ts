@@ -4,7 +4,9 @@
  * extension. Lets server authors test their elicitations in CI.
  */
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { Broker, type Prompter } from '../elicitation/broker';
+import { sourceLabel } from '../elicitation/request';
 import { SchemaChecker } from '../elicitation/schema-check';
 import { InputStore } from '../elicitation/store';
 import type { ServerDefinition } from '../mcp/config';
@@ -12,18 +14,10 @@ import { type ServerLog, ServerConnection } from '../mcp/connection';
 import { argumentsFor } from '../mcp/tool-args';
 import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
 import { ExitCode, RunVerdict } from './exit-code';
-import {
-  AnswersFilePrompter,
-  announceRefusedLink,
-  ConsolePrompter,
-  consoleUrlFlow,
-  createOutput,
-  DeclinePrompter,
-  DefaultsPrompter,
-  NoTerminalPrompter,
-  type Output,
-  whoAsks,
-} from './prompters';
+import { announceRefusedLink } from './announce';
+import { ConsolePrompter, consoleUrlFlow } from './console-prompter';
+import { createOutput, type Output, relayStderr } from './output';
+import { AnswersFilePrompter, DeclinePrompter, DefaultsPrompter, NoTerminalPrompter } from './prompters';
 
 function choosePrompter(options: CliOptions, out: Output, verdict: RunVerdict): Prompter {
   if (options.answersFile !== undefined) {
@@ -96,20 +90,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     error: () => undefined,
     trace: () => undefined,
     traceEnabled: false,
-    stderr: (line) => process.stderr.write(`[server] ${line}\n`),
+    stderr: relayStderr,
   };
   const connection = new ServerConnection(definitionOf(options), {
     broker,
     log,
     settings: () => ({ urlMode: true, applyDefaults: true, toolTimeoutMs: 120_000, elicitationTimeoutMs: 0, maxRounds: 5 }),
-    roots: () => [{ uri: `file://${process.cwd()}`, name: 'cwd' }],
+    roots: () => [{ uri: pathToFileURL(process.cwd()).href, name: 'cwd' }],
     clientInfo: { name: 'elicitation-host-cli', version: '0.1.0' },
     urlFlow: consoleUrlFlow(out),
     reconnectDelaysMs: [],
     onElicitationRefused: (source, refusal) => {
       // The server got the error and its tool may still return a fine result: the run must not pass.
       verdict.note(ExitCode.failure);
-      out.error(`${whoAsks(source)} sent a question this client refused (${refusal.code}): ${refusal.message}`, {
+      out.error(`${sourceLabel(source)} sent a question this client refused (${refusal.code}): ${refusal.message}`, {
         server: source.server, tool: source.tool ?? null, code: refusal.code,
       });
     },

@@ -4,9 +4,12 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TERMINAL_TRICKS } from '../fixtures/servers/client-probes';
 import { FIXTURES, type HttpFixture, REPO, requireFixtures, startHttpFixture } from '../support/servers';
 
 const CLI = join(REPO, 'dist/cli.js');
@@ -19,10 +22,10 @@ function answers(name: string, results: unknown[]): string {
   return file;
 }
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   requireFixtures();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd && { cwd }) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -47,7 +50,7 @@ function shown(output: string): string {
  * console. Each step types its keys once the output since the previous keys matches its
  * prompt; stdout and stderr arrive mixed, as a person sees them.
  */
-function runInTerminal(args: string[], steps: Array<{ prompt: RegExp; keys: string }>): Promise<{ code: number; output: string }> {
+function runInTerminal(args: string[], steps: Array<{ prompt: RegExp; keys: string }>): Promise<{ code: number; output: string; raw: string }> {
   requireFixtures();
   if (spawnSync('script', ['--version']).error) throw new Error('These tests need util-linux "script" to give the runner a terminal.');
   const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ');
@@ -71,10 +74,24 @@ function runInTerminal(args: string[], steps: Array<{ prompt: RegExp; keys: stri
     child.on('close', (code) => {
       clearTimeout(stuck);
       child.stdin.end();
-      resolve({ code: code ?? -1, output: shown(output) });
+      resolve({ code: code ?? -1, output: shown(output), raw: output });
     });
   });
 }
+
+/** Characters a terminal acts on or hides: C0 controls but tab and line feed, DEL, C1 controls, bidi and zero-width characters. */
+// eslint-disable-next-line no-control-regex -- these characters are what the tests look for
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+
+/** What a terminal shows of TERMINAL_TRICKS once the control and invisible characters are gone. */
+const TRICKS_AS_TEXT = '[2J[31mred[0m ]8;;https://evil.example/link]8;; 1Acsi gnp.exe zero bell backspace crreturn';
+
+/** The ask_schema tool's arguments. */
+function askSchema(schema: object): string {
+  return JSON.stringify({ schema: JSON.stringify(schema) });
+}
+
+const PROTO_SCHEMA = '{"type":"object","properties":{"__proto__":{"type":"string","title":"Proto"}},"required":["__proto__"]}';
 
 function jsonLines(stdout: string): Array<Record<string, unknown>> {
   return stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -98,7 +115,7 @@ describe('command line runner', () => {
     const file = answers('book.json', [{ action: 'accept', content: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } }]);
     const { code, stdout } = await run(['call', '--answers', file, '--args', '{"restaurant":"Chez CLI"}', 'book_restaurant', ...STDIO]);
     assert.equal(code, 0);
-    assert.match(stdout, /\? stdio\.js \(book_restaurant\): Please provide your reservation details for Chez CLI:/);
+    assert.match(stdout, /\? stdio\.js · book_restaurant: Please provide your reservation details for Chez CLI:/);
     assert.match(stdout, /- party_size \(integer, required, default 2\)/);
     assert.match(stdout, /→ accept \{"party_size":4,"date":"2026-12-24","dietary":"vegan"\}/);
     assert.match(stdout, /✓ book_restaurant: \{"action":"accept","content":\{"party_size":4,"date":"2026-12-24","dietary":"vegan"\}\}/);
@@ -168,7 +185,7 @@ describe('command line runner', () => {
     const file = answers('hostile.json', [{ action: 'accept' }]);
     const { code, stdout } = await run(['call', '--answers', file, 'hostile_link', ...STDIO]);
     assert.equal(code, 0);
-    assert.match(stdout, /\? stdio\.js \(hostile_link\) asks you to open javascript:alert\(document\.cookie\) \[refused: links with the scheme "javascript:" are not opened/);
+    assert.match(stdout, /\? stdio\.js · hostile_link asks you to open javascript:alert\(document\.cookie\) \[refused: links with the scheme "javascript:" are not opened/);
     assert.match(stdout, /→ decline \(the link was refused unopened\)\n✓ hostile_link: \{"action":"decline"\}/);
   });
 
@@ -248,7 +265,7 @@ describe('command line runner', () => {
   it('exit code 1 on a protocol error: a question the client refuses, though the tool then returns a result', async () => {
     const { code, stdout, stderr } = await run(['call', 'invalid_schema', ...STDIO]);
     assert.equal(code, 1);
-    assert.match(stderr, /error: stdio\.js \(invalid_schema\) sent a question this client refused \(-32602\): Invalid elicitation schema: properties\.address: nested objects are not allowed/);
+    assert.match(stderr, /error: stdio\.js · invalid_schema sent a question this client refused \(-32602\): Invalid elicitation schema: properties\.address: nested objects are not allowed/);
     assert.match(stdout, /✓ invalid_schema: \{"error":\{"code":-32602/);
   });
 
@@ -256,7 +273,7 @@ describe('command line runner', () => {
     const form = await run(['call', 'clear_completed', ...STDIO]);
     assert.equal(form.code, 3);
     assert.match(form.stderr, /there is no terminal to ask in: use --answers FILE, --accept-defaults or --decline; cancelling/);
-    assert.match(form.stdout, /\? stdio\.js \(Clear completed todos\): Remove 5 completed todos\? This cannot be undone\./);
+    assert.match(form.stdout, /\? stdio\.js · Clear completed todos: Remove 5 completed todos\? This cannot be undone\./);
     assert.match(form.stdout, /→ cancel \(there is no terminal to ask in: use --answers FILE, --accept-defaults or --decline\)/);
     assert.match(form.stdout, /\{"action":"cancel","removed":0\}/);
 
@@ -265,6 +282,95 @@ describe('command line runner', () => {
     assert.match(link.stdout, /asks you to open https:\/\/example\.com\/review\/42/);
     assert.match(link.stdout, /→ decline \(there is no terminal to ask in: use --answers FILE, --accept-defaults or --decline; links are declined unless an --answers file accepts them\)/);
     assert.match(link.stdout, /✓ open_review: \{"action":"decline"\}/);
+  });
+
+  it('option values after "=": --args={...} and --answers=FILE', async () => {
+    const file = answers('equals.json', [{ action: 'accept', content: { date: '2026-12-24' } }]);
+    const { code, stdout, stderr } = await run(['call', '--json', `--answers=${file}`, '--args={"restaurant":"Chez Equals"}', 'book_restaurant', ...STDIO]);
+    assert.equal(code, 0, stderr);
+    const lines = jsonLines(stdout);
+    assert.deepEqual(lines[0], { type: 'call', tool: 'book_restaurant', arguments: { restaurant: 'Chez Equals' } });
+    assert.deepEqual(toolOutput(lines, 'book_restaurant'), { action: 'accept', content: { party_size: 2, date: '2026-12-24', dietary: 'none' } });
+    const missing = await run(['call', 'book_restaurant', '--answers']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^error: --answers needs a value\n/);
+  });
+
+  it('server text reaches the terminal without control or invisible characters: who asks, questions, results, errors, stderr', async () => {
+    const file = answers('tricks.json', [{ action: 'accept', content: { choice: 'a' } }]);
+    const { code, stdout, stderr } = await run(['call', '--answers', file, 'terminal_tricks', ...STDIO]);
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stdout, UNSAFE);
+    assert.doesNotMatch(stderr, UNSAFE);
+    // Still readable as text: only the characters are gone.
+    assert.ok(stdout.includes(`? stdio.js · Tricks ${TRICKS_AS_TEXT}: Question ${TRICKS_AS_TEXT}\n`), stdout);
+    assert.ok(stdout.includes(`one of a|b ${TRICKS_AS_TEXT})`), stdout);
+    assert.ok(stdout.includes(`✓ terminal_tricks: Result ${TRICKS_AS_TEXT}\n`), stdout);
+    assert.ok(stderr.includes(`[server] stderr ${TRICKS_AS_TEXT}\n`), stderr);
+
+    // An error message that quotes the server: a refused schema names its property.
+    const refused = await run(['call', '--decline', '--args', askSchema({ type: 'object', properties: { [`addr${TERMINAL_TRICKS}`]: { type: 'object' } } }), 'ask_schema', ...STDIO]);
+    assert.equal(refused.code, 1);
+    assert.doesNotMatch(refused.stderr, UNSAFE);
+    assert.ok(refused.stderr.includes(`error: stdio.js · ask_schema sent a question this client refused (-32602): Invalid elicitation schema: properties.addr${TRICKS_AS_TEXT}`), refused.stderr);
+  });
+
+  it('--json keeps server text exact, with control and invisible characters escaped', async () => {
+    const file = answers('tricks-json.json', [{ action: 'accept', content: { choice: `b ${TERMINAL_TRICKS}` } }]);
+    const { code, stdout, stderr } = await run(['call', '--json', '--answers', file, 'terminal_tricks', ...STDIO]);
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stdout, UNSAFE);
+    const lines = jsonLines(stdout);
+    const question = lines.find((l) => l.type === 'elicitation');
+    assert.equal(question?.message, `Question ${TERMINAL_TRICKS}`);
+    assert.equal(question?.tool, `Tricks ${TERMINAL_TRICKS}`);
+    assert.deepEqual(lines.find((l) => l.type === 'answer')?.content, { choice: `b ${TERMINAL_TRICKS}` });
+    const result = lines.find((l) => l.type === 'result')?.result as { content: Array<{ text: string }> };
+    assert.equal(result.content[0].text, `Result ${TERMINAL_TRICKS}`);
+    assert.deepEqual(JSON.parse(result.content[1].text), { action: 'accept', content: { choice: `b ${TERMINAL_TRICKS}` } });
+  });
+
+  it('the root it sends is the working directory as a file URL, whatever characters its path has', async () => {
+    const cwd = join(dir, 'a dir #1 %20 ü');
+    mkdirSync(cwd, { recursive: true });
+    const { code, stdout, stderr } = await run(['call', '--json', 'watch_roots', ...STDIO], cwd);
+    assert.equal(code, 0, stderr);
+    const { roots } = toolOutput(jsonLines(stdout), 'watch_roots') as { roots: Array<{ uri: string; name: string }> };
+    assert.deepEqual(roots, [{ uri: pathToFileURL(cwd).href, name: 'cwd' }]);
+    assert.equal(fileURLToPath(roots[0].uri), cwd);
+  });
+
+  it('an answer to a field named __proto__ reaches the server as that field; one the form does not ask for is refused by name', async () => {
+    const file = answers('proto.json', [{ action: 'accept', content: JSON.parse('{"__proto__":"x"}') as unknown }]);
+    const { code, stdout, stderr } = await run(['call', '--answers', file, '--args', askSchema(JSON.parse(PROTO_SCHEMA) as object), 'ask_schema', ...STDIO]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /→ accept \{"__proto__":"x"\}\n/);
+    const sent = /✓ ask_schema: (.*)\n/.exec(stdout)?.[1];
+    // JSON.parse keeps "__proto__" as an own property, as the server's wire reader does.
+    const received = (JSON.parse(sent ?? 'null') as { received: { content: object } }).received;
+    assert.deepEqual(Object.keys(received.content), ['__proto__']);
+    assert.equal(JSON.stringify(received), '{"action":"accept","content":{"__proto__":"x"}}');
+
+    const stray = answers('proto-stray.json', [{ action: 'accept', content: JSON.parse('{"__proto__":{"polluted":true},"name":"n"}') as unknown }]);
+    const other = await run(['call', '--answers', stray, '--args', askSchema({ type: 'object', properties: { name: { type: 'string' } } }), 'ask_schema', ...STDIO]);
+    assert.equal(other.code, 0, other.stderr);
+    assert.match(other.stderr, /error: the answer gives "__proto__", which the form does not ask for; ignored/);
+    assert.match(other.stdout, /"received":\{"action":"accept","content":\{"name":"n"\}\}/);
+  });
+
+  it('answers to fields that look secret are printed as ******** (with --json too); the server gets the value', async () => {
+    const token = 'sk-live-0123456789';
+    const sha256 = createHash('sha256').update(token).digest('hex');
+    const file = answers('secret.json', [{ action: 'accept', content: { api_token: token } }]);
+    const human = await run(['call', '--answers', file, 'ask_secret', ...STDIO]);
+    assert.equal(human.code, 0, human.stderr);
+    assert.ok(!human.stdout.includes(token) && !human.stderr.includes(token), human.stdout);
+    assert.match(human.stdout, /- api_token \(text, required, looks secret: hidden as you type\)\n→ accept \{"api_token":"\*{8}"\}\n/);
+    const json = await run(['call', '--json', '--answers', file, 'ask_secret', ...STDIO]);
+    assert.ok(!json.stdout.includes(token), json.stdout);
+    const lines = jsonLines(json.stdout);
+    assert.deepEqual(lines.find((l) => l.type === 'answer'), { type: 'answer', action: 'accept', content: { api_token: '********' }, hidden: ['api_token'], request: lines.find((l) => l.type === 'answer')?.request });
+    assert.deepEqual(toolOutput(lines, 'ask_secret'), { action: 'accept', sha256 });
   });
 
   it('in a terminal, asks each field on the console, asks a value out of range again, and sends the answers', async () => {
@@ -277,9 +383,44 @@ describe('command line runner', () => {
       { prompt: /\(a\)ccept — send, \(d\)ecline, \(c\)ancel\? $/, keys: 'a\r' },
     ]);
     assert.equal(code, 0, output);
-    assert.match(output, /\? stdio\.js \(book_restaurant\): Please provide your reservation details for Chez TTY:/);
+    assert.match(output, /\? stdio\.js · book_restaurant: Please provide your reservation details for Chez TTY:/);
     assert.match(output, /→ accept \{"party_size":4,"date":"2026-12-24","dietary":"none"\}/);
     assert.match(output, /✓ book_restaurant: \{"action":"accept","content":\{"party_size":4,"date":"2026-12-24","dietary":"none"\}\}/);
+  });
+
+  it('in a terminal, what is typed into a secret-looking field is not shown, nor printed afterwards', async () => {
+    const token = 'hunter2-secret';
+    const { code, raw } = await runInTerminal(['call', 'ask_secret', ...STDIO], [
+      { prompt: /API token \(hidden as you type\): $/, keys: 'hid\r' },
+      { prompt: /API token must be at least 4 characters\n {2}API token \(hidden as you type\): $/, keys: `${token}\r` },
+      { prompt: /\(a\)ccept — send, \(d\)ecline, \(c\)ancel\? $/, keys: 'a\r' },
+    ]);
+    assert.equal(code, 0, raw);
+    assert.ok(!raw.includes(token) && !raw.includes('hid\r') && !raw.includes('hid\n'), raw);
+    assert.match(shown(raw), /→ accept \{"api_token":"\*{8}"\}/);
+    assert.ok(shown(raw).includes(`✓ ask_secret: {"action":"accept","sha256":"${createHash('sha256').update(token).digest('hex')}"}`), raw);
+  });
+
+  it('in a terminal, prompts carry server text without control or invisible characters', async () => {
+    const { code, raw, output } = await runInTerminal(['call', 'terminal_tricks', ...STDIO], [
+      { prompt: /\(Say .*\): $/, keys: 'a\r' },
+      { prompt: /\(a\)ccept — send, \(d\)ecline, \(c\)ancel\? $/, keys: 'a\r' },
+    ]);
+    assert.equal(code, 0, raw);
+    // The runner's own readline moves the cursor (ESC [ n G and the like); nothing else may reach the terminal.
+    // eslint-disable-next-line no-control-regex -- the sequences readline writes are what is taken out
+    assert.doesNotMatch(raw.replace(/\x1b\[[0-9]*[GJK]/g, '').replace(/\r/g, ''), UNSAFE);
+    assert.ok(output.includes(`Choice ${TRICKS_AS_TEXT} (Say ${TRICKS_AS_TEXT}): `), output);
+  });
+
+  it('in a terminal, an answer to a field named __proto__ is sent as that field', async () => {
+    const { code, output } = await runInTerminal(['call', '--args', askSchema(JSON.parse(PROTO_SCHEMA) as object), 'ask_schema', ...STDIO], [
+      { prompt: /Proto: $/, keys: 'typed\r' },
+      { prompt: /\(a\)ccept — send, \(d\)ecline, \(c\)ancel\? $/, keys: 'a\r' },
+    ]);
+    assert.equal(code, 0, output);
+    assert.match(output, /→ accept \{"__proto__":"typed"\}/);
+    assert.match(output, /"received":\{"action":"accept","content":\{"__proto__":"typed"\}\}/);
   });
 
   it('in a terminal, Ctrl+D at a prompt cancels the question', async () => {
