@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Broker, type Prompter } from '../elicitation/broker';
+import { terminalSafe } from '../elicitation/plain-text';
 import { sourceLabel } from '../elicitation/request';
 import { SchemaChecker } from '../elicitation/schema-check';
 import { InputStore } from '../elicitation/store';
@@ -59,7 +60,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     options = parseArgs(argv);
   } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`error: ${terminalSafe((error as Error).message)}\n\n${USAGE}\n`);
     return ExitCode.failure;
   }
   if (options === 'help') {
@@ -152,7 +153,7 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`error: ${terminalSafe(error instanceof Error ? error.message : String(error))}\n`);
       process.exit(1);
     },
   );

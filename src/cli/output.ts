@@ -16,7 +16,9 @@ export interface Output {
 /** JSON text with every character a terminal would act on or hide written as a `\u` escape. */
 export function jsonLine(record: Record<string, unknown>): string {
   // JSON.stringify escapes C0 controls only; C1 controls and bidi characters come out raw.
-  return JSON.stringify(record).replace(/[^\x20-\x7e]/g, (c) => (terminalSafe(c) === c ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  // Every character terminalSafe removes is a control (Cc) or format (Cf) character, so only
+  // those few are looked at: long non-ASCII results stay fast.
+  return JSON.stringify(record).replace(/[\p{Cc}\p{Cf}]/gu, (c) => (terminalSafe(c) === c ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 export function createOutput(json: boolean, write = (text: string) => process.stdout.write(text), writeError = (text: string) => process.stderr.write(text)): Output {
