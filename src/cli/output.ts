@@ -21,7 +21,11 @@ export function jsonLine(record: Record<string, unknown>): string {
   return JSON.stringify(record).replace(/[\p{Cc}\p{Cf}]/gu, (c) => (terminalSafe(c) === c ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-export function createOutput(json: boolean, write = (text: string) => process.stdout.write(text), writeError = (text: string) => process.stderr.write(text)): Output {
+export function createOutput(
+  json: boolean,
+  write: (text: string) => unknown = (text) => process.stdout.write(text),
+  writeError: (text: string) => unknown = (text) => process.stderr.write(text),
+): Output {
   return {
     json,
     line: (human, record) => write(json ? `${jsonLine(record)}\n` : `${terminalSafe(human)}\n`),
