@@ -87,7 +87,6 @@ export function createForwardingServer(deps: ForwardingDeps): Server {
     ctx: ServerContext,
     run: (options: UpstreamCallOptions) => Promise<R>,
   ): Promise<R | ReturnType<typeof inputRequired>> {
-    await upstream.ensureStarted();
     const who = caller();
     const token = ctx.mcpReq._meta?.progressToken;
     const relay = new ProgressRelay(
@@ -95,6 +94,8 @@ export function createForwardingServer(deps: ForwardingDeps): Server {
         ? undefined
         : (note) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...note } }).catch(() => undefined),
     );
+    // A server that starts slowly (npx fetching it, say) must not time the agent out either.
+    await relay.during(upstream.ensureStarted(), `Starting ${upstream.name}`, deps.heartbeatMs);
     const stopWatching = deps.store ? relay.whileAsking(deps.store, (source) => source.server === upstream.name && source.agent === who.name, deps.heartbeatMs) : undefined;
     try {
       if (!canSample()) {

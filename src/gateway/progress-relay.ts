@@ -61,6 +61,17 @@ export class ProgressRelay {
     return () => this.dispose();
   }
 
+  /** Sends a note now and every `intervalMs` until `work` settles (a server starting, say). */
+  async during<T>(work: Promise<T>, message: string, intervalMs = DEFAULT_HEARTBEAT_MS): Promise<T> {
+    if (!this.sink) return work;
+    const timer = setInterval(() => this.emit({ progress: this.last + 1, message }), intervalMs);
+    try {
+      return await work;
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
   dispose(): void {
     this.stopBeating();
     this.unsubscribe?.();

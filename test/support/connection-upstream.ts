@@ -80,7 +80,10 @@ export class ConnectionUpstream implements Upstream {
   }
 
   async ensureStarted(): Promise<void> {
-    if (this.connection.state === 'running') return;
+    const running = this.connection.state === 'running' && (this.connection as unknown as { client?: Client }).client;
+    if (running) return;
+    // A connection that just lost its server still says running for a moment: start afresh.
+    if (this.connection.state === 'running') await this.connection.stop();
     await this.connection.start();
     this.routeSampling();
   }
