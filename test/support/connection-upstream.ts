@@ -17,9 +17,16 @@
 import type { Client, CreateMessageRequestParams, CreateMessageResult, JSONRPCRequest, Tool } from '@modelcontextprotocol/client';
 import type { Broker } from '../../src/elicitation/broker';
 import type { ServerDefinition } from '../../src/mcp/config';
-import { type ConnectionSettings, ServerConnection } from '../../src/mcp/connection';
+import { type ConnectionSettings, ServerConnection, type ServerLog, type UrlFlow } from '../../src/mcp/connection';
 import type { ListKind, Upstream, UpstreamCallOptions } from '../../src/mcp/upstream';
-import { DEFAULT_SETTINGS, type Host } from './servers';
+import { DEFAULT_SETTINGS } from './servers';
+
+/** What the stand-in takes from the host: the broker, a log, the link flow. */
+export interface UpstreamHost {
+  readonly broker: Broker;
+  readonly log: ServerLog;
+  readonly urlFlow: UrlFlow;
+}
 
 interface InFlight {
   readonly agent: string | undefined;
@@ -34,7 +41,7 @@ export class ConnectionUpstream implements Upstream {
 
   constructor(
     readonly definition: ServerDefinition,
-    host: Host,
+    host: UpstreamHost,
     settings: Partial<ConnectionSettings> = {},
     readonly id = `test#${definition.name}`,
   ) {
