@@ -79,17 +79,52 @@ describe('gateway: agents call servers through us', function () {
     assert.deepEqual(resultJson(await agent.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } })), { action: 'cancel' });
   });
 
-  it('the agent cancelling its call closes the open question and cancels the upstream call', async () => {
-    const prompter = new ScriptedPrompter([waitForAbort]);
+  for (const era of ERAS) {
+    it(`the agent cancelling its call closes the open question and cancels the upstream call (${era === 'legacy' ? '2025 era' : '2026-07-28 era'})`, async () => {
+      const prompter = new ScriptedPrompter([waitForAbort]);
+      harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
+      const agent = await harness.agent('restaurant', { era });
+      const controller = new AbortController();
+      const call = agent.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } }, { signal: controller.signal });
+      await waitFor('the question', () => prompter.asked.length === 1);
+      controller.abort('the agent gave up');
+      await assert.rejects(call);
+      await waitFor('the question to close', () => harness!.host.store.state.requests.every((r) => r.status !== 'open'));
+      assert.equal(prompter.asked[0].options.signal.aborted, true);
+    });
+  }
+
+  it('a 2025-era server that answers with input-required rounds is asked through too', async () => {
+    const prompter = new ScriptedPrompter([accept({ version: '1.2.3' }), accept()]);
+    harness = await startGateway(prompter, [bundledFixture('rounds', 'raw-input-required.js')]);
+    const agent = await harness.agent('rounds');
+    const result = resultJson(await agent.callTool({ name: 'spec_two_rounds', arguments: {} }));
+    assert.equal(result.state, 'round-2:1.2.3');
+    assert.deepEqual(prompter.asked.map((a) => a.request.message), ['Which release should I tag?', 'Tag 1.2.3 now?']);
+  });
+
+  it('a -32042 "open this link first" error is shown to the person, and the call is retried for the agent', async () => {
+    const prompter = new ScriptedPrompter([accept()]);
+    harness = await startGateway(prompter, [gatewayFixture('bank')]);
+    harness.host.urlFlow.finish = 'never'; // the server's completion notification, not the person, says the link is done
+    const agent = await harness.agent('bank', { era: 'auto' });
+    assert.deepEqual(resultJson(await agent.callTool({ name: 'needs_authorization', arguments: { autoCompleteMs: 100 } })), { authorized: true });
+    assert.equal(prompter.asked[0].options.presentation, 'url');
+  });
+
+  it('agents calling at once each get the answer to their own question', async () => {
+    // The person answers each booking with a party size read from the question's own text.
+    const sizeFor = (message: string): number => Number(/table (\d+)/.exec(message)?.[1]);
+    const prompter = new ScriptedPrompter([], (request, options) => accept({ party_size: sizeFor(request.message), date: '2026-01-01' })(request, options));
     harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
-    const agent = await harness.agent('restaurant');
-    const controller = new AbortController();
-    const call = agent.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } }, { signal: controller.signal });
-    await waitFor('the question', () => prompter.asked.length === 1);
-    controller.abort('the agent gave up');
-    await assert.rejects(call);
-    await waitFor('the question to close', () => harness!.host.store.state.requests.every((r) => r.status !== 'open'));
-    assert.equal(prompter.asked[0].options.signal.aborted, true);
+    const agents = await Promise.all([1, 2, 3].map((n) => harness!.agent('restaurant', { name: `agent-${n}`, era: n % 2 ? 'legacy' : 'auto' })));
+    const results = await Promise.all(
+      agents.flatMap((agent, a) => [1, 2].map((c) => agent.callTool({ name: 'book_restaurant', arguments: { restaurant: `table ${a * 2 + c}` } }))),
+    );
+    assert.deepEqual(
+      results.map((r) => (resultJson(r).content as { party_size: number }).party_size),
+      [1, 2, 3, 4, 5, 6],
+    );
   });
 });
 

@@ -86,13 +86,19 @@ export class ConnectionUpstream implements Upstream {
     return client;
   }
 
-  async ensureStarted(): Promise<void> {
+  private starting: Promise<void> | undefined;
+
+  /** Concurrent first calls share one start (the connection's own start returns early while starting). */
+  ensureStarted(): Promise<void> {
     const running = this.connection.state === 'running' && (this.connection as unknown as { client?: Client }).client;
-    if (running) return;
-    // A connection that just lost its server still says running for a moment: start afresh.
-    if (this.connection.state === 'running') await this.connection.stop();
-    await this.connection.start();
-    this.routeSampling();
+    if (running) return Promise.resolve();
+    this.starting ??= (async () => {
+      // A connection that just lost its server still says running for a moment: start afresh.
+      if (this.connection.state === 'running') await this.connection.stop();
+      await this.connection.start();
+      this.routeSampling();
+    })().finally(() => (this.starting = undefined));
+    return this.starting;
   }
 
   /** Sends 2025-era sampling requests to the call in flight that can serve them. */
