@@ -91,10 +91,17 @@ describe('gateway: security before MCP', function () {
     assert.equal((await raw(port, '/.well-known/oauth-authorization-server', { host: host() })).status, 400);
   });
 
-  it('does not require an MCP-Protocol-Version header', async () => {
-    const reply = await raw(port, '/mcp/todos', { authorization: `Bearer ${TOKEN}`, host: host() }, INITIALIZE);
+  it('does not require an MCP-Protocol-Version header (VS Code sends none)', async () => {
+    const headers = { authorization: `Bearer ${TOKEN}`, host: host() };
+    const reply = await raw(port, '/mcp/todos', headers, INITIALIZE);
     assert.equal(reply.status, 200);
-    assert.ok(reply.headers['mcp-session-id']);
+    const session = reply.headers['mcp-session-id'] as string;
+    assert.ok(session);
+    const initialized = await raw(port, '/mcp/todos', { ...headers, 'mcp-session-id': session }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    assert.equal(initialized.status, 202);
+    const list = await raw(port, '/mcp/todos', { ...headers, 'mcp-session-id': session }, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }));
+    assert.equal(list.status, 200, list.body);
+    assert.match(list.body, /clear_completed/);
   });
 
   it('refuses an oversized body with 413 before parsing it', async () => {
