@@ -8,16 +8,9 @@ import { cannedCompletion } from '../support/connection-upstream';
 import { accept, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
 import { gatewayFixture, type GatewayHarness, startGateway } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';
+import { waitFor } from '../support/wait-for';
 
 const ERAS = ['legacy', 'auto'] as const;
-
-async function waitFor(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A person who answers once `ready` says so. */
 function acceptWhen(ready: () => boolean): Step {

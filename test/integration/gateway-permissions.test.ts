@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { PERMISSION_TOOL } from '../../src/gateway/permission-server';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { type GatewayHarness, startGateway, TOKEN } from '../support/gateway-harness';
+import { waitFor } from '../support/wait-for';
 
 const recorded = (name: string): string => readFileSync(join(__dirname, '../fixtures/claude-code', name), 'utf8');
 
@@ -35,14 +36,6 @@ function postHook(url: string, body: string, token = TOKEN, abortAfterMs?: numbe
     if (abortAfterMs !== undefined) setTimeout(() => req.destroy(new Error('hook timed out')), abortAfterMs);
     req.end(body);
   });
-}
-
-async function waitFor(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('gateway: Claude Code permission prompts', function () {

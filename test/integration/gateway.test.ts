@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { bundledFixture, gatewayFixture, type GatewayHarness, startGateway } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';
+import { waitFor } from '../support/wait-for';
 
 const ERAS = ['legacy', 'auto'] as const;
 
@@ -128,10 +129,3 @@ describe('gateway: agents call servers through us', function () {
   });
 });
 
-async function waitFor(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
