@@ -35,6 +35,19 @@ export default tseslint.config(
     },
   },
   {
+    // The gateway serves agents without VS Code (the runner's serve uses it too).
+    files: ['src/gateway/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'The gateway runs without VS Code (elicitation-host serve); VS Code wiring belongs in src/ui and src/extension.ts.' }],
+          patterns: [{ group: ['**/ui/**', '**/cli/**', '**/extension'], message: 'Imports point down only (see ARCHITECTURE.md).' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['*.mjs', 'scripts/**/*.mjs', 'test/**/*.mjs', 'bench/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

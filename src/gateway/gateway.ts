@@ -1,0 +1,231 @@
+/**
+ * The gateway: a loopback HTTP listener serving every upstream server we manage to the
+ * agents the person runs, one MCP endpoint per server, plus Claude Code's permission
+ * hook and our built-in `elicitation-host` server. Every request passes the guard
+ * (Host, Origin, token) before anything else reads it.
+ *
+ *   /mcp/<server>                           an upstream server (its configured name, made URL-safe)
+ *   /elicitation-host/mcp                   the built-in server (--permission-prompt-tool)
+ *   /hooks/claude-code/permission-request   Claude Code's PermissionRequest hook
+ */
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Broker } from '../elicitation/broker';
+import type { InputStore } from '../elicitation/store';
+import { Listeners } from '../mcp/listeners';
+import type { Upstream } from '../mcp/upstream';
+import { createForwardingServer } from './forwarding';
+import { BodyTooLargeError, readBody, writeJsonRpcError } from './http-replies';
+import { McpEndpoint } from './mcp-endpoint';
+import { brokerPermissionAsker, type PermissionAsker } from './permission-asker';
+import { servePermissionHook } from './permission-hook';
+import { createPermissionServer, PERMISSION_SERVER_NAME } from './permission-server';
+import { checkRequest } from './request-guard';
+import { assignPaths } from './server-paths';
+
+export const MCP_PREFIX = '/mcp/';
+export const PERMISSION_SERVER_PATH = `/${PERMISSION_SERVER_NAME}/mcp`;
+export const PERMISSION_HOOK_PATH = '/hooks/claude-code/permission-request';
+
+/** The servers to serve, as they change (the person's "Serve to agents" choices, restarts). */
+export interface UpstreamSource {
+  list(): readonly Upstream[];
+  /** Returns the unsubscribe. */
+  onDidChange(listener: () => void): () => void;
+}
+
+export interface GatewayOptions {
+  readonly upstreams: UpstreamSource;
+  /** The workspace's token, read for every request (Rotate Token changes it). */
+  readonly token: () => string;
+  /** The port to listen on; 0 or absent: a free one. Taken: a free one, unless `strictPort`. */
+  readonly port?: number;
+  readonly strictPort?: boolean;
+  /** Where Claude Code's permission requests are asked (the broker, normally). */
+  readonly broker: Broker;
+  /** Overrides how permission requests are asked (tests). */
+  readonly ask?: PermissionAsker;
+  /** Open questions: calls get progress notes while the person answers one of theirs. */
+  readonly store?: InputStore;
+  readonly heartbeatMs?: number;
+  /** Our version, reported as each served server's version. */
+  readonly version: string;
+  readonly allowedOrigins?: readonly string[];
+  readonly log?: (message: string) => void;
+}
+
+export interface ServedServer {
+  readonly id: string;
+  readonly name: string;
+  readonly path: string;
+  readonly url: string;
+}
+
+interface Route {
+  readonly upstream: Upstream;
+  readonly path: string;
+  readonly endpoint: McpEndpoint;
+}
+
+export class Gateway {
+  /** The set of served servers changed (paths, additions, removals). */
+  readonly onDidChange = new Listeners<void>();
+  private routes = new Map<string, Route>();
+  private readonly permissionEndpoint: McpEndpoint;
+  private readonly ask: PermissionAsker;
+  private readonly unsubscribe: () => void;
+  private closing = false;
+
+  private constructor(
+    private readonly http: HttpServer,
+    readonly port: number,
+    private readonly options: GatewayOptions,
+  ) {
+    this.ask = options.ask ?? brokerPermissionAsker(options.broker);
+    this.permissionEndpoint = new McpEndpoint({
+      name: PERMISSION_SERVER_NAME,
+      createServer: () =>
+        createPermissionServer({ ask: this.ask, version: options.version, ...(options.store && { store: options.store }), ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }) }),
+      onError: (error) => this.log(`${PERMISSION_SERVER_NAME}: ${error.message}`),
+    });
+    this.sync();
+    this.unsubscribe = options.upstreams.onDidChange(() => this.sync());
+    http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      this.serve(req, res).catch((error: unknown) => {
+        this.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) writeJsonRpcError(res, 500, 'The gateway failed to serve this request', -32603);
+        else res.end();
+      });
+    });
+  }
+
+  /** Listens on 127.0.0.1 only. */
+  static async start(options: GatewayOptions): Promise<Gateway> {
+    const http = createServer();
+    const listen = (port: number): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const onError = (error: Error): void => reject(error);
+        http.once('error', onError);
+        http.listen(port, '127.0.0.1', () => {
+          http.off('error', onError);
+          resolve();
+        });
+      });
+    try {
+      await listen(options.port ?? 0);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EADDRINUSE' || options.strictPort || !options.port) throw error;
+      options.log?.(`port ${options.port} is taken; listening on a free port instead`);
+      await listen(0);
+    }
+    return new Gateway(http, (http.address() as AddressInfo).port, options);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get permissionHookUrl(): string {
+    return `${this.url}${PERMISSION_HOOK_PATH}`;
+  }
+
+  get permissionServerUrl(): string {
+    return `${this.url}${PERMISSION_SERVER_PATH}`;
+  }
+
+  /** What is served now, and where. */
+  servers(): ServedServer[] {
+    return [...this.routes.values()].map((r) => ({ id: r.upstream.id, name: r.upstream.name, path: r.path, url: `${this.url}${r.path}` }));
+  }
+
+  private log(message: string): void {
+    this.options.log?.(message);
+  }
+
+  /** Follows the upstream list: new servers get an endpoint, removed ones lose theirs. */
+  private sync(): void {
+    if (this.closing) return;
+    const upstreams = this.options.upstreams.list();
+    const paths = assignPaths(upstreams.map((u) => ({ id: u.id, name: u.name })));
+    const next = new Map<string, Route>();
+    for (const upstream of upstreams) {
+      const path = `${MCP_PREFIX}${paths.get(upstream.id)!}`;
+      const current = this.routes.get(upstream.id);
+      if (current && current.upstream === upstream && current.path === path) {
+        next.set(upstream.id, current);
+        continue;
+      }
+      if (current) void current.endpoint.close();
+      next.set(upstream.id, { upstream, path, endpoint: this.endpointFor(upstream) });
+    }
+    for (const [id, route] of this.routes) if (!next.has(id)) void route.endpoint.close();
+    this.routes = next;
+    this.onDidChange.fire();
+  }
+
+  private endpointFor(upstream: Upstream): McpEndpoint {
+    const { store, heartbeatMs, version } = this.options;
+    return new McpEndpoint({
+      name: upstream.name,
+      createServer: (suspended) =>
+        createForwardingServer({ upstream, version, suspended, ...(store && { store }), ...(heartbeatMs !== undefined && { heartbeatMs }) }),
+      onListChanged: (listener) => upstream.onListChanged(listener),
+      onError: (error) => this.log(`${upstream.name}: ${error.message}`),
+    });
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const verdict = checkRequest(req.headers, { port: this.port, token: this.options.token, ...(this.options.allowedOrigins && { allowedOrigins: this.options.allowedOrigins }) });
+    if (!verdict.ok) {
+      writeJsonRpcError(res, verdict.status, verdict.message);
+      return;
+    }
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    let body: unknown;
+    if (req.method === 'POST') {
+      let text: string;
+      try {
+        text = await readBody(req);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          writeJsonRpcError(res, 413, error.message);
+          return;
+        }
+        throw error;
+      }
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        writeJsonRpcError(res, 400, 'The request body is not JSON', -32700);
+        return;
+      }
+    }
+    if (path === PERMISSION_HOOK_PATH) {
+      await servePermissionHook(req, res, body, this.ask);
+      return;
+    }
+    if (path === PERMISSION_SERVER_PATH) {
+      await this.permissionEndpoint.handle(req, res, body);
+      return;
+    }
+    const route = [...this.routes.values()].find((r) => r.path === path);
+    if (!route) {
+      writeJsonRpcError(res, 404, `No server is served at ${path}; served: ${this.servers().map((s) => s.path).join(', ') || 'none'}`);
+      return;
+    }
+    await route.endpoint.handle(req, res, body);
+  }
+
+  /** Stops listening and ends every session; upstream servers keep running. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.unsubscribe();
+    await Promise.all([...[...this.routes.values()].map((r) => r.endpoint.close()), this.permissionEndpoint.close()]);
+    this.routes.clear();
+    await new Promise<void>((resolve) => {
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
+  }
+}

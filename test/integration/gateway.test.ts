@@ -1,0 +1,131 @@
+/**
+ * The gateway end to end: plain SDK clients (agents) in both protocol eras call fixture
+ * servers through it; every question the servers ask is answered by our broker and a
+ * scripted person, never by the agent; results come back to the agent.
+ */
+import { strict as assert } from 'node:assert';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
+import { bundledFixture, gatewayFixture, type GatewayHarness, startGateway } from '../support/gateway-harness';
+import { requireFixtures, toolJson } from '../support/servers';
+import { waitFor } from '../support/wait-for';
+
+const ERAS = ['legacy', 'auto'] as const;
+
+function resultJson(result: unknown): Record<string, unknown> {
+  return toolJson(result as CallToolResult);
+}
+
+describe('gateway: agents call servers through us', function () {
+  this.timeout(30_000);
+  let harness: GatewayHarness | undefined;
+  before(() => requireFixtures());
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  for (const era of ERAS) {
+    describe(`an agent in the ${era === 'legacy' ? '2025 era' : '2026-07-28 era'}`, () => {
+      it('sees the server under its configured name and its tools as the server wrote them', async () => {
+        harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('restaurant')]);
+        const agent = await harness.agent('restaurant', { era });
+        assert.equal(agent.getServerVersion()?.name, 'restaurant');
+        assert.equal(agent.getProtocolEra(), era === 'legacy' ? 'legacy' : 'modern');
+        const tools = (await agent.listTools()).tools;
+        const clear = tools.find((t) => t.name === 'clear_completed');
+        assert.deepEqual(clear?.annotations, { destructiveHint: true, readOnlyHint: false, title: 'Clear completed todos' });
+        assert.deepEqual(Object.keys((clear?.inputSchema as { properties: object }).properties), ['count']);
+      });
+
+      it('a form the server asks is answered by the person, shown as asked for this agent; the result returns', async () => {
+        const prompter = new ScriptedPrompter([accept({ party_size: 4, date: '2026-12-24', dietary: 'vegan' })]);
+        harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
+        const agent = await harness.agent('restaurant', { era, name: 'claude-code', title: 'Claude Code' });
+        const result = resultJson(await agent.callTool({ name: 'book_restaurant', arguments: { restaurant: 'Chez Test' } }));
+        assert.deepEqual(result, { action: 'accept', content: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } });
+        const { request, options } = prompter.asked[0];
+        assert.equal(options.presentation, 'form');
+        assert.deepEqual(request.source, { server: 'restaurant', tool: 'book_restaurant', agent: 'Claude Code' });
+      });
+
+      it('a destructive confirm declined by the person reaches the server as decline', async () => {
+        const prompter = new ScriptedPrompter([decline]);
+        harness = await startGateway(prompter, [gatewayFixture('todos')]);
+        const agent = await harness.agent('todos', { era });
+        assert.deepEqual(resultJson(await agent.callTool({ name: 'clear_completed', arguments: { count: 3 } })), { action: 'decline', removed: 0 });
+        assert.equal(prompter.asked[0].options.presentation, 'confirm');
+        assert.equal(prompter.asked[0].request.source.destructive, true);
+      });
+    });
+  }
+
+  it('a two-round 2026-07-28 server asks twice through an agent of either era', async () => {
+    for (const era of ERAS) {
+      const prompter = new ScriptedPrompter([accept({ destination: 'Lisbon', nights: 2 }), accept()]);
+      harness = await startGateway(prompter, [bundledFixture('trips', 'modern.js')]);
+      const agent = await harness.agent('trips', { era });
+      assert.deepEqual(resultJson(await agent.callTool({ name: 'plan_trip', arguments: {} })), { destination: 'Lisbon', nights: 2, booked: true });
+      assert.equal(harness.connections[0].connection.era, 'modern');
+      assert.deepEqual(prompter.asked.map((a) => a.request.message), ['Where should Ada go?', 'Book 2 nights in Lisbon?']);
+      await harness.close();
+      harness = undefined;
+    }
+  });
+
+  it('a dismissed question is the server\'s to interpret, and the agent gets its answer', async () => {
+    const prompter = new ScriptedPrompter([cancel]);
+    harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
+    const agent = await harness.agent('restaurant');
+    assert.deepEqual(resultJson(await agent.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } })), { action: 'cancel' });
+  });
+
+  for (const era of ERAS) {
+    it(`the agent cancelling its call closes the open question and cancels the upstream call (${era === 'legacy' ? '2025 era' : '2026-07-28 era'})`, async () => {
+      const prompter = new ScriptedPrompter([waitForAbort]);
+      harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
+      const agent = await harness.agent('restaurant', { era });
+      const controller = new AbortController();
+      const call = agent.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } }, { signal: controller.signal });
+      await waitFor('the question', () => prompter.asked.length === 1);
+      controller.abort('the agent gave up');
+      await assert.rejects(call);
+      await waitFor('the question to close', () => harness!.host.store.state.requests.every((r) => r.status !== 'open'));
+      assert.equal(prompter.asked[0].options.signal.aborted, true);
+    });
+  }
+
+  it('a 2025-era server that answers with input-required rounds is asked through too', async () => {
+    const prompter = new ScriptedPrompter([accept({ version: '1.2.3' }), accept()]);
+    harness = await startGateway(prompter, [bundledFixture('rounds', 'raw-input-required.js')]);
+    const agent = await harness.agent('rounds');
+    const result = resultJson(await agent.callTool({ name: 'spec_two_rounds', arguments: {} }));
+    assert.equal(result.state, 'round-2:1.2.3');
+    assert.deepEqual(prompter.asked.map((a) => a.request.message), ['Which release should I tag?', 'Tag 1.2.3 now?']);
+  });
+
+  it('a -32042 "open this link first" error is shown to the person, and the call is retried for the agent', async () => {
+    const prompter = new ScriptedPrompter([accept()]);
+    harness = await startGateway(prompter, [gatewayFixture('bank')]);
+    harness.host.urlFlow.finish = 'never'; // the server's completion notification, not the person, says the link is done
+    const agent = await harness.agent('bank', { era: 'auto' });
+    assert.deepEqual(resultJson(await agent.callTool({ name: 'needs_authorization', arguments: { autoCompleteMs: 100 } })), { authorized: true });
+    assert.equal(prompter.asked[0].options.presentation, 'url');
+  });
+
+  it('agents calling at once each get the answer to their own question', async () => {
+    // The person answers each booking with a party size read from the question's own text.
+    const sizeFor = (message: string): number => Number(/table (\d+)/.exec(message)?.[1]);
+    const prompter = new ScriptedPrompter([], (request, options) => accept({ party_size: sizeFor(request.message), date: '2026-01-01' })(request, options));
+    harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
+    const agents = await Promise.all([1, 2, 3].map((n) => harness!.agent('restaurant', { name: `agent-${n}`, era: n % 2 ? 'legacy' : 'auto' })));
+    const results = await Promise.all(
+      agents.flatMap((agent, a) => [1, 2].map((c) => agent.callTool({ name: 'book_restaurant', arguments: { restaurant: `table ${a * 2 + c}` } }))),
+    );
+    assert.deepEqual(
+      results.map((r) => (resultJson(r).content as { party_size: number }).party_size),
+      [1, 2, 3, 4, 5, 6],
+    );
+  });
+});
+

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { AGENTS, type AgentId, agentSetup, entryNames, type SetupContext } from '../../src/gateway/agent-setup';
+
+const SERVERS = [
+  { name: 'restaurant', url: 'http://127.0.0.1:4711/mcp/restaurant' },
+  { name: 'My Tools_v2', url: 'http://127.0.0.1:4711/mcp/My-Tools_v2' },
+];
+
+function context(files: Record<string, string> = {}, servers = SERVERS): SetupContext {
+  return {
+    servers,
+    permissionHookUrl: 'http://127.0.0.1:4711/hooks/claude-code/permission-request',
+    permissionServerUrl: 'http://127.0.0.1:4711/elicitation-host/mcp',
+    read: (path) => files[path],
+  };
+}
+
+function file(agent: AgentId, path: string, files: Record<string, string> = {}) {
+  const setup = agentSetup(agent, context(files));
+  const change = setup.files.find((f) => f.path === path);
+  assert.ok(change, `${agent} writes ${path} (got ${setup.files.map((f) => f.path).join(', ')}; problems ${setup.problems.join('; ')})`);
+  return change;
+}
+
+const json = (text: string): Record<string, any> => parseJsonc(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('Connect an Agent: what each agent gets', () => {
+  it('entry names: letters, digits and - only, unique, never our own elicitation-host', () => {
+    assert.deepEqual(entryNames([{ name: 'My Tools_v2', url: '' }, { name: 'my-tools-v2', url: '' }, { name: 'elicitation-host', url: '' }, { name: '☕', url: '' }]), [
+      'My-Tools-v2',
+      'my-tools-v2-2',
+      'elicitation-host-2',
+      'server',
+    ]);
+  });
+
+  it('Claude Code: .mcp.json http entries with ${VAR} in the header, and the PermissionRequest http hook with allowedEnvVars', () => {
+    const mcp = json(file('claude-code', '.mcp.json').content);
+    assert.deepEqual(mcp.mcpServers.restaurant, {
+      type: 'http',
+      url: 'http://127.0.0.1:4711/mcp/restaurant',
+      headers: { Authorization: 'Bearer ${ELICITATION_HOST_MCP_TOKEN}' },
+      tools: ['*'],
+    });
+    const settings = json(file('claude-code', '.claude/settings.local.json').content);
+    assert.deepEqual(settings.hooks.PermissionRequest, [
+      {
+        matcher: '*',
+        hooks: [
+          {
+            type: 'http',
+            url: 'http://127.0.0.1:4711/hooks/claude-code/permission-request',
+            headers: { Authorization: 'Bearer $ELICITATION_HOST_MCP_TOKEN' },
+            allowedEnvVars: ['ELICITATION_HOST_MCP_TOKEN'],
+          },
+        ],
+      },
+    ]);
+    const snippets = agentSetup('claude-code', context()).snippets;
+    assert.equal(
+      snippets[0].text.split('\n')[0],
+      "claude mcp add --transport http --scope local restaurant http://127.0.0.1:4711/mcp/restaurant --header 'Authorization: Bearer ${ELICITATION_HOST_MCP_TOKEN}'",
+    );
+    assert.match(snippets[1].text, /^claude -p --mcp-config '\{"mcpServers":\{"elicitation-host":\{"type":"http","url":"http:\/\/127\.0\.0\.1:4711\/elicitation-host\/mcp".*--permission-prompt-tool mcp__elicitation-host__permission_prompt/);
+  });
+
+  it('merges into existing files: other servers, hooks and comments stay; our stale entries go; a foreign entry with our name is reported', () => {
+    const before = `{
+  // team servers
+  "mcpServers": {
+    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" },
+    "restaurant": { "command": "node", "args": ["restaurant.js"] },
+    "old": { "type": "http", "url": "http://127.0.0.1:5000/mcp/old", "headers": { "Authorization": "Bearer \${ELICITATION_HOST_MCP_TOKEN}" } }
+  }
+}
+`;
+    const change = file('claude-code', '.mcp.json', { '.mcp.json': before });
+    assert.match(change.content, /\/\/ team servers/);
+    const servers = json(change.content).mcpServers;
+    assert.deepEqual(Object.keys(servers).sort(), ['My-Tools-v2', 'github', 'restaurant']);
+    assert.equal(servers.restaurant.url, 'http://127.0.0.1:4711/mcp/restaurant');
+    assert.deepEqual(change.replaced, ['restaurant']);
+    assert.equal(change.before, before);
+
+    const hooks = `{ "hooks": { "PermissionRequest": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "notify.sh" } ] },
+      { "matcher": "*", "hooks": [ { "type": "http", "url": "http://127.0.0.1:5000/hooks/claude-code/permission-request", "headers": { "Authorization": "Bearer $ELICITATION_HOST_MCP_TOKEN" } } ] } ] },
+      "permissions": { "allow": ["Bash(npm test)"] } }`;
+    const settings = json(file('claude-code', '.claude/settings.local.json', { '.claude/settings.local.json': hooks }).content);
+    assert.equal(settings.hooks.PermissionRequest.length, 2);
+    assert.equal(settings.hooks.PermissionRequest[0].hooks[0].command, 'notify.sh');
+    assert.equal(settings.hooks.PermissionRequest[1].hooks[0].url, 'http://127.0.0.1:4711/hooks/claude-code/permission-request');
+    assert.deepEqual(settings.permissions, { allow: ['Bash(npm test)'] });
+  });
+
+  it('a file that does not parse is not rewritten: the problem is reported instead', () => {
+    const setup = agentSetup('claude-code', context({ '.mcp.json': '{ "mcpServers": { ' }));
+    assert.ok(!setup.files.some((f) => f.path === '.mcp.json'));
+    assert.match(setup.problems[0], /\.mcp\.json is not valid JSON/);
+  });
+
+  it('a file already set up is not offered again', () => {
+    const first = file('claude-code', '.mcp.json');
+    const again = agentSetup('claude-code', context({ '.mcp.json': first.content }));
+    assert.ok(!again.files.some((f) => f.path === '.mcp.json'));
+  });
+
+  it('Copilot CLI: the same .mcp.json entries (type http, tools ["*"])', () => {
+    assert.equal(file('copilot-cli', '.mcp.json').content, file('claude-code', '.mcp.json').content);
+  });
+
+  it('Codex: [mcp_servers.NAME] tables with url and bearer_token_env_var, merged into the TOML file', () => {
+    const before = `model = "o4"
+approval_policy = "on-request"
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+
+[mcp_servers.old]
+url = "http://127.0.0.1:5000/mcp/old"
+bearer_token_env_var = "ELICITATION_HOST_MCP_TOKEN"
+
+[mcp_servers.old.tools.search]
+approval_mode = "approve"
+
+[mcp_servers.restaurant]
+url = "https://restaurant.example/mcp"
+notes = """
+[mcp_servers.not_a_header]
+"""
+
+[profiles.fast]
+model = "o4-mini"
+`;
+    const change = file('codex', '.codex/config.toml', { '.codex/config.toml': before });
+    assert.equal(
+      change.content,
+      `model = "o4"
+approval_policy = "on-request"
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+
+[profiles.fast]
+model = "o4-mini"
+
+[mcp_servers.restaurant]
+url = "http://127.0.0.1:4711/mcp/restaurant"
+bearer_token_env_var = "ELICITATION_HOST_MCP_TOKEN"
+
+[mcp_servers.My-Tools-v2]
+url = "http://127.0.0.1:4711/mcp/My-Tools_v2"
+bearer_token_env_var = "ELICITATION_HOST_MCP_TOKEN"
+`,
+    );
+    assert.deepEqual(change.replaced, ['restaurant']);
+    assert.equal(agentSetup('codex', context()).snippets[0].text.split('\n')[0], 'codex mcp add restaurant --url http://127.0.0.1:4711/mcp/restaurant --bearer-token-env-var ELICITATION_HOST_MCP_TOKEN');
+  });
+
+  it('Codex: a server declared with dotted keys is left for the person to change', () => {
+    const setup = agentSetup('codex', context({ '.codex/config.toml': 'mcp_servers.restaurant.url = "https://x"\n' }));
+    assert.equal(setup.files.length, 0);
+    assert.match(setup.problems[0], /declares the server "restaurant" with dotted keys/);
+  });
+
+  it('Gemini CLI: .gemini/settings.json mcpServers with httpUrl (url would mean SSE) and headers', () => {
+    const settings = json(file('gemini-cli', '.gemini/settings.json', { '.gemini/settings.json': '{ "theme": "GitHub" }' }).content);
+    assert.equal(settings.theme, 'GitHub');
+    assert.deepEqual(settings.mcpServers['My-Tools-v2'], { httpUrl: 'http://127.0.0.1:4711/mcp/My-Tools_v2', headers: { Authorization: 'Bearer ${ELICITATION_HOST_MCP_TOKEN}' } });
+    assert.match(agentSetup('gemini-cli', context()).snippets[0].text, /^gemini mcp add --scope user --transport http --header 'Authorization: Bearer \$\{ELICITATION_HOST_MCP_TOKEN\}' restaurant http:\/\/127\.0\.0\.1:4711\/mcp\/restaurant$/m);
+  });
+
+  it('Roo Code: .roo/mcp.json with type streamable-http and ${env:VAR}', () => {
+    assert.deepEqual(json(file('roo-code', '.roo/mcp.json').content).mcpServers.restaurant, {
+      type: 'streamable-http',
+      url: 'http://127.0.0.1:4711/mcp/restaurant',
+      headers: { Authorization: 'Bearer ${env:ELICITATION_HOST_MCP_TOKEN}' },
+    });
+  });
+
+  it('Cline: a snippet with type streamableHttp, copied with the token (Cline reads no variables)', () => {
+    const setup = agentSetup('cline', context());
+    assert.equal(setup.files.length, 0);
+    const snippet = setup.snippets[0];
+    assert.equal(snippet.copyWithToken, true);
+    assert.deepEqual(JSON.parse(snippet.text).mcpServers.restaurant, {
+      type: 'streamableHttp',
+      url: 'http://127.0.0.1:4711/mcp/restaurant',
+      headers: { Authorization: 'Bearer ${ELICITATION_HOST_MCP_TOKEN}' },
+      timeout: 3600,
+    });
+  });
+
+  it('Continue: a block file in .continue/mcpServers with streamable-http and requestOptions.headers', () => {
+    const content = file('continue', '.continue/mcpServers/elicitation-host.yaml').content;
+    assert.match(content, /^name: Elicitation Host\nversion: 0\.0\.1\nschema: v1\nmcpServers:\n {2}- name: "restaurant"\n {4}type: streamable-http\n {4}url: "http:\/\/127\.0\.0\.1:4711\/mcp\/restaurant"\n {4}requestOptions:\n {6}headers:\n {8}Authorization: "Bearer \$\{\{ secrets\.ELICITATION_HOST_MCP_TOKEN \}\}"$/m);
+  });
+
+  it('no agent ever gets a token, only a reference to the variable', () => {
+    for (const { id } of AGENTS) {
+      const setup = agentSetup(id, context());
+      const texts = [...setup.files.map((f) => f.content), ...setup.snippets.map((s) => s.text)];
+      assert.ok(texts.length > 0, id);
+      for (const text of texts) assert.match(text, /ELICITATION_HOST_MCP_TOKEN/, id);
+    }
+  });
+});
