@@ -3,7 +3,6 @@
  * from a file, with defaults, by declining, or on the console; the same core as the
  * extension. Lets server authors test their elicitations in CI.
  */
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Broker, type Prompter } from '../elicitation/broker';
 import { terminalSafe } from '../elicitation/plain-text';
@@ -16,26 +15,9 @@ import { argumentsFor } from '../mcp/tool-args';
 import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
 import { ExitCode, RunVerdict } from './exit-code';
 import { announceRefusedLink } from './announce';
-import { ConsolePrompter, consoleUrlFlow } from './console-prompter';
-import { createOutput, type Output, relayStderr } from './output';
-import { AnswersFilePrompter, DeclinePrompter, DefaultsPrompter, NoTerminalPrompter } from './prompters';
-
-function choosePrompter(options: CliOptions, out: Output, verdict: RunVerdict): Prompter {
-  if (options.answersFile !== undefined) {
-    let results: unknown;
-    try {
-      results = JSON.parse(readFileSync(options.answersFile, 'utf8'));
-    } catch (error) {
-      throw new UsageError(`cannot read the answers file ${options.answersFile}: ${(error as Error).message}`);
-    }
-    if (!Array.isArray(results)) throw new UsageError('the answers file must hold a JSON array of ElicitResult objects');
-    return new AnswersFilePrompter(results, out, verdict);
-  }
-  if (options.acceptDefaults) return new DefaultsPrompter(out, verdict);
-  if (options.decline) return new DeclinePrompter(out);
-  if (process.stdin.isTTY) return new ConsolePrompter(out);
-  return new NoTerminalPrompter(out, verdict);
-}
+import { choosePrompter } from './choose-prompter';
+import { consoleUrlFlow } from './console-prompter';
+import { createOutput, relayStderr } from './output';
 
 /** The script or package the command runs (`node server.js --port 3` is "server.js"), else the command. */
 function stdioServerName(command: string, args: readonly string[]): string {
@@ -71,7 +53,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const verdict = new RunVerdict();
   let prompter: Prompter;
   try {
-    prompter = choosePrompter(options, out, verdict);
+    prompter = choosePrompter(options, out, verdict, (message) => new UsageError(message));
   } catch (error) {
     out.error((error as Error).message);
     return ExitCode.failure;

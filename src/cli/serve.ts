@@ -10,8 +10,10 @@
  *
  * The token is `--token`, else ELICITATION_HOST_MCP_TOKEN; it is never printed.
  */
-import { readFileSync } from 'node:fs';
-import { Broker, type Prompter } from '../elicitation/broker';
+import { pathToFileURL } from 'node:url';
+import { Broker } from '../elicitation/broker';
+import { terminalSafe } from '../elicitation/plain-text';
+import { sourceLabel } from '../elicitation/request';
 import { SchemaChecker } from '../elicitation/schema-check';
 import { InputStore } from '../elicitation/store';
 import { Gateway } from '../gateway/gateway';
@@ -20,18 +22,10 @@ import type { ServerDefinition } from '../mcp/config';
 import type { ConnectionDeps, ServerLog } from '../mcp/connection';
 import type { Upstream } from '../mcp/upstream';
 import { ExitCode, RunVerdict } from './exit-code';
-import {
-  AnswersFilePrompter,
-  announceRefusedLink,
-  ConsolePrompter,
-  consoleUrlFlow,
-  createOutput,
-  DeclinePrompter,
-  DefaultsPrompter,
-  NoTerminalPrompter,
-  type Output,
-  whoAsks,
-} from './prompters';
+import { announceRefusedLink } from './announce';
+import { choosePrompter } from './choose-prompter';
+import { consoleUrlFlow } from './console-prompter';
+import { createOutput, type Output, relayStderr } from './output';
 
 export const SERVE_USAGE = `Usage:
   elicitation-host serve [options] -- <command> [args...]
@@ -157,23 +151,6 @@ export function serveDefinition(options: ServeOptions): ServerDefinition {
   return { name: options.name ?? script, source: { kind: 'user' }, config: { type: 'stdio', command: target.command, args: [...target.args], env: {} } };
 }
 
-function choosePrompter(options: ServeOptions, out: Output, verdict: RunVerdict): Prompter {
-  if (options.answersFile !== undefined) {
-    let results: unknown;
-    try {
-      results = JSON.parse(readFileSync(options.answersFile, 'utf8'));
-    } catch (error) {
-      throw new ServeUsageError(`cannot read the answers file ${options.answersFile}: ${(error as Error).message}`);
-    }
-    if (!Array.isArray(results)) throw new ServeUsageError('the answers file must hold a JSON array of ElicitResult objects');
-    return new AnswersFilePrompter(results, out, verdict);
-  }
-  if (options.acceptDefaults) return new DefaultsPrompter(out, verdict);
-  if (options.decline) return new DeclinePrompter(out);
-  if (process.stdin.isTTY) return new ConsolePrompter(out);
-  return new NoTerminalPrompter(out, verdict);
-}
-
 /** An upstream the runner can stop. The connection layer provides it (see the report on wiring). */
 export interface ServedUpstream extends Upstream {
   stop(): Promise<void>;
@@ -201,7 +178,7 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
   if (!token) throw new ServeUsageError(`no token: set ${TOKEN_VARIABLE} or pass --token`);
   const out = deps.out ?? createOutput(options.json);
   const verdict = new RunVerdict();
-  const prompter = choosePrompter(options, out, verdict);
+  const prompter = choosePrompter(options, out, verdict, (message) => new ServeUsageError(message));
   const store = new InputStore();
   const checker = new SchemaChecker();
   const broker = new Broker({
@@ -217,20 +194,20 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
     error: (message) => out.error(message),
     trace: () => undefined,
     traceEnabled: false,
-    stderr: (line) => process.stderr.write(`[server] ${line}\n`),
+    stderr: relayStderr,
   };
   const definition = serveDefinition(options);
   const upstream = deps.createUpstream(definition, {
     broker,
     log,
     settings: () => ({ urlMode: true, applyDefaults: true, toolTimeoutMs: 0, elicitationTimeoutMs: 0, maxRounds: 5 }),
-    roots: () => [{ uri: `file://${process.cwd()}`, name: 'cwd' }],
+    roots: () => [{ uri: pathToFileURL(process.cwd()).href, name: 'cwd' }],
     clientInfo: { name: 'elicitation-host-serve', version: deps.version ?? '0.1.0' },
     urlFlow: consoleUrlFlow(out),
     reconnectDelaysMs: [],
     onElicitationRefused: (source, refusal) => {
       verdict.note(ExitCode.failure);
-      out.error(`${whoAsks(source)} sent a question this client refused (${refusal.code}): ${refusal.message}`, { server: source.server, code: refusal.code });
+      out.error(`${sourceLabel(source)} sent a question this client refused (${refusal.code}): ${refusal.message}`, { server: source.server, code: refusal.code });
     },
   });
   const gateway = await Gateway.start({
@@ -268,7 +245,7 @@ export async function serveMain(argv: readonly string[], deps: ServeDeps): Promi
   try {
     options = parseServeArgs(argv);
   } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n\n${SERVE_USAGE}\n`);
+    process.stderr.write(`error: ${terminalSafe((error as Error).message)}\n\n${SERVE_USAGE}\n`);
     return ExitCode.failure;
   }
   if (options === 'help') {

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type CallToolResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createOutput } from '../../src/cli/prompters';
+import { createOutput } from '../../src/cli/output';
 import { parseServeArgs, type RunningServe, type ServeOptions, ServeUsageError, startServe } from '../../src/cli/serve';
 import { ConnectionUpstream } from '../support/connection-upstream';
 import { FIXTURES, requireFixtures, toolJson } from '../support/servers';
