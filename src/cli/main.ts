@@ -4,11 +4,11 @@
  * extension. Lets server authors test their elicitations in CI.
  */
 import { readFileSync } from 'node:fs';
-import { Broker, type Prompter } from '../elicitation/broker';
-import { SchemaChecker } from '../elicitation/schema-check';
+import type { Prompter } from '../elicitation/broker';
 import { InputStore } from '../elicitation/store';
 import type { ServerDefinition } from '../mcp/config';
 import { type ServerLog, ServerConnection } from '../mcp/connection';
+import { createBroker } from '../mcp/create-broker';
 import { argumentsFor } from '../mcp/tool-args';
 import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
 import { ExitCode, RunVerdict } from './exit-code';
@@ -82,12 +82,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     return ExitCode.failure;
   }
   const store = new InputStore();
-  const checker = new SchemaChecker();
-  const broker = new Broker({
+  const broker = createBroker({
     store,
     prompter,
-    checkContent: (s, c) => checker.check(s, c),
-    forceForm: () => false,
     onLinkRefused: (source, url, reason) => announceRefusedLink(out, source, url, reason),
   });
   const log: ServerLog = {
