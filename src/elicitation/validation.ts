@@ -91,6 +91,7 @@ export function checkValue(question: Question, value: unknown): string | undefin
         if (outcome === 'too-complex') {
           return `${title} could not be checked against its pattern in reasonable time; try a shorter answer`;
         }
+        // 'unchecked' (the page without its matcher): the host's check on submit decides.
       }
       return undefined;
     }
