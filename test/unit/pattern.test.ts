@@ -181,7 +181,9 @@ describe('pattern (ECMA-262 read into RE2, run by re2js)', () => {
     it('1-100 kB texts', function () {
       this.timeout(120_000);
       const tally: Tally = { decided: 0, refused: 0, tooComplex: 0, nativeTimedOut: 0 };
-      fc.assert(fc.property(pattern, longText, (p, t) => agree(tally, p, t)), { numRuns: 150 });
+      fc.assert(fc.property(pattern, longText, (p, t) => agree(tally, p, t)), { numRuns: 250 });
+      // About 40% of cases are compared (the rest are refused patterns or past the work limit):
+      // some 100 of 250, so 60 is far below any run's count (150 runs fell under it half the time).
       assert.ok(tally.decided > 60, JSON.stringify(tally));
     });
   });
