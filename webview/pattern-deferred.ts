@@ -13,6 +13,9 @@ export type { PatternOutcome };
 /** Where pattern-matcher.ts leaves the matcher. */
 export const MATCHER_GLOBAL = 'elicitationHostPatterns';
 
+/** The event pattern-matcher.ts dispatches on the page when it arrives: fields typed in before are checked again. */
+export const MATCHER_READY_EVENT = 'elicitation-host-patterns-ready';
+
 interface Matcher {
   testPattern(source: string, text: string): PatternOutcome;
 }

@@ -41,13 +41,15 @@ describe('form page in headless Chromium', function () {
   let page: Page;
   /** The form the next page load carries inside it, as the panel does for the first form. */
   let initialForm: FormView | undefined;
+  /** The pattern matcher is served once this settles (a test holds it back to be late). */
+  let patternGate: Promise<void> = Promise.resolve();
   const consoleErrors: string[] = [];
 
   before(async () => {
     server = createServer((req, res) => {
       if (req.url === '/pattern.js') {
         // The one resource the page fetches, as the panel serves it: the deferred pattern matcher.
-        res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(WEBVIEW, 'pattern.js')));
+        void patternGate.then(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(WEBVIEW, 'pattern.js'))));
         return;
       }
       if (req.url !== '/') {
@@ -92,7 +94,8 @@ describe('form page in headless Chromium', function () {
       window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))) });
       document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
     `);
-    await page.goto(origin);
+    // Not 'load': that also waits for the pattern matcher, which the page does not wait for.
+    await page.goto(origin, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => window.__posted?.some((m) => m.type === 'ready'));
   }
 
@@ -167,6 +170,22 @@ describe('form page in headless Chromium', function () {
     // A backtracking engine would hold the page for ever on this answer; RE2 decides at once.
     await page.locator(`${field('trap')} input`).fill(`${'a'.repeat(30)}!`);
     await page.waitForFunction(() => document.querySelector('[data-question-id="trap"] .error')?.textContent === 'Trap must match the pattern ^(a+)+$');
+  });
+
+  it('a field typed in before the pattern matcher arrived is checked when it does', async () => {
+    await page.close();
+    let release = (): void => undefined;
+    patternGate = new Promise((resolve) => (release = resolve));
+    try {
+      await open(form('Voucher', { type: 'object', properties: { code: { type: 'string', title: 'Voucher code', pattern: '^[A-Z]{3}$' }, note: { type: 'string' } } }));
+      await page.locator(`${field('code')} input`).fill('abc');
+      assert.equal(await page.evaluate(() => 'elicitationHostPatterns' in window), false, 'the matcher was held back');
+      release();
+      await page.waitForFunction(() => document.querySelector('[data-question-id="code"] .error')?.textContent === 'Voucher code must match the pattern ^[A-Z]{3}$');
+    } finally {
+      release();
+      patternGate = Promise.resolve();
+    }
   });
 
   it('every field kind is rendered and answered with the right type', async () => {
