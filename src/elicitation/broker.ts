@@ -169,7 +169,9 @@ export class Broker {
       result = this.parsedSchemas.get(key);
       if (!result) {
         result = parseRequestedSchema(requestedSchema);
-        this.parsedSchemas.set(key, result);
+        // An oversized schema is refused by measuring it, the cost of the key alone; kept, its
+        // text would be the key, and a few dozen of them would hold the memory of a gigabyte.
+        if (key.length <= LIMITS.schemaChars) this.parsedSchemas.set(key, result);
       }
     }
     if (!result.ok) throw new InvalidSchemaError(result.problems);

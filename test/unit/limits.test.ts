@@ -103,4 +103,19 @@ describe('limits: a question over one is refused at once, naming the limit and w
     assert.match(refusals[1].message, /properties\.a\.pattern: cannot be checked safely: it uses a back-reference/);
     assert.equal(refusals[1].problems, refusals[0].problems, 'the second refusal should come from the cache');
   });
+
+  it('an oversized schema is refused by its size each time, never kept (its text would be the cache key)', async () => {
+    const broker = createBroker({ store: new InputStore(), prompter: new ScriptedPrompter() });
+    const huge = form({ notes: { type: 'string', description: 'x'.repeat(10 * LIMITS.schemaChars) } });
+    const refusals: InvalidSchemaError[] = [];
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(broker.elicit({ message: 'x', requestedSchema: structuredClone(huge) }, ctx()), (e: unknown) => {
+        assert.ok(e instanceof InvalidSchemaError);
+        refusals.push(e);
+        return true;
+      });
+    }
+    assert.match(refusals[1].message, /over the limit of 65,536 characters for a schema/);
+    assert.notEqual(refusals[1].problems, refusals[0].problems, 'the oversized schema was kept in the cache');
+  });
 });
