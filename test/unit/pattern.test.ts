@@ -110,7 +110,8 @@ describe('pattern (ECMA-262 read into RE2, run by re2js)', () => {
   });
 
   it('keeps a bounded number of compiled patterns however many it meets', () => {
-    for (let i = 0; i < 20_000; i++) testPattern(`^x${i}[a-z]+$`, `x${i}abc`);
+    // 1,000 is enough to show the bound (an unbounded cache keeps all of them) and quick on a busy machine.
+    for (let i = 0; i < 1_000; i++) testPattern(`^x${i}[a-z]+$`, `x${i}abc`);
     assert.ok(compiledPatternCount() <= 64, `${compiledPatternCount()} patterns kept`);
   });
 
