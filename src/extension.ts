@@ -4,12 +4,11 @@
 import { appendFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { Broker, type FormParams, type UrlParams } from './elicitation/broker';
+import type { FormParams, UrlParams } from './elicitation/broker';
 import type { ElicitResult } from './elicitation/model';
-import type { SchemaChecker } from './elicitation/schema-check';
 import { InputStore } from './elicitation/store';
 import { ServerManager } from './mcp/manager';
-import { loadSdk } from './mcp/sdk-loader';
+import { createBroker } from './mcp/create-broker';
 import { ConfigLoader } from './ui/config-loader';
 import { benchmarkPlainWebview } from './ui/benchmark';
 import { FormPanel } from './ui/form-panel';
@@ -39,19 +38,12 @@ export interface ElicitationHostApi {
 export async function activate(context: vscode.ExtensionContext): Promise<ElicitationHostApi> {
   const log = vscode.window.createOutputChannel('Elicitation Host', { log: true });
   const store = new InputStore();
-  let checker: SchemaChecker | undefined;
-  // ajv travels in the lazily loaded SDK bundle; the first answer loads it if no server has.
-  const checkContent = async (schema: Record<string, unknown>, content: Record<string, unknown>): Promise<string[]> => {
-    checker ??= new (await loadSdk()).SchemaChecker();
-    return checker.check(schema, content);
-  };
   const native = new NativePrompter(store);
   const forms = new FormPanel(context.extensionUri, store, native, log);
   const prompter = new VsCodePrompter(native, new UrlPrompt(log), forms);
-  const broker = new Broker({
+  const broker = createBroker({
     store,
     prompter,
-    checkContent,
     forceForm,
     onLinkRefused: (source, url, reason) => reportRefusedLink(log, source, url, reason),
   });

@@ -20,6 +20,7 @@ import type { ContentValue } from '../src/elicitation/model';
 import { readField, requiredMessage } from '../src/elicitation/validation';
 import type { DraftValue, FormView, HostMessage, PageMessage } from '../src/shared/protocol';
 import { createField, type FieldControl } from './fields';
+import { MATCHER_READY_EVENT } from './pattern-deferred';
 
 interface VsCodeApi {
   postMessage(message: PageMessage): void;
@@ -38,6 +39,14 @@ document.addEventListener('securitypolicyviolation', (event) => {
 });
 
 const app = document.getElementById('app')!;
+
+// The pattern matcher loads after the page (pattern-deferred.ts): a field typed in before it
+// came had no pattern verdict yet.
+window.addEventListener(MATCHER_READY_EVENT, () => {
+  for (const field of current?.fields ?? []) {
+    if (current?.touched.has(field.question.id)) field.showError(verdict(field, false).message);
+  }
+});
 
 interface Current {
   readonly form: FormView;

@@ -4,13 +4,13 @@
  * extension. Lets server authors test their elicitations in CI.
  */
 import { pathToFileURL } from 'node:url';
-import { Broker, type Prompter } from '../elicitation/broker';
+import type { Prompter } from '../elicitation/broker';
 import { terminalSafe } from '../elicitation/plain-text';
 import { sourceLabel } from '../elicitation/request';
-import { SchemaChecker } from '../elicitation/schema-check';
 import { InputStore } from '../elicitation/store';
 import type { ServerDefinition } from '../mcp/config';
 import { type ServerLog, ServerConnection } from '../mcp/connection';
+import { createBroker } from '../mcp/create-broker';
 import { argumentsFor } from '../mcp/tool-args';
 import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
 import { ExitCode, RunVerdict } from './exit-code';
@@ -59,12 +59,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     return ExitCode.failure;
   }
   const store = new InputStore();
-  const checker = new SchemaChecker();
-  const broker = new Broker({
+  const broker = createBroker({
     store,
     prompter,
-    checkContent: (s, c) => checker.check(s, c),
-    forceForm: () => false,
     onLinkRefused: (source, url, reason) => announceRefusedLink(out, source, url, reason),
   });
   const log: ServerLog = {

@@ -11,14 +11,13 @@
  * The token is `--token`, else ELICITATION_HOST_MCP_TOKEN; it is never printed.
  */
 import { pathToFileURL } from 'node:url';
-import { Broker } from '../elicitation/broker';
 import { terminalSafe } from '../elicitation/plain-text';
 import { sourceLabel } from '../elicitation/request';
-import { SchemaChecker } from '../elicitation/schema-check';
 import { InputStore } from '../elicitation/store';
 import { Gateway } from '../gateway/gateway';
 import { TOKEN_VARIABLE } from '../gateway/agent-setup';
 import type { ServerDefinition } from '../mcp/config';
+import { createBroker } from '../mcp/create-broker';
 import type { ConnectionDeps, ServerLog } from '../mcp/connection';
 import type { Upstream } from '../mcp/upstream';
 import { ExitCode, RunVerdict } from './exit-code';
@@ -180,12 +179,9 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
   const verdict = new RunVerdict();
   const prompter = choosePrompter(options, out, verdict, (message) => new ServeUsageError(message));
   const store = new InputStore();
-  const checker = new SchemaChecker();
-  const broker = new Broker({
+  const broker = createBroker({
     store,
     prompter,
-    checkContent: (s, c) => checker.check(s, c),
-    forceForm: () => false,
     onLinkRefused: (source, url, reason) => announceRefusedLink(out, source, url, reason),
   });
   const log: ServerLog = {

@@ -6,7 +6,8 @@
  */
 import type { Answers, Content, ElicitAction, ElicitResult, FormModel } from './model';
 import { choosePresentation, type InputRequest, type Presentation, type RequestSource } from './request';
-import { parseRequestedSchemaOrThrow } from './schema';
+import { LIMITS } from './limits';
+import { InvalidSchemaError, overLimit, parseRequestedSchema, type SchemaParseResult } from './schema';
 import { LruCache, schemaKey } from './schema-cache';
 import type { InputStore } from './store';
 import { checkUrl } from './url-check';
@@ -73,7 +74,7 @@ export class TooManyRequestsError extends Error {}
 export class AnswerCheckError extends Error {}
 
 const DEFAULT_MAX_OPEN_PER_SERVER = 10;
-/** Parsed schemas kept: far more than the distinct questions a session's servers ask. */
+/** Schemas kept, parsed or refused: far more than the distinct questions a session's servers ask. */
 const PARSED_SCHEMAS_KEPT = 64;
 
 let nextId = 0;
@@ -115,7 +116,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
 export class Broker {
   private readonly maxOpenPerServer: number;
   private readonly now: () => number;
-  private readonly parsedSchemas = new LruCache<FormModel>(PARSED_SCHEMAS_KEPT);
+  private readonly parsedSchemas = new LruCache<SchemaParseResult>(PARSED_SCHEMAS_KEPT);
 
   constructor(private readonly options: BrokerOptions) {
     this.maxOpenPerServer = options.maxOpenPerServer ?? DEFAULT_MAX_OPEN_PER_SERVER;
@@ -128,6 +129,18 @@ export class Broker {
    * flooding server. Resolves with `cancel` when `ctx.signal` fires first.
    */
   async elicit(params: FormParams | UrlParams, ctx: ElicitContext): Promise<ElicitResult> {
+    // The cheap refusals first: a flooding server costs us no parsing.
+    const open = this.options.store.state.requests.filter(
+      (r) => r.status === 'open' && r.request.source.server === ctx.source.server,
+    );
+    if (open.length >= this.maxOpenPerServer) {
+      throw new TooManyRequestsError(
+        `${ctx.source.server} already has ${open.length} questions waiting for an answer; answer or dismiss those first`,
+      );
+    }
+    if (typeof params.message === 'string' && params.message.length > LIMITS.messageChars) {
+      throw new InvalidSchemaError([{ path: 'message', message: overLimit(params.message.length, LIMITS.messageChars, 'character', 'for a message') }]);
+    }
     if (params.mode === 'url') {
       // Links that are not web pages never reach the person: the server hears no.
       const check = checkUrl(params.url);
@@ -137,14 +150,6 @@ export class Broker {
       }
     }
     const request = this.toRequest(params, ctx.source);
-    const open = this.options.store.state.requests.filter(
-      (r) => r.status === 'open' && r.request.source.server === ctx.source.server,
-    );
-    if (open.length >= this.maxOpenPerServer) {
-      throw new TooManyRequestsError(
-        `${ctx.source.server} already has ${open.length} questions waiting for an answer; answer or dismiss those first`,
-      );
-    }
     return this.run(request, params.mode === 'url' ? undefined : (params.requestedSchema as Record<string, unknown>), ctx);
   }
 
@@ -155,16 +160,22 @@ export class Broker {
     return { ...base, mode: 'form', questions: form.questions };
   }
 
-  /** Only schemas that parsed are kept: a refused one is parsed again, to name its problems again. */
+  /** Refusals are kept too: a server that repeats a bad schema is refused at the cost of a lookup. */
   private parse(requestedSchema: unknown): FormModel {
-    if (typeof requestedSchema !== 'object' || requestedSchema === null) return parseRequestedSchemaOrThrow(requestedSchema);
-    const key = schemaKey(requestedSchema);
-    let form = this.parsedSchemas.get(key);
-    if (!form) {
-      form = parseRequestedSchemaOrThrow(requestedSchema);
-      this.parsedSchemas.set(key, form);
+    let result: SchemaParseResult | undefined;
+    if (typeof requestedSchema !== 'object' || requestedSchema === null) result = parseRequestedSchema(requestedSchema);
+    else {
+      const key = schemaKey(requestedSchema);
+      result = this.parsedSchemas.get(key);
+      if (!result) {
+        result = parseRequestedSchema(requestedSchema);
+        // An oversized schema is refused by measuring it, the cost of the key alone; kept, its
+        // text would be the key, and a few dozen of them would hold the memory of a gigabyte.
+        if (key.length <= LIMITS.schemaChars) this.parsedSchemas.set(key, result);
+      }
     }
-    return form;
+    if (!result.ok) throw new InvalidSchemaError(result.problems);
+    return result.form;
   }
 
   private async run(

@@ -20,7 +20,9 @@ import {
   type TextFormat,
   type TextQuestion,
 } from './model';
-import { compileBoundedPattern, PatternSyntaxError } from './pattern';
+import { LIMITS } from './limits';
+import { checkPattern } from './pattern';
+import { schemaKey } from './schema-cache';
 import { checkValue, defaultOf } from './validation';
 
 export interface SchemaProblem {
@@ -81,16 +83,32 @@ function show(value: Json): string {
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** `overLimit(150, 100, 'field', 'in one form')`: a problem text that names the limit. */
+export function overLimit(actual: number, limit: number, unit: string, where: string): string {
+  const count = (n: number): string => `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
+  return `has ${count(actual)}, over the limit of ${count(limit)} ${where}`;
+}
+
+/** What one schema's reading shares: its problems, and what its patterns have used of their budget. */
+interface ParseContext {
+  readonly problems: SchemaProblem[];
+  patternProgram: number;
+}
+
 /** Collects problems while reading one schema node. */
 class Reader {
+  private readonly problems: SchemaProblem[];
+
   constructor(
-    private readonly problems: SchemaProblem[],
+    readonly ctx: ParseContext,
     readonly path: string,
     readonly node: Record<string, Json>,
-  ) {}
+  ) {
+    this.problems = ctx.problems;
+  }
 
   child(key: string, node: Record<string, Json>): Reader {
-    return new Reader(this.problems, `${this.path}.${key}`, node);
+    return new Reader(this.ctx, `${this.path}.${key}`, node);
   }
 
   problem(message: string, key?: string): void {
@@ -147,6 +165,10 @@ function parseOptionList(reader: Reader, path: string, list: Json): SelectOption
     reader.problem('must be a non-empty array of options', path);
     return undefined;
   }
+  if (list.length > LIMITS.options) {
+    reader.problem(overLimit(list.length, LIMITS.options, 'option', 'for one field'), path);
+    return undefined;
+  }
   const options: SelectOption[] = [];
   const seen = new Set<string>();
   list.forEach((entry, i) => {
@@ -187,6 +209,10 @@ function parseEnum(reader: Reader): SelectOption[] | undefined {
   const values = reader.node.enum;
   if (!Array.isArray(values) || values.length === 0) {
     reader.problem('must be a non-empty array of strings', 'enum');
+    return undefined;
+  }
+  if (values.length > LIMITS.options) {
+    reader.problem(overLimit(values.length, LIMITS.options, 'option', 'for one field'), 'enum');
     return undefined;
   }
   const names = reader.node.enumNames;
@@ -259,11 +285,13 @@ function parseString(reader: Reader, common: Common): TextQuestion | SingleSelec
   }
   const pattern = reader.text('pattern');
   if (pattern !== undefined) {
-    try {
-      compileBoundedPattern(pattern);
-    } catch (e) {
-      if (!(e instanceof PatternSyntaxError)) throw e;
-      reader.problem(`is not a pattern we can check: ${e.message}`, 'pattern');
+    const check = checkPattern(pattern);
+    if (!check.ok) reader.problem(check.message, 'pattern');
+    else if ((reader.ctx.patternProgram += check.size) > LIMITS.schemaPatternProgram) {
+      reader.problem(
+        `brings the schema's patterns to about ${reader.ctx.patternProgram.toLocaleString('en-US')} instructions, over the limit of ${LIMITS.schemaPatternProgram.toLocaleString('en-US')} for all patterns of one schema`,
+        'pattern',
+      );
     }
   }
   const question: TextQuestion = {
@@ -371,13 +399,13 @@ function parseArray(reader: Reader, common: Common): MultiSelectQuestion | undef
   return { ...question, defaultValue: dflt as string[] };
 }
 
-function parseProperty(problems: SchemaProblem[], key: string, node: Json, required: boolean): Question | undefined {
+function parseProperty(ctx: ParseContext, key: string, node: Json, required: boolean): Question | undefined {
   const path = `properties.${key}`;
   if (!isRecord(node)) {
-    problems.push({ path, message: `must be a schema object, not ${show(node)}` });
+    ctx.problems.push({ path, message: `must be a schema object, not ${show(node)}` });
     return undefined;
   }
-  const reader = new Reader(problems, path, node);
+  const reader = new Reader(ctx, path, node);
   const title = reader.text('title');
   const description = reader.text('description');
   const common: Common = {
@@ -421,11 +449,17 @@ function parseProperty(problems: SchemaProblem[], key: string, node: Json, requi
 
 /** Parses a requested schema; never throws, whatever the input. */
 export function parseRequestedSchema(schema: Json): SchemaParseResult {
-  const problems: SchemaProblem[] = [];
   if (!isRecord(schema)) {
     return { ok: false, problems: [{ path: 'requestedSchema', message: `must be an object schema, not ${show(schema)}` }] };
   }
-  const root = new Reader(problems, 'requestedSchema', schema);
+  // Limits first, so an oversized schema costs no more than its measuring.
+  const chars = schemaKey(schema).length;
+  if (chars > LIMITS.schemaChars) {
+    return { ok: false, problems: [{ path: 'requestedSchema', message: overLimit(chars, LIMITS.schemaChars, 'character', 'for a schema (as JSON)') }] };
+  }
+  const ctx: ParseContext = { problems: [], patternProgram: 0 };
+  const problems = ctx.problems;
+  const root = new Reader(ctx, 'requestedSchema', schema);
   if (schema.type !== 'object') {
     root.problem(`must be "object", not ${show(schema.type)}`, 'type');
   }
@@ -440,6 +474,11 @@ export function parseRequestedSchema(schema: Json): SchemaParseResult {
   const properties = schema.properties ?? {};
   if (!isRecord(properties)) {
     problems.push({ path: 'properties', message: `must be an object, not ${show(properties)}` });
+    return { ok: false, problems };
+  }
+  const count = Object.keys(properties).length;
+  if (count > LIMITS.properties) {
+    problems.push({ path: 'properties', message: overLimit(count, LIMITS.properties, 'field', 'in one form') });
     return { ok: false, problems };
   }
   const required = new Set<string>();
@@ -458,11 +497,12 @@ export function parseRequestedSchema(schema: Json): SchemaParseResult {
   }
   const questions: Question[] = [];
   for (const [key, node] of Object.entries(properties)) {
-    let question = parseProperty(problems, key, node, required.has(key));
+    let question = parseProperty(ctx, key, node, required.has(key));
     if (!question) continue;
-    // A default that breaks the field's own rules would be prefilled as if it were fine.
+    // A default that breaks the field's own rules would be prefilled as if it were fine. Its
+    // pattern is left to the answer's check: reading a schema compiles no pattern.
     const dflt = defaultOf(question);
-    let message = dflt === undefined ? undefined : checkValue(question, dflt);
+    let message = dflt === undefined ? undefined : checkValue({ ...question, pattern: undefined } as Question, dflt);
     if (message !== undefined && dflt === '' && question.kind === 'text') {
       // `default: ""` is how many servers write "no default": read it so, nothing is at risk.
       const { defaultValue: _empty, ...withoutDefault } = question;

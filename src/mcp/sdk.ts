@@ -13,7 +13,7 @@ export {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 export { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-export { SchemaChecker } from '../elicitation/schema-check';
+export { SchemaChecker } from './schema-check';
 
 import * as z from 'zod';
 /**

@@ -14,6 +14,12 @@ export interface FormPageParts {
   readonly script: string;
   /** The built stylesheet (dist/webview/styles.css). */
   readonly styles: string;
+  /**
+   * Where the page's pattern matcher (dist/webview/pattern.js, re2js: as large as the page
+   * itself) loads from. Fetched after the page and run whenever it arrives, so the first render
+   * never waits for it; until then the host's check on submit judges patterns.
+   */
+  readonly patternScript?: string;
   /** The form to show at once, if one is waiting. */
   readonly initialForm?: FormView;
 }
@@ -59,6 +65,7 @@ export function formPageHtml(parts: FormPageParts): string {
 <main id="app"></main>
 ${initial}
 <script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>
+${parts.patternScript ? `<script nonce="${nonce}" src="${parts.patternScript.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" async></script>` : ''}
 </body>
 </html>`;
 }

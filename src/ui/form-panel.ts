@@ -117,7 +117,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     this.pageReady = false;
     const webview = panel.webview;
     const initialForm = this.currentView();
-    webview.html = formPageHtml({ cspSource: webview.cspSource, nonce: nonce(), ...this.pageAssets(root), ...(initialForm && { initialForm }) });
+    const patternScript = webview.asWebviewUri(vscode.Uri.joinPath(root, 'pattern.js')).toString();
+    webview.html = formPageHtml({ cspSource: webview.cspSource, nonce: nonce(), ...this.pageAssets(root), patternScript, ...(initialForm && { initialForm }) });
     this.shownRequestId = initialForm?.requestId;
     webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
     panel.onDidDispose(() => {

@@ -38,6 +38,7 @@ describe('the packaged extension', () => {
       'dist/extension.js',
       'dist/mcp-sdk.js',
       'dist/webview/main.js',
+      'dist/webview/pattern.js',
       'dist/webview/styles.css',
       'docs/images/demo-form.png',
       'docs/images/demo-pick.png',
@@ -51,5 +52,7 @@ describe('the packaged extension', () => {
     const entries = zipEntries(VSIX);
     assert.ok(entries.get('extension/dist/extension.js')!.length < 400_000, 'dist/extension.js under 400 kB');
     assert.ok(entries.get('extension/dist/webview/main.js')!.length < 150_000, 'the webview bundle under 150 kB');
+    // The page's pattern matcher (re2js), fetched after the page has rendered.
+    assert.ok(entries.get('extension/dist/webview/pattern.js')!.length < 170_000, 'the pattern matcher under 170 kB');
   });
 });

@@ -83,6 +83,18 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await results.next();
   });
 
+  it("a pattern is checked as the person types, by the host's matcher loaded into the page (dist/webview/pattern.js)", async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'fixture', 'voucher', 'Pattern Shop');
+    const frame = await formWith(workbench, 'Enter your voucher');
+    await frame.locator(`${field('code')} input`).fill('abc-1234');
+    await frame.locator(`${field('code')} .error`, { hasText: 'Voucher code must match the pattern ^[A-Z]{3}-\\d{4}$' }).waitFor();
+    await frame.locator(`${field('code')} input`).fill('ABC-1234');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    assert.deepEqual(await ui!.nextRecord('voucher'), { action: 'accept', content: { code: 'ABC-1234' } });
+    await results.next();
+  });
+
   it('closing the panel keeps the request pending; reopened from the status bar, the drafts are intact', async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'fixture', 'book_restaurant', 'Chez Later');

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { LIMITS } from '../../src/elicitation/limits';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import type { FormView, PageMessage } from '../../src/shared/protocol';
 import { formPageHtml } from '../../src/ui/form-page';
@@ -40,12 +41,19 @@ describe('form page in headless Chromium', function () {
   let page: Page;
   /** The form the next page load carries inside it, as the panel does for the first form. */
   let initialForm: FormView | undefined;
+  /** The pattern matcher is served once this settles (a test holds it back to be late). */
+  let patternGate: Promise<void> = Promise.resolve();
   const consoleErrors: string[] = [];
 
   before(async () => {
     server = createServer((req, res) => {
+      if (req.url === '/pattern.js') {
+        // The one resource the page fetches, as the panel serves it: the deferred pattern matcher.
+        void patternGate.then(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(WEBVIEW, 'pattern.js'))));
+        return;
+      }
       if (req.url !== '/') {
-        // The page asks for nothing else: everything it needs is inlined.
+        // The page asks for nothing else: everything else it needs is inlined.
         res.writeHead(404).end();
         return;
       }
@@ -54,6 +62,7 @@ describe('form page in headless Chromium', function () {
         nonce: randomBytes(18).toString('base64url'),
         script: readFileSync(join(WEBVIEW, 'main.js'), 'utf8'),
         styles: readFileSync(join(WEBVIEW, 'styles.css'), 'utf8'),
+        patternScript: `${origin}/pattern.js`,
         ...(initialForm && { initialForm }),
       });
       res.writeHead(200, { 'content-type': 'text/html' }).end(html);
@@ -85,7 +94,8 @@ describe('form page in headless Chromium', function () {
       window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))) });
       document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
     `);
-    await page.goto(origin);
+    // Not 'load': that also waits for the pattern matcher, which the page does not wait for.
+    await page.goto(origin, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => window.__posted?.some((m) => m.type === 'ready'));
   }
 
@@ -141,6 +151,43 @@ describe('form page in headless Chromium', function () {
     assert.equal(await page.locator(`${field('party_size')} .error`).getAttribute('role'), 'alert', 'errors are announced');
   });
 
+  it("checks patterns as the person types with the host's matcher, loaded after the page, in linear time", async () => {
+    // The matcher comes in its own script (dist/webview/pattern.js), after the first render.
+    await page.waitForFunction(() => 'elicitationHostPatterns' in window);
+    await render(
+      form('Voucher', {
+        type: 'object',
+        properties: {
+          code: { type: 'string', title: 'Voucher code', pattern: '^[A-Z]{3}-\\d{4}$' },
+          trap: { type: 'string', title: 'Trap', pattern: '^(a+)+$' },
+        },
+      }),
+    );
+    await page.locator(`${field('code')} input`).fill('abc-1234');
+    await page.waitForFunction(() => document.querySelector('[data-question-id="code"] .error')?.textContent === 'Voucher code must match the pattern ^[A-Z]{3}-\\d{4}$');
+    await page.locator(`${field('code')} input`).fill('ABC-1234');
+    await page.waitForFunction(() => !document.querySelector('[data-question-id="code"] .error')?.textContent);
+    // A backtracking engine would hold the page for ever on this answer; RE2 decides at once.
+    await page.locator(`${field('trap')} input`).fill(`${'a'.repeat(30)}!`);
+    await page.waitForFunction(() => document.querySelector('[data-question-id="trap"] .error')?.textContent === 'Trap must match the pattern ^(a+)+$');
+  });
+
+  it('a field typed in before the pattern matcher arrived is checked when it does', async () => {
+    await page.close();
+    let release = (): void => undefined;
+    patternGate = new Promise((resolve) => (release = resolve));
+    try {
+      await open(form('Voucher', { type: 'object', properties: { code: { type: 'string', title: 'Voucher code', pattern: '^[A-Z]{3}$' }, note: { type: 'string' } } }));
+      await page.locator(`${field('code')} input`).fill('abc');
+      assert.equal(await page.evaluate(() => 'elicitationHostPatterns' in window), false, 'the matcher was held back');
+      release();
+      await page.waitForFunction(() => document.querySelector('[data-question-id="code"] .error')?.textContent === 'Voucher code must match the pattern ^[A-Z]{3}$');
+    } finally {
+      release();
+      patternGate = Promise.resolve();
+    }
+  });
+
   it('every field kind is rendered and answered with the right type', async () => {
     const schema = {
       type: 'object',
@@ -180,9 +227,9 @@ describe('form page in headless Chromium', function () {
     });
   });
 
-  it('hostile server text stays inert text, and 10,000 options render', async () => {
+  it('hostile server text stays inert text, and the most options a field may have (1,000) render', async () => {
     const hostile = '<img src=x onerror="window.__pwned=1"></script><script>window.__pwned=2</script>\u202Eevil';
-    const options = Array.from({ length: 10_000 }, (_, i) => ({ const: `o${i}`, title: i === 3 ? hostile : `Option ${i}` }));
+    const options = Array.from({ length: LIMITS.options }, (_, i) => ({ const: `o${i}`, title: i === 3 ? hostile : `Option ${i}` }));
     await render({
       ...form(hostile, { type: 'object', properties: { pick: { type: 'string', title: hostile, description: hostile, oneOf: options } } }),
       server: hostile,
@@ -190,8 +237,8 @@ describe('form page in headless Chromium', function () {
     });
     assert.equal(await page.locator('h1.message').textContent(), hostile);
     assert.equal(await page.locator(`${field('pick')} vscode-label`).textContent(), hostile);
-    // 10,000 options, and "(no answer)" for a field that is not required.
-    assert.equal(await page.locator(`${field('pick')} vscode-option`).count(), 10_001);
+    // Every option, and "(no answer)" for a field that is not required.
+    assert.equal(await page.locator(`${field('pick')} vscode-option`).count(), LIMITS.options + 1);
     assert.equal(await page.locator('img').count(), 0, 'no element was created from server text');
     assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no server script ran');
   });

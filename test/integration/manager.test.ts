@@ -6,11 +6,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Broker } from '../../src/elicitation/broker';
-import { SchemaChecker } from '../../src/elicitation/schema-check';
 import { InputStore } from '../../src/elicitation/store';
 import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
 import { CallError } from '../../src/mcp/connection';
+import { createBroker } from '../../src/mcp/create-broker';
 import { type ManagerDeps, ServerManager } from '../../src/mcp/manager';
 import { ScriptedPrompter } from '../support/scripted-prompter';
 import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, toolJson } from '../support/servers';
@@ -40,8 +39,7 @@ interface Setup {
 function setup(autoStart: string[] = []): Setup {
   requireFixtures();
   const store = new InputStore();
-  const checker = new SchemaChecker();
-  const broker = new Broker({ store, prompter: new ScriptedPrompter(), checkContent: (s, c) => checker.check(s, c), forceForm: () => false });
+  const broker = createBroker({ store, prompter: new ScriptedPrompter() });
   const asked: string[] = [];
   const trusted = { value: true };
   const log = new MemoryLog();

@@ -5,10 +5,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Broker, type Prompter } from '../../src/elicitation/broker';
-import { SchemaChecker } from '../../src/elicitation/schema-check';
+import type { Broker, Prompter } from '../../src/elicitation/broker';
 import { InputStore } from '../../src/elicitation/store';
 import type { ServerDefinition } from '../../src/mcp/config';
+import { createBroker } from '../../src/mcp/create-broker';
 import { type ConnectionSettings, type ServerLog, ServerConnection, type UrlFlow } from '../../src/mcp/connection';
 
 export const REPO = resolve(__dirname, '../..');
@@ -130,12 +130,9 @@ export interface HostOptions {
 
 export function createHost(prompter: Prompter, options: HostOptions = {}): Host {
   const store = new InputStore();
-  const checker = new SchemaChecker();
-  const broker = new Broker({
+  const broker = createBroker({
     store,
     prompter,
-    checkContent: (s, c) => checker.check(s, c),
-    forceForm: () => false,
     ...(options.onLinkRefused && { onLinkRefused: options.onLinkRefused }),
   });
   const connections: ServerConnection[] = [];

@@ -1,15 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { AnswerCheckError, Broker, TooManyRequestsError, type ElicitContext } from '../../src/elicitation/broker';
+import { AnswerCheckError, type Broker, TooManyRequestsError, type ElicitContext } from '../../src/elicitation/broker';
 import { InvalidSchemaError } from '../../src/elicitation/schema';
-import { SchemaChecker } from '../../src/elicitation/schema-check';
 import { findRequest, InputStore, openRequests } from '../../src/elicitation/store';
+import { createBroker } from '../../src/mcp/create-broker';
 import { BOOK_RESTAURANT, EMPTY_CONFIRM, INVALID_NESTED } from '../fixtures/schemas';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 
 function setup(prompter: ScriptedPrompter, forceForm = false): { broker: Broker; store: InputStore } {
   const store = new InputStore();
-  const checker = new SchemaChecker();
-  const broker = new Broker({ store, prompter, checkContent: (s, c) => checker.check(s, c), forceForm: () => forceForm });
+  const broker = createBroker({ store, prompter, forceForm: () => forceForm });
   return { broker, store };
 }
 
@@ -132,11 +131,10 @@ describe('broker', () => {
 
   it('never sends content that fails the final schema check', async () => {
     const store = new InputStore();
-    const broker = new Broker({
+    const broker = createBroker({
       store,
       prompter: new ScriptedPrompter([accept({ party_size: 4, date: '2026-12-24' })]),
       checkContent: () => ['/party_size is wrong'],
-      forceForm: () => false,
     });
     await assert.rejects(broker.elicit(booking, ctx()), AnswerCheckError);
     assert.equal(openRequests(store.state).length, 0);

@@ -248,7 +248,7 @@ describe('schema model', () => {
       ['minLength above maxLength', { type: 'string', minLength: 5, maxLength: 2 }, 'properties.field.minLength: minLength 5 is greater than maxLength 2, so no answer could be valid'],
       ['minimum above maximum', { type: 'number', minimum: 5, maximum: 1 }, 'properties.field.minimum: minimum 5 is greater than maximum 1, so no answer could be valid'],
       ['a non-numeric minimum', { type: 'number', minimum: '1' }, 'properties.field.minimum: must be a number, not "1"'],
-      ['an invalid pattern', { type: 'string', pattern: '([a-z' }, 'properties.field.pattern: is not a pattern we can check: /([a-z/u: Unterminated character class'],
+      ['an invalid pattern', { type: 'string', pattern: '([a-z' }, 'properties.field.pattern: is not a valid pattern: /([a-z/u: Unterminated character class'],
       ['a pattern that is not a string', { type: 'string', pattern: 5 }, 'properties.field.pattern: must be a string, not 5'],
       ['a title that is not a string', { type: 'string', title: 5 }, 'properties.field.title: must be a string, not 5'],
       ['an empty enum', { type: 'string', enum: [] }, 'properties.field.enum: must be a non-empty array of strings'],
@@ -303,11 +303,11 @@ describe('schema model', () => {
       assert.deepEqual(q.options[0], { value: '<b>x</b>', label: '&lt;b&gt;' });
     });
 
-    it('a 100 kB title and description', () => {
-      const big = 'x'.repeat(100_000);
+    it('a 30 kB title and description', () => {
+      const big = 'x'.repeat(30_000);
       const q = one({ type: 'string', title: big, description: big });
-      assert.equal(q.title.length, 100_000);
-      assert.equal(q.description?.length, 100_000);
+      assert.equal(q.title.length, 30_000);
+      assert.equal(q.description?.length, 30_000);
     });
 
     it('property keys that look like prototype members are ordinary fields', () => {

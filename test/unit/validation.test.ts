@@ -65,11 +65,12 @@ describe('answers: checks and messages', () => {
     assert.equal(checkValue(date, '2026-12-01'), undefined);
   });
 
-  it('pattern: a mismatch, and a hostile pattern that gives up instead of hanging', () => {
+  it('pattern: a mismatch, a backtracking trap decided in linear time, and the work limit', () => {
     assert.equal(checkValue(question({ type: 'string', pattern: '^[A-Z]{3}$' }), 'abc'), 'Field must match the pattern ^[A-Z]{3}$');
     assert.equal(checkValue(question({ type: 'string', pattern: '^[A-Z]{3}$' }), 'ABC'), undefined);
+    assert.equal(checkValue(question({ type: 'string', pattern: '^(a+)+$' }), `${'a'.repeat(50_000)}!`), 'Field must match the pattern ^(a+)+$');
     assert.equal(
-      checkValue(question({ type: 'string', pattern: '^(a+)+$' }), `${'a'.repeat(50)}!`),
+      checkValue(question({ type: 'string', pattern: '(?:a[ab]{99}){10}$' }), 'ab'.repeat(50_000)),
       'Field could not be checked against its pattern in reasonable time; try a shorter answer',
     );
   });

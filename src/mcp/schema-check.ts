@@ -3,24 +3,14 @@
  * ajv (draft 2020-12, ajv-formats) against the schema the server actually sent. Our own
  * validation should already guarantee this; this makes it a fact instead of a hope.
  *
- * Host only: ajv generates code at run time, which the webview's CSP forbids.
+ * Host only: ajv generates code at run time, which the webview's CSP forbids. It travels
+ * in the lazily loaded SDK bundle (sdk.ts); createBroker loads it on the first answer.
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { compileBoundedPattern } from './pattern';
-import { LruCache, schemaKey } from './schema-cache';
-
-/** ajv's regular expression engine, replaced by the bounded matcher: a server's pattern must not hang us here either. */
-function boundedRegExp(pattern: string): { test(text: string): boolean; toString(): string } {
-  const compiled = compileBoundedPattern(pattern);
-  return {
-    // Too complex to decide counts as a failure: never send what we could not check.
-    test: (text) => compiled.test(text) === 'match',
-    toString: () => `/${pattern}/u`,
-  };
-}
-boundedRegExp.code = 'boundedRegExp';
+import { patternRegExp } from '../elicitation/pattern';
+import { LruCache, schemaKey } from '../elicitation/schema-cache';
 
 const CACHE_LIMIT = 64;
 
@@ -32,7 +22,8 @@ export class SchemaChecker {
     ownProperties: true,
     addUsedSchema: false,
     validateSchema: false,
-    code: { regExp: boundedRegExp },
+    // The matcher the page and our validation use: same verdicts, linear time.
+    code: { regExp: patternRegExp },
   });
   private readonly cache = new LruCache<ValidateFunction>(CACHE_LIMIT);
 
