@@ -1,6 +1,6 @@
 /** The extension's settings, read fresh each time they matter. */
 import * as vscode from 'vscode';
-import type { ConnectionSettings } from '../mcp/connection';
+import type { ConnectionSettings } from '../mcp/ports';
 
 const SECTION = 'elicitationHost';
 

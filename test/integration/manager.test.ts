@@ -4,16 +4,20 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Broker } from '../../src/elicitation/broker';
 import { SchemaChecker } from '../../src/elicitation/schema-check';
 import { InputStore } from '../../src/elicitation/store';
 import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
-import { CallError } from '../../src/mcp/connection';
+import type { ServerConnection } from '../../src/mcp/connection';
+import { CallError } from '../../src/mcp/errors';
 import { type ManagerDeps, ServerManager } from '../../src/mcp/manager';
 import { ScriptedPrompter } from '../support/scripted-prompter';
 import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, toolJson } from '../support/servers';
+import { waitUntil, waitUntilGone } from '../support/wait';
 
 const folder = mkdtempSync(join(tmpdir(), 'eh-manager-'));
 const file = join(folder, '.vscode', 'mcp.json');
@@ -37,7 +41,7 @@ interface Setup {
   log: MemoryLog;
 }
 
-function setup(autoStart: string[] = []): Setup {
+function setup(autoStart: string[] = [], reconnectDelaysMs?: number[]): Setup {
   requireFixtures();
   const store = new InputStore();
   const checker = new SchemaChecker();
@@ -62,6 +66,7 @@ function setup(autoStart: string[] = []): Setup {
       return `secret-for-${input.id}`;
     },
     readFile: (path) => readFile(path, 'utf8'),
+    ...(reconnectDelaysMs && { reconnectDelaysMs }),
   };
   return { manager: new ServerManager(deps), asked, trusted, log };
 }
@@ -218,6 +223,48 @@ describe('server manager', () => {
       const restarted = await manager.restart(id);
       assert.equal(restarted.state, 'running');
       assert.deepEqual(toolJson(await manager.callTool(id, 'echo', { text: 'x' })), { echo: 'x' });
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('start on an errored HTTP server never leaves a second connection behind: stopAll stops every one it made', async () => {
+    // An HTTP server that fails every request: each start ends in error with a reconnection armed.
+    const failing = createHttpServer((_req, res) => res.writeHead(500).end('down on purpose'));
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    const { port } = failing.address() as AddressInfo;
+    const { manager } = setup([], [150]);
+    await load(manager, mcpJson({ remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }));
+    const made = new Set<ServerConnection>();
+    manager.onDidChange.add(() => {
+      const connection = manager.find('remote')?.connection;
+      if (connection) made.add(connection);
+    });
+    try {
+      const id = manager.find('remote')!.id;
+      for (let i = 0; i < 3; i++) await assert.rejects(manager.start(id), /answered HTTP 500/);
+      await manager.stopAll();
+      assert.deepEqual([...made].map((c) => c.state), [...made].map(() => 'stopped'), 'every connection this server ever had is stopped');
+    } finally {
+      await manager.stopAll();
+      await new Promise((resolve) => failing.close(resolve));
+    }
+  });
+
+  it('a definition replaced while its server starts: the old start ends, and its process does not live on', async () => {
+    const { manager, log } = setup();
+    await load(manager, mcpJson({ slow: fixture({ args: [join(FIXTURES, 'stdio.js'), '--name', 'slow', '--start-delay', '1500'] }) }));
+    try {
+      const starting = manager.start(manager.find('slow')!.id).then(() => 'started', (e: unknown) => e);
+      const pid = await waitUntil('the slow server to start its process', () => {
+        const line = log.lines.find((l) => l.startsWith('stderr fixture slow pid '));
+        return line ? Number(/pid (\d+)/.exec(line)![1]) : undefined;
+      });
+      await load(manager, mcpJson({ slow: fixture({ env: { V: 'two' } }) }));
+      const outcome = await starting;
+      assert.ok(outcome instanceof CallError, String(outcome));
+      await waitUntilGone(pid);
+      assert.equal(toolJson(await manager.callTool(manager.find('slow')!.id, 'read_env', { name: 'V' })).value, 'two');
     } finally {
       await manager.stopAll();
     }
