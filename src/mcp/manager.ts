@@ -11,6 +11,7 @@ import { CallError } from './errors';
 import { Listeners } from './listeners';
 import type { CallOptions, ConnectionDeps, ListKind, ServerLog } from './ports';
 import { mayStart } from './trust';
+import { type Upstream, upstreamFor } from './upstream';
 import { parseEnvFile, resolveVariables, type VariableContext, VariableError } from './variables';
 
 export interface ManagerDeps extends Omit<ConnectionDeps, 'log' | 'secrets'> {
@@ -66,6 +67,8 @@ export class ServerManager {
   /** Bumped whenever an entry is stopped or replaced: a start that sees it move ends. */
   private readonly epochs = new WeakMap<ServerEntry, number>();
   private readonly problemsBySource = new Map<string, { source: ConfigSource; problems: readonly ConfigProblem[] }>();
+  /** One upstream object per server id: the gateway tells its servers apart by identity. */
+  private readonly upstreams = new Map<string, Upstream>();
 
   constructor(private readonly deps: ManagerDeps) {}
 
@@ -97,6 +100,7 @@ export class ServerManager {
     for (const [id, entry] of this.entries) {
       if (!touched.has(sourceKey(entry.definition.source)) || incoming.has(id)) continue;
       this.entries.delete(id);
+      this.upstreams.delete(id);
       work.push(this.stopEntry(entry));
     }
     for (const [id, { definition, inputs }] of incoming) {
@@ -221,6 +225,20 @@ export class ServerManager {
     const entry = this.require(id);
     const connection = entry.connection?.state === 'running' ? entry.connection : await this.start(id);
     return connection.callTool(tool, args, options);
+  }
+
+  /**
+   * The server `id` (or name) as the gateway's port: the same object on every call while
+   * the server stays configured; it starts the server on first use, as Run Tool does.
+   */
+  upstream(id: string): Upstream {
+    const entry = this.require(id);
+    let upstream = this.upstreams.get(entry.id);
+    if (!upstream) {
+      upstream = upstreamFor(this, entry.id);
+      this.upstreams.set(entry.id, upstream);
+    }
+    return upstream;
   }
 
   rootsChanged(): void {
