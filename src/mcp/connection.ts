@@ -23,14 +23,15 @@ import type {
   ReadResourceResult,
   Tool,
 } from '@modelcontextprotocol/client';
-import { declaredCapabilities, withCallCapabilities } from './capabilities';
+import { type CallMethod, runCall, type TrackedCall } from './calls';
+import { declaredCapabilities } from './capabilities';
 import type { ServerDefinition } from './config';
-import { ElicitBridge, type InFlightCall } from './elicit-bridge';
+import { ElicitBridge } from './elicit-bridge';
 import {
   abortMessage,
   CallError,
   errorMessage,
-  httpStatusOf,
+  describeLoss,
   isConnectionClosed,
   networkCodeOf,
   requiredLinksOf,
@@ -41,37 +42,20 @@ import {
 import { Listeners } from './listeners';
 import type { CallOptions, ConnectionDeps, ListKind, ServerLog } from './ports';
 import { type CrashInfo, describeCrash } from './process-watch';
+import { ReconnectTimer } from './reconnect';
 import { Redactor } from './redaction';
-import { runRounds } from './rounds';
 import { loadSdk, type Sdk } from './sdk-loader';
 import { ServerRequests } from './server-requests';
 import { toToolInfo, type ToolInfo } from './tool-info';
 import { connect, type Connected, isHttp, StdioStartError, type TransportKind } from './transports';
-import { Watchdog } from './watchdog';
 
 export type { CrashInfo } from './process-watch';
 
-/** setTimeout's largest delay; `Infinity` would fire at once. Our watchdog owns the real limit. */
-const NO_SDK_TIMEOUT = 2 ** 31 - 1;
-/** Waits before each reconnection of an HTTP server; the last one repeats. */
-const DEFAULT_RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10000, 30000];
 /** How long a closed stdio server's exit (and its last stderr lines) is awaited before the person is told. */
 const EXIT_WAIT_MS = 1000;
 const PING_TIMEOUT_MS = 3000;
 
-/** The wait before reconnection attempt `attempt` (from 0); undefined when reconnecting is off (no delays). */
-export function reconnectDelay(delaysMs: readonly number[], attempt: number): number | undefined {
-  return delaysMs.length === 0 ? undefined : delaysMs[Math.min(attempt, delaysMs.length - 1)];
-}
-
 export type ServerState = 'stopped' | 'starting' | 'running' | 'error';
-
-type CallMethod = 'tools/call' | 'prompts/get' | 'resources/read';
-
-interface TrackedCall extends InFlightCall {
-  /** Aborts the call from inside (the server is stopped). */
-  readonly abort: AbortController;
-}
 
 export class ServerConnection {
   readonly onDidChange = new Listeners<ServerConnection>();
@@ -82,8 +66,7 @@ export class ServerConnection {
   private sdk: Sdk | undefined;
   private generation = 0;
   private startAbort: AbortController | undefined;
-  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-  private reconnectAttempt = 0;
+  private readonly reconnect: ReconnectTimer;
   private checking = false;
   private declared: ClientCapabilities = {};
   private readonly inFlight = new Set<TrackedCall>();
@@ -112,6 +95,7 @@ export class ServerConnection {
     private readonly deps: ConnectionDeps,
   ) {
     this.redactor = new Redactor(deps.secrets);
+    this.reconnect = new ReconnectTimer(deps.reconnectDelaysMs);
     this.log = this.redactor.log(deps.log);
     const inFlight = (): TrackedCall[] => [...this.inFlight];
     this.bridge = new ElicitBridge({
@@ -147,7 +131,7 @@ export class ServerConnection {
   async start(): Promise<void> {
     if (this.state === 'running' || this.state === 'starting') return;
     const generation = ++this.generation;
-    this.clearReconnect();
+    this.reconnect.clear();
     this.crash = undefined;
     const abort = new AbortController();
     this.startAbort = abort;
@@ -182,7 +166,7 @@ export class ServerConnection {
       this.log.info(`connected over ${live.kind}, protocol ${this.protocolVersion} (${this.era} era), server ${version?.name ?? '?'} ${version?.version ?? ''}`);
       await this.refreshTools();
       if (generation !== this.generation) throw stoppedWhileStarting();
-      this.reconnectAttempt = 0;
+      this.reconnect.succeeded();
       this.setState('running');
       for (const kind of ['tools', 'resources', 'prompts'] as const) this.onListChanged.fire(kind);
     } catch (error) {
@@ -208,7 +192,7 @@ export class ServerConnection {
   async stop(): Promise<void> {
     this.generation++;
     this.startAbort?.abort(new Error(`${this.name} was stopped`));
-    this.clearReconnect();
+    this.reconnect.clear();
     const live = this.live;
     this.live = undefined;
     for (const call of this.inFlight) call.abort.abort(new Error(`${this.name} was stopped`));
@@ -329,22 +313,13 @@ export class ServerConnection {
     await live.client.close().catch(() => undefined);
   }
 
-  private clearReconnect(): void {
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = undefined;
-  }
-
   private scheduleReconnect(): void {
-    const delay = reconnectDelay(this.deps.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS, this.reconnectAttempt);
-    if (delay === undefined) return;
-    this.reconnectAttempt++;
-    this.clearReconnect();
     const generation = this.generation;
-    this.log.info(`reconnecting in ${delay / 1000} s`);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
+    const delay = this.reconnect.schedule(() => {
       if (generation === this.generation) this.start().catch(() => undefined);
-    }, delay);
+    });
+    if (delay === undefined) return;
+    this.log.info(`reconnecting in ${delay / 1000} s`);
     this.setState('error', `${this.detail ?? 'disconnected'}; reconnecting in ${Math.round(delay / 1000)} s`);
   }
 
@@ -376,16 +351,8 @@ export class ServerConnection {
     this.checking = true;
     client
       .ping({ timeout: PING_TIMEOUT_MS })
-      .catch((error: unknown) => this.connectionLost(live, `the server stopped answering (${this.describeLoss(error)})`))
+      .catch((error: unknown) => this.connectionLost(live, `the server stopped answering (${describeLoss(error)})`))
       .finally(() => (this.checking = false));
-  }
-
-  private describeLoss(error: unknown): string {
-    const code = networkCodeOf(error);
-    if (code) return `cannot be reached: ${code}`;
-    const status = httpStatusOf(error);
-    if (status !== undefined) return `HTTP ${status}`;
-    return errorMessage(error);
   }
 
   private connectionLost(live: Connected, message: string): void {
@@ -404,85 +371,27 @@ export class ServerConnection {
     return this.live;
   }
 
-  /**
-   * Sends a request and, while the result asks for input instead of answering, fulfils
-   * every input request and retries (see rounds.ts).
-   */
-  private async call(method: CallMethod, params: Record<string, unknown>, label: string, options: CallOptions): Promise<unknown> {
+  /** Sends a request of ours, answering every question it raises (see calls.ts). */
+  private call(method: CallMethod, params: Record<string, unknown>, label: string, options: CallOptions): Promise<unknown> {
     const live = this.requireLive();
-    const settings = this.deps.settings();
-    const timeoutSeconds = Math.round(settings.toolTimeoutMs / 1000);
-    const watchdog = new Watchdog(settings.toolTimeoutMs, () => `${label} on ${this.name} timed out: no answer or progress for ${timeoutSeconds} s`);
-    const abort = new AbortController();
-    const signal = AbortSignal.any([watchdog.signal, abort.signal, ...(options.signal ? [options.signal] : [])]);
-    const tool = method === 'tools/call' ? this.tools.find((t) => t.name === label) : undefined;
-    const call: TrackedCall = {
-      name: label,
-      ...(tool && { tool }),
-      ...(options.caller && { caller: options.caller }),
-      ...(options.sampling && { sampling: options.sampling }),
-      ...(options.onProgress && { onProgress: options.onProgress }),
-      watchdog,
-      abort,
-      signal,
-    };
-    this.inFlight.add(call);
-    const sampler = options.sampling;
-    try {
-      // In the 2026 era capabilities travel with each request: declare sampling only for a call that can answer it.
-      const sent = this.era === 'modern' ? withCallCapabilities(params, this.declared, sampler !== undefined) : params;
-      return await runRounds(sent, {
+    return runCall(
+      {
         server: this.name,
-        label,
-        maxRounds: settings.maxRounds,
-        signal,
-        send: (current) => this.send(live, method, current, call),
-        elicit: (raw, o) => this.bridge.elicit(raw, signal, [call], o?.asForm),
-        roots: () => this.deps.roots(),
-        ...(sampler && {
-          sample: async (request, s) => {
-            const resume = watchdog.pause();
-            try {
-              return await sampler(request, s);
-            } finally {
-              resume();
-            }
-          },
-        }),
-        waitForBrowser: (url, completed) => this.bridge.waitForBrowser(call, url, signal, completed),
-        completion: (id, message) => this.bridge.completion(id, message),
-        progress: (p) => options.onProgress?.(p),
-        log: (line) => this.log.info(line),
-      });
-    } catch (error) {
-      throw this.failure(error, signal, live);
-    } finally {
-      this.inFlight.delete(call);
-      watchdog.dispose();
-    }
-  }
-
-  /** One request of a call; the raw form of a result that asks for input, as the server sent it. */
-  private async send(live: Connected, method: CallMethod, params: Record<string, unknown>, call: TrackedCall): Promise<unknown> {
-    const watched = live.tap.watch(method, params);
-    try {
-      const result = await live.client.request({ method, params }, this.sdk!.AnyResultSchema, {
-        timeout: NO_SDK_TIMEOUT,
-        signal: call.signal,
-        allowInputRequired: true,
-        onprogress: (p) => {
-          call.watchdog.reset();
-          call.onProgress?.({ progress: p.progress, ...(p.total !== undefined && { total: p.total }), ...(p.message !== undefined && { message: p.message }) });
-        },
-      });
-      return watched.rawResult() ?? result;
-    } catch (error) {
-      // -32042 is for the rounds to handle.
-      if (requiredLinksOf(error) && !call.signal.aborted) throw error;
-      throw this.failure(error, call.signal, live);
-    } finally {
-      watched.done();
-    }
+        live,
+        sdk: this.sdk!,
+        settings: this.deps.settings(),
+        era: this.era,
+        declared: this.declared,
+        tools: this.tools,
+        bridge: this.bridge,
+        inFlight: this.inFlight,
+        roots: this.deps.roots,
+        log: this.log,
+        failure: (error, signal) => this.failure(error, signal, live),
+      },
+      { method, params, label },
+      options,
+    );
   }
 
   /** What a failed request means for the person, secrets out; a server that is gone is marked lost. */

@@ -144,3 +144,12 @@ export function describeServerAbort(server: string, reason: unknown): string {
   const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : '';
   return text ? `${server} withdrew the question: ${text}` : `${server} withdrew the question`;
 }
+
+/** Why a server no longer answers, in a few words: by network code, HTTP status, or message. */
+export function describeLoss(error: unknown): string {
+  const code = networkCodeOf(error);
+  if (code) return `cannot be reached: ${code}`;
+  const status = httpStatusOf(error);
+  if (status !== undefined) return `HTTP ${status}`;
+  return errorMessage(error);
+}
