@@ -109,6 +109,50 @@ describe('server manager', () => {
     }
   });
 
+  it("a stdio server's environment is the SDK's default one plus its own env, nothing else of ours", async () => {
+    const { manager } = setup();
+    process.env.EH_NOT_FOR_SERVERS = 'extension-host-only';
+    await load(manager, mcpJson({ tools: fixture({ env: { OWN: 'own-value' } }) }));
+    try {
+      const read = async (name: string): Promise<unknown> => toolJson(await manager.callTool('tools', 'read_env', { name })).value;
+      assert.equal(await read('OWN'), 'own-value');
+      assert.equal(await read('PATH'), process.env.PATH, 'PATH comes with the default environment');
+      assert.equal(await read('EH_NOT_FOR_SERVERS'), null);
+    } finally {
+      delete process.env.EH_NOT_FOR_SERVERS;
+      await manager.stopAll();
+    }
+  });
+
+  it("an input's value never shows: not in the error, the server's detail, the log or its stderr", async () => {
+    const { manager, log } = setup();
+    const token = [{ type: 'promptString', id: 'token', description: 'API token', password: true }];
+    await load(
+      manager,
+      mcpJson(
+        {
+          missing: { type: 'stdio', command: join(folder, 'no-such-dir', '${input:token}'), args: [] },
+          talker: fixture({ args: [join(FIXTURES, 'stdio.js'), '--name', 'talker-${input:token}'] }),
+        },
+        token,
+      ),
+    );
+    try {
+      const error = await manager.start('missing').then(
+        () => assert.fail('a command that does not exist started'),
+        (e: unknown) => e as Error,
+      );
+      await manager.start('talker');
+      await waitUntil('the stderr line naming the server', () => log.lines.some((l) => l.startsWith('stderr ') && l.includes('listening')));
+      const shown = [error.message, manager.find('missing')?.connection?.detail ?? '', ...log.lines];
+      assert.ok(shown.every((text) => !text.includes('secret-for-token')), shown.join('\n'));
+      assert.match(error.message, /\[redacted\]/);
+      assert.ok(log.lines.some((l) => l.startsWith('stderr ') && l.includes('talker-[redacted]')), log.lines.join('\n'));
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
   it('a workspace server without a cwd runs in its workspace folder', async () => {
     const { manager } = setup();
     await load(manager, mcpJson({ tools: fixture() }));
