@@ -16,7 +16,7 @@ import { InputStore } from '../../src/elicitation/store';
 import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
 import { ServerManager } from '../../src/mcp/manager';
 import type { ListKind } from '../../src/mcp/upstream';
-import { accept, ScriptedPrompter } from '../support/scripted-prompter';
+import { accept, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
 import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
@@ -30,11 +30,11 @@ interface Setup {
   records: () => Array<{ tool: string; outcome: Record<string, unknown> }>;
 }
 
-async function setup(script: string): Promise<Setup> {
+async function setup(script: string, steps: Step[] = []): Promise<Setup> {
   requireFixtures();
   const store = new InputStore();
   const checker = new SchemaChecker();
-  const prompter = new ScriptedPrompter([], accept());
+  const prompter = new ScriptedPrompter(steps, accept());
   const broker = new Broker({ store, prompter, checkContent: (s, c) => checker.check(s, c), forceForm: () => false });
   const log = new MemoryLog();
   const recordFile = join(mkdtempSync(join(tmpdir(), 'eh-upstream-rec-')), 'records.jsonl');
@@ -172,3 +172,16 @@ for (const [era, script] of [
     });
   });
 }
+
+describe('upstream port: a server that died', () => {
+  it('the next call starts it afresh', async () => {
+    const s = await setup('stdio.js', [waitForAbort]);
+    try {
+      const upstream = s.manager.upstream('fixture');
+      await assert.rejects(upstream.callTool('crash_during_elicitation', { afterMs: 0 }), /disconnected|stopped/);
+      assert.deepEqual(toolJson(await upstream.callTool('echo', { text: 'back again' })), { echo: 'back again' });
+    } finally {
+      await s.manager.stopAll();
+    }
+  });
+});
