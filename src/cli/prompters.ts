@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import type { AskOptions, Outcome, Prompter } from '../elicitation/broker';
 import type { Answers, ContentValue, Question } from '../elicitation/model';
 import type { InputRequest, RequestSource } from '../elicitation/request';
-import type { UrlFlow } from '../mcp/ports';
+import type { UrlFlow } from '../mcp/connection';
 import { checkUrl } from '../elicitation/url-check';
 import { answerFits, checkValue, defaultOf, parseTypedText, toAnswerValue } from '../elicitation/validation';
 import { ExitCode, type RunVerdict } from './exit-code';

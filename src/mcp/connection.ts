@@ -49,7 +49,12 @@ import { ServerRequests } from './server-requests';
 import { toToolInfo, type ToolInfo } from './tool-info';
 import { connect, type Connected, isHttp, StdioStartError, type TransportKind } from './transports';
 
+// What this module exported before its jobs moved out: importers (the UI, the runner, the gateway) keep their imports.
 export type { CrashInfo } from './process-watch';
+export type { CallOptions, CallProgress, ConnectionDeps, ConnectionSettings, Root, ServerLog, UrlFlow } from './ports';
+export type { ToolInfo } from './tool-info';
+export { CallError } from './errors';
+export { reconnectDelay } from './reconnect';
 
 /** How long a closed stdio server's exit (and its last stderr lines) is awaited before the person is told. */
 const EXIT_WAIT_MS = 1000;

@@ -4,7 +4,7 @@
  * tooltips only, never Markdown.
  */
 import * as vscode from 'vscode';
-import type { ToolInfo } from '../mcp/tool-info';
+import type { ToolInfo } from '../mcp/connection';
 import type { ServerEntry, ServerManager } from '../mcp/manager';
 import { oneLine } from './text';
 

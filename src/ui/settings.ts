@@ -1,6 +1,6 @@
 /** The extension's settings, read fresh each time they matter. */
 import * as vscode from 'vscode';
-import type { ConnectionSettings } from '../mcp/ports';
+import type { ConnectionSettings } from '../mcp/connection';
 
 const SECTION = 'elicitationHost';
 

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Broker } from '../elicitation/broker';
 import { InvalidSchemaError } from '../elicitation/schema';
-import type { ToolInfo } from '../mcp/tool-info';
+import type { ToolInfo } from '../mcp/connection';
 import type { ServerManager } from '../mcp/manager';
 import { formatToolResult } from '../mcp/result-format';
 import { argumentSkeleton } from '../mcp/tool-args';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { RequestSource } from '../elicitation/request';
 import { checkUrl } from '../elicitation/url-check';
-import type { UrlFlow } from '../mcp/ports';
+import type { UrlFlow } from '../mcp/connection';
 import { linkSafe, sourceLabel } from './text';
 
 export const FINISHED = 'I have finished in the browser';
