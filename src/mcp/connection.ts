@@ -71,6 +71,7 @@ export class ServerConnection {
   private sdk: Sdk | undefined;
   private generation = 0;
   private startAbort: AbortController | undefined;
+  private starting: Promise<void> | undefined;
   private readonly reconnect: ReconnectTimer;
   private checking = false;
   private declared: ClientCapabilities = {};
@@ -132,9 +133,21 @@ export class ServerConnection {
     this.onDidChange.fire(this);
   }
 
-  /** Starts the server; rejects with a CallError ready to show (also when `stop()` ends the start). */
-  async start(): Promise<void> {
-    if (this.state === 'running' || this.state === 'starting') return;
+  /**
+   * Starts the server; rejects with a CallError ready to show (also when `stop()` ends the
+   * start). Callers while it starts share that start and its outcome.
+   */
+  start(): Promise<void> {
+    if (this.state === 'running') return Promise.resolve();
+    if (this.starting) return this.starting;
+    const started = this.startOnce().finally(() => {
+      if (this.starting === started) this.starting = undefined;
+    });
+    this.starting = started;
+    return started;
+  }
+
+  private async startOnce(): Promise<void> {
     const generation = ++this.generation;
     this.reconnect.clear();
     this.crash = undefined;

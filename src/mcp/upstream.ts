@@ -54,23 +54,28 @@ export interface Upstream {
   onListChanged(listener: (kind: ListKind) => void): () => void;
 }
 
-/** The managed server `id` as an upstream (starting it on first use, as Run Tool does). */
-export function upstreamFor(manager: ServerManager, id: string): Upstream {
-  const entry = (): NonNullable<ReturnType<ServerManager['find']>> => {
-    const found = manager.find(id);
-    if (!found) throw new Error(`no server "${id}" is configured`);
-    return found;
-  };
+/** What an upstream is made over: one server's connection, however it is kept. */
+interface UpstreamSource {
+  readonly id: string;
+  readonly name: string;
+  /** The current connection, if any. */
+  current(): ServerConnection | undefined;
+  /** A running connection: the current one, or one started (concurrent callers share the start). */
+  start(): Promise<ServerConnection>;
+  onListChanged(listener: (kind: ListKind) => void): () => void;
+}
+
+function upstreamOver(source: UpstreamSource): Upstream {
   const running = async (): Promise<ServerConnection> => {
-    const connection = entry().connection;
-    return connection?.state === 'running' ? connection : manager.start(id);
+    const connection = source.current();
+    return connection?.state === 'running' ? connection : source.start();
   };
   return {
-    id,
-    name: entry().definition.name,
+    id: source.id,
+    name: source.name,
     ensureStarted: async () => void (await running()),
     capabilities: () => {
-      const connection = entry().connection;
+      const connection = source.current();
       return connection?.state === 'running' ? (connection.serverCapabilities as ServerCapabilities | undefined) : undefined;
     },
     listTools: async () => [...(await running()).rawTools],
@@ -80,9 +85,42 @@ export function upstreamFor(manager: ServerManager, id: string): Upstream {
     readResource: async (uri, options) => (await running()).readResource(uri, options),
     listPrompts: async (cursor) => (await running()).listPrompts(cursor),
     getPrompt: async (name, args, options) => (await running()).getPrompt(name, args, options),
+    onListChanged: (listener) => source.onListChanged(listener),
+  };
+}
+
+/**
+ * The managed server `id` as an upstream, starting it on first use as Run Tool does. Get
+ * it with `ServerManager.upstream(id)`: one object per server.
+ */
+export function upstreamFor(manager: ServerManager, id: string): Upstream {
+  const entry = (): NonNullable<ReturnType<ServerManager['find']>> => {
+    const found = manager.find(id);
+    if (!found) throw new Error(`no server "${id}" is configured`);
+    return found;
+  };
+  return upstreamOver({
+    id,
+    name: entry().definition.name,
+    current: () => entry().connection,
+    start: () => manager.start(id),
     onListChanged: (listener) =>
       manager.onListChanged.add((change) => {
         if (change.id === id) listener(change.kind);
       }),
-  };
+  });
+}
+
+/** One connection kept by the caller (tests, a host without a manager) as an upstream. */
+export function connectionUpstream(connection: ServerConnection, id: string = connection.name): Upstream {
+  return upstreamOver({
+    id,
+    name: connection.name,
+    current: () => connection,
+    start: async () => {
+      await connection.start();
+      return connection;
+    },
+    onListChanged: (listener) => connection.onListChanged.add(listener),
+  });
 }

@@ -15,9 +15,9 @@ import { SchemaChecker } from '../../src/elicitation/schema-check';
 import { InputStore } from '../../src/elicitation/store';
 import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
 import { ServerManager } from '../../src/mcp/manager';
-import type { ListKind } from '../../src/mcp/upstream';
+import { connectionUpstream, type ListKind } from '../../src/mcp/upstream';
 import { accept, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
-import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, toolJson } from '../support/servers';
+import { createHost, DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
 const folder = mkdtempSync(join(tmpdir(), 'eh-upstream-'));
@@ -182,6 +182,23 @@ describe('upstream port: a server that died', () => {
       assert.deepEqual(toolJson(await upstream.callTool('echo', { text: 'back again' })), { echo: 'back again' });
     } finally {
       await s.manager.stopAll();
+    }
+  });
+});
+
+describe('upstream port over one connection (no manager)', () => {
+  it('every caller during a start waits for that start, and finds the server running', async () => {
+    const host = createHost(new ScriptedPrompter([], accept()));
+    try {
+      const connection = host.connection(stdioDefinition('single'));
+      const upstream = connectionUpstream(connection, 'test#single');
+      assert.equal(upstream.id, 'test#single');
+      const states = await Promise.all([connection.start(), upstream.ensureStarted(), connection.start()].map((p) => p.then(() => connection.state)));
+      assert.deepEqual(states, ['running', 'running', 'running']);
+      assert.equal(host.log.lines.filter((l) => l.includes('connected over')).length, 1, 'one connection');
+      assert.deepEqual(toolJson(await upstream.callTool('echo', { text: 'hi' })), { echo: 'hi' });
+    } finally {
+      await host.closeAll();
     }
   });
 });
