@@ -4,6 +4,7 @@
  *   elicitation-host call [options] <tool> -- <command> [args...]
  *   elicitation-host call-all [options] <server-url>
  *   elicitation-host call-all [options] -- <command> [args...]
+  elicitation-host serve [options] -- <command> [args...]    (serve --help: the gateway)
  * Parsed by Node's own `util.parseArgs` (strict), so `--args JSON` and `--args=JSON` both work.
  */
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';

@@ -16,6 +16,7 @@ import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
 import { ExitCode, RunVerdict } from './exit-code';
 import { announceRefusedLink } from './announce';
 import { choosePrompter } from './choose-prompter';
+import { serveMain } from './serve';
 import { consoleUrlFlow } from './console-prompter';
 import { createOutput, relayStderr } from './output';
 
@@ -24,6 +25,9 @@ function stdioServerName(command: string, args: readonly string[]): string {
   const runs = args.find((a) => !a.startsWith('-')) ?? command;
   return runs.split(/[\\/]/).pop() || command;
 }
+
+/** The runner's version, as the client and the served servers report it. */
+const VERSION = '0.1.0';
 
 function definitionOf(options: CliOptions): ServerDefinition {
   const target = options.target;
@@ -38,6 +42,7 @@ function resultText(result: Record<string, unknown>): string {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'serve') return serveMain(argv.slice(1), { version: VERSION });
   let options: CliOptions | 'help';
   try {
     options = parseArgs(argv);
@@ -77,7 +82,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     log,
     settings: () => ({ urlMode: true, applyDefaults: true, toolTimeoutMs: 120_000, elicitationTimeoutMs: 0, maxRounds: 5 }),
     roots: () => [{ uri: pathToFileURL(process.cwd()).href, name: 'cwd' }],
-    clientInfo: { name: 'elicitation-host-cli', version: '0.1.0' },
+    clientInfo: { name: 'elicitation-host-cli', version: VERSION },
     urlFlow: consoleUrlFlow(out),
     reconnectDelaysMs: [],
     onElicitationRefused: (source, refusal) => {

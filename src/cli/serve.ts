@@ -18,8 +18,9 @@ import { Gateway } from '../gateway/gateway';
 import { TOKEN_VARIABLE } from '../gateway/agent-setup';
 import type { ServerDefinition } from '../mcp/config';
 import { createBroker } from '../mcp/create-broker';
-import type { ConnectionDeps, ServerLog } from '../mcp/connection';
-import type { Upstream } from '../mcp/upstream';
+import { ServerConnection } from '../mcp/connection';
+import type { ServerLog } from '../mcp/ports';
+import { connectionUpstream } from '../mcp/upstream';
 import { ExitCode, RunVerdict } from './exit-code';
 import { announceRefusedLink } from './announce';
 import { choosePrompter } from './choose-prompter';
@@ -62,7 +63,10 @@ export interface ServeOptions {
 /** Parses the arguments after `serve`. */
 export function parseServeArgs(argv: readonly string[]): ServeOptions | 'help' {
   const dashDash = argv.indexOf('--');
-  const before = dashDash >= 0 ? argv.slice(0, dashDash) : [...argv];
+  // `--port=P` reads as `--port P`, as the runner's other commands accept.
+  const before = (dashDash >= 0 ? argv.slice(0, dashDash) : [...argv]).flatMap((a) =>
+    /^--[a-z-]+=/.test(a) ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a],
+  );
   const after = dashDash >= 0 ? argv.slice(dashDash + 1) : [];
   if (before.includes('-h') || before.includes('--help')) return 'help';
   const positional: string[] = [];
@@ -150,14 +154,7 @@ export function serveDefinition(options: ServeOptions): ServerDefinition {
   return { name: options.name ?? script, source: { kind: 'user' }, config: { type: 'stdio', command: target.command, args: [...target.args], env: {} } };
 }
 
-/** An upstream the runner can stop. The connection layer provides it (see the report on wiring). */
-export interface ServedUpstream extends Upstream {
-  stop(): Promise<void>;
-}
-
 export interface ServeDeps {
-  /** Makes the upstream for the served server from the connection layer's dependencies. */
-  readonly createUpstream: (definition: ServerDefinition, deps: ConnectionDeps) => ServedUpstream;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly out?: Output;
   readonly version?: string;
@@ -165,7 +162,7 @@ export interface ServeDeps {
 
 export interface RunningServe {
   readonly gateway: Gateway;
-  readonly upstream: ServedUpstream;
+  readonly connection: ServerConnection;
   readonly verdict: RunVerdict;
   stop(): Promise<void>;
 }
@@ -193,7 +190,7 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
     stderr: relayStderr,
   };
   const definition = serveDefinition(options);
-  const upstream = deps.createUpstream(definition, {
+  const connection = new ServerConnection(definition, {
     broker,
     log,
     settings: () => ({ urlMode: true, applyDefaults: true, toolTimeoutMs: 0, elicitationTimeoutMs: 0, maxRounds: 5 }),
@@ -201,11 +198,13 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
     clientInfo: { name: 'elicitation-host-serve', version: deps.version ?? '0.1.0' },
     urlFlow: consoleUrlFlow(out),
     reconnectDelaysMs: [],
+    relaySampling: true,
     onElicitationRefused: (source, refusal) => {
       verdict.note(ExitCode.failure);
       out.error(`${sourceLabel(source)} sent a question this client refused (${refusal.code}): ${refusal.message}`, { server: source.server, code: refusal.code });
     },
   });
+  const upstream = connectionUpstream(connection);
   const gateway = await Gateway.start({
     upstreams: { list: () => [upstream], onDidChange: () => () => undefined },
     token: () => token,
@@ -226,11 +225,11 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
   });
   return {
     gateway,
-    upstream,
+    connection,
     verdict,
     async stop() {
       await gateway.close();
-      await upstream.stop();
+      await connection.stop();
     },
   };
 }

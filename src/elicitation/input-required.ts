@@ -13,7 +13,7 @@
 export type EmbeddedRequest =
   | { readonly key: string; readonly method: 'elicitation/create'; readonly params: Record<string, unknown> }
   | { readonly key: string; readonly method: 'roots/list' }
-  | { readonly key: string; readonly method: 'sampling/createMessage' }
+  | { readonly key: string; readonly method: 'sampling/createMessage'; readonly params: Record<string, unknown> }
   | { readonly key: string; readonly method: 'unsupported'; readonly requested: string };
 
 export interface DraftInputRequest {
@@ -41,7 +41,9 @@ function embedded(key: string, value: unknown): EmbeddedRequest {
   if (method === 'elicitation/create' && isRecord(value) && isRecord(value.params)) {
     return { key, method, params: value.params };
   }
-  if (method === 'roots/list' || method === 'sampling/createMessage') return { key, method };
+  if (method === 'roots/list') return { key, method };
+  // Relayed as sent to whoever can sample (the gateway's downstream client).
+  if (method === 'sampling/createMessage') return { key, method, params: isRecord(value) && isRecord(value.params) ? value.params : {} };
   return { key, method: 'unsupported', requested: typeof method === 'string' ? method : JSON.stringify(method) ?? 'nothing' };
 }
 

@@ -6,12 +6,15 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ConfigProblem, ConfigSource, InputDefinition, ParsedConfig, ServerDefinition } from './config';
-import { type CallOptions, CallError, type ConnectionDeps, ServerConnection, type ServerLog } from './connection';
+import { ServerConnection } from './connection';
+import { CallError } from './errors';
 import { Listeners } from './listeners';
+import type { CallOptions, ConnectionDeps, ListKind, ServerLog } from './ports';
 import { mayStart } from './trust';
+import { type Upstream, upstreamFor } from './upstream';
 import { parseEnvFile, resolveVariables, type VariableContext, VariableError } from './variables';
 
-export interface ManagerDeps extends Omit<ConnectionDeps, 'log'> {
+export interface ManagerDeps extends Omit<ConnectionDeps, 'log' | 'secrets'> {
   logFor(serverName: string): ServerLog;
   workspaceTrusted(): boolean;
   /** Servers to start as soon as they are known (the `elicitationHost.autoStart` setting). */
@@ -49,10 +52,23 @@ export function serverId(definition: ServerDefinition): string {
   return `${sourceKey(definition.source)}#${definition.name}`;
 }
 
+/**
+ * One connection per server id, always: a start first stops whatever connection the entry
+ * had (an error with a reconnection armed included), concurrent starts share one, and a
+ * stop, a replaced definition or `stopAll` ends a start still resolving its variables.
+ */
 export class ServerManager {
   readonly onDidChange = new Listeners<void>();
+  /** A server's list changed (it said so, or it started with a new one). */
+  readonly onListChanged = new Listeners<{ readonly id: string; readonly kind: ListKind }>();
   private readonly entries = new Map<string, ServerEntry>();
+  /** The start in progress of each entry: concurrent starts share it. */
+  private readonly starting = new Map<ServerEntry, Promise<ServerConnection>>();
+  /** Bumped whenever an entry is stopped or replaced: a start that sees it move ends. */
+  private readonly epochs = new WeakMap<ServerEntry, number>();
   private readonly problemsBySource = new Map<string, { source: ConfigSource; problems: readonly ConfigProblem[] }>();
+  /** One upstream object per server id: the gateway tells its servers apart by identity. */
+  private readonly upstreams = new Map<string, Upstream>();
 
   constructor(private readonly deps: ManagerDeps) {}
 
@@ -84,15 +100,16 @@ export class ServerManager {
     for (const [id, entry] of this.entries) {
       if (!touched.has(sourceKey(entry.definition.source)) || incoming.has(id)) continue;
       this.entries.delete(id);
-      if (entry.connection) work.push(entry.connection.stop());
+      this.upstreams.delete(id);
+      work.push(this.stopEntry(entry));
     }
     for (const [id, { definition, inputs }] of incoming) {
       const existing = this.entries.get(id);
       if (existing && JSON.stringify(existing.definition) === JSON.stringify(definition) && JSON.stringify(existing.inputs) === JSON.stringify(inputs)) {
         continue;
       }
-      const wasRunning = existing?.connection?.state === 'running' || existing?.connection?.state === 'starting';
-      if (existing?.connection) await existing.connection.stop();
+      const wasRunning = existing !== undefined && (this.starting.has(existing) || existing.connection?.state === 'running' || existing.connection?.state === 'starting');
+      if (existing) await this.stopEntry(existing);
       const entry: ServerEntry = { id, definition, inputs, connection: undefined, blocked: undefined, failure: undefined };
       this.entries.set(id, entry);
       this.refreshTrust(entry);
@@ -125,24 +142,55 @@ export class ServerManager {
     const entry = this.require(id);
     this.refreshTrust(entry);
     if (entry.blocked) throw new CallError(entry.blocked);
-    if (entry.connection && (entry.connection.state === 'running' || entry.connection.state === 'starting')) {
-      return entry.connection.state === 'running' ? entry.connection : this.waitUntilSettled(entry.connection);
-    }
+    if (entry.connection?.state === 'running') return entry.connection;
+    const pending = this.starting.get(entry);
+    if (pending) return pending;
+    const start = this.startEntry(entry).finally(() => {
+      if (this.starting.get(entry) === start) this.starting.delete(entry);
+    });
+    this.starting.set(entry, start);
+    return start;
+  }
+
+  private async startEntry(entry: ServerEntry): Promise<ServerConnection> {
+    const epoch = this.epochOf(entry);
+    const stopped = (): CallError => new CallError(`${entry.definition.name} was stopped before it finished starting`);
+    const previous = entry.connection;
+    // Reconnecting by itself: its own start is the one to wait for.
+    if (previous?.state === 'starting') return this.waitUntilSettled(previous);
+    // One connection per server id: the last one (stopped, or in error with a reconnection armed) ends first.
+    if (previous) await previous.stop();
+    if (this.epochOf(entry) !== epoch) throw stopped();
     entry.failure = undefined;
-    let resolved: ServerDefinition;
+    let resolved: { definition: ServerDefinition; secrets: readonly string[] };
     try {
       resolved = await this.resolve(entry);
     } catch (error) {
+      if (this.epochOf(entry) !== epoch) throw stopped();
       entry.failure = error instanceof Error ? error.message : String(error);
       this.deps.logFor(entry.definition.name).error(entry.failure);
       this.onDidChange.fire();
       throw new CallError(entry.failure);
     }
-    const connection = new ServerConnection(resolved, { ...this.deps, log: this.deps.logFor(entry.definition.name) });
+    if (this.epochOf(entry) !== epoch) throw stopped();
+    const connection = new ServerConnection(resolved.definition, { ...this.deps, log: this.deps.logFor(entry.definition.name), secrets: resolved.secrets });
     entry.connection = connection;
     connection.onDidChange.add(() => this.onDidChange.fire());
+    connection.onListChanged.add((kind) => {
+      if (entry.connection === connection) this.onListChanged.fire({ id: entry.id, kind });
+    });
     await connection.start();
     return connection;
+  }
+
+  private epochOf(entry: ServerEntry): number {
+    return this.epochs.get(entry) ?? 0;
+  }
+
+  /** Ends whatever the entry is doing: a start in progress, its connection. */
+  private async stopEntry(entry: ServerEntry): Promise<void> {
+    this.epochs.set(entry, this.epochOf(entry) + 1);
+    await entry.connection?.stop();
   }
 
   private waitUntilSettled(connection: ServerConnection): Promise<ServerConnection> {
@@ -160,7 +208,7 @@ export class ServerManager {
   }
 
   async stop(id: string): Promise<void> {
-    await this.require(id).connection?.stop();
+    await this.stopEntry(this.require(id));
   }
 
   async restart(id: string): Promise<ServerConnection> {
@@ -169,7 +217,7 @@ export class ServerManager {
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all(this.servers.map((e) => e.connection?.stop()));
+    await Promise.all(this.servers.map((e) => this.stopEntry(e)));
   }
 
   /** Calls a tool, starting its server on first use. */
@@ -177,6 +225,20 @@ export class ServerManager {
     const entry = this.require(id);
     const connection = entry.connection?.state === 'running' ? entry.connection : await this.start(id);
     return connection.callTool(tool, args, options);
+  }
+
+  /**
+   * The server `id` (or name) as the gateway's port: the same object on every call while
+   * the server stays configured; it starts the server on first use, as Run Tool does.
+   */
+  upstream(id: string): Upstream {
+    const entry = this.require(id);
+    let upstream = this.upstreams.get(entry.id);
+    if (!upstream) {
+      upstream = upstreamFor(this, entry.id);
+      this.upstreams.set(entry.id, upstream);
+    }
+    return upstream;
   }
 
   rootsChanged(): void {
@@ -189,17 +251,25 @@ export class ServerManager {
     return entry;
   }
 
-  /** Substitutes variables (asking for inputs) and merges the env file under `env`. */
-  private async resolve(entry: ServerEntry): Promise<ServerDefinition> {
+  /**
+   * Substitutes variables (asking for inputs) and merges the env file under `env`. The
+   * input values come back beside the definition: the connection hides them everywhere.
+   */
+  private async resolve(entry: ServerEntry): Promise<{ definition: ServerDefinition; secrets: readonly string[] }> {
     const { definition } = entry;
+    const secrets: string[] = [];
     const config = await resolveVariables(definition.config, {
       workspaceFolder: definition.source.kind === 'workspace' ? definition.source.folder : this.deps.firstWorkspaceFolder(),
       userHome: this.deps.userHome,
       env: this.deps.env,
       inputs: entry.inputs,
-      resolveInput: this.deps.resolveInput,
+      resolveInput: async (input) => {
+        const value = await this.deps.resolveInput(input);
+        if (value !== undefined) secrets.push(value);
+        return value;
+      },
     });
-    if (config.type !== 'stdio' || config.envFile === undefined) return { ...definition, config };
+    if (config.type !== 'stdio' || config.envFile === undefined) return { definition: { ...definition, config }, secrets };
     let text: string;
     try {
       text = await this.deps.readFile(config.envFile);
@@ -207,6 +277,6 @@ export class ServerManager {
       throw new VariableError(`cannot read envFile ${config.envFile}: ${error instanceof Error ? error.message : String(error)}`);
     }
     const { envFile: _envFile, ...rest } = config;
-    return { ...definition, config: { ...rest, env: { ...parseEnvFile(text), ...config.env } } };
+    return { definition: { ...definition, config: { ...rest, env: { ...parseEnvFile(text), ...config.env } } }, secrets };
   }
 }

@@ -1,14 +1,12 @@
 /**
- * What the gateway needs of one server we manage: its lists, its calls (with the
- * person answering every question on the way), and word when its lists change. The
- * connection layer implements it; `src/gateway` consumes it. Results and tool
+ * What the gateway needs of one server we manage: its lists, its calls (with the person
+ * answering every question on the way), and word when its lists change. `upstreamFor`
+ * implements it over the server manager; `src/gateway` consumes it. Results and tool
  * definitions travel as the server sent them (schemas, annotations, `_meta` unchanged):
  * the gateway forwards, it does not reinterpret.
  */
 import type {
   CallToolResult,
-  CreateMessageRequestParams,
-  CreateMessageResult,
   GetPromptResult,
   ListPromptsResult,
   ListResourcesResult,
@@ -17,31 +15,22 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
+import type { ServerConnection } from './connection';
+import type { ServerManager } from './manager';
+import type { CallOptions, CallProgress, ListKind } from './ports';
 
-/** Who made a call: shown to the person with every question it raises. */
-export type Caller = { readonly kind: 'person' } | { readonly kind: 'agent'; readonly name: string };
+export type { Caller, ListKind, Sampler } from './ports';
 
-export interface UpstreamProgress {
-  readonly progress?: number;
-  readonly total?: number;
-  readonly message?: string;
-}
+/** Upstream progress, and ours: `round` while the server asks for input, a `message` while the person answers. */
+export type UpstreamProgress = CallProgress;
 
-export interface UpstreamCallOptions {
-  /** Fires when the caller cancels; the upstream request is cancelled and any open question closes. */
-  readonly signal?: AbortSignal;
-  /** Upstream progress, and our own ("waiting for your answer") while the person answers. */
-  readonly onProgress?: (progress: UpstreamProgress) => void;
-  readonly caller?: Caller;
-  /**
-   * Present when the caller can serve `sampling/createMessage` (a downstream client that
-   * advertises sampling): upstream sampling requests made during this call go there.
-   * Absent: they are refused as today.
-   */
-  readonly sampling?: (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;
-}
-
-export type ListKind = 'tools' | 'resources' | 'prompts';
+/**
+ * `signal`: the caller cancelled; the server hears `notifications/cancelled` and any open
+ * question closes. `caller`: shown with every question the call raises ("for Claude
+ * Code"). `sampling`: the caller can answer `sampling/createMessage`; upstream sampling
+ * requests of this call go there (refused without it).
+ */
+export type UpstreamCallOptions = CallOptions;
 
 export interface Upstream {
   /** The manager's id for the server (stable while its definition lives). */
@@ -55,6 +44,7 @@ export interface Upstream {
   /** Every tool, all pages, as the server sent them. */
   listTools(): Promise<Tool[]>;
   callTool(name: string, args: Record<string, unknown>, options?: UpstreamCallOptions): Promise<CallToolResult>;
+  /** A page of resources; without a cursor, all of them. */
   listResources(cursor?: string): Promise<ListResourcesResult>;
   listResourceTemplates(cursor?: string): Promise<ListResourceTemplatesResult>;
   readResource(uri: string, options?: UpstreamCallOptions): Promise<ReadResourceResult>;
@@ -62,4 +52,75 @@ export interface Upstream {
   getPrompt(name: string, args: Record<string, string> | undefined, options?: UpstreamCallOptions): Promise<GetPromptResult>;
   /** The server said a list changed (or it restarted with a new one). Returns the unsubscribe. */
   onListChanged(listener: (kind: ListKind) => void): () => void;
+}
+
+/** What an upstream is made over: one server's connection, however it is kept. */
+interface UpstreamSource {
+  readonly id: string;
+  readonly name: string;
+  /** The current connection, if any. */
+  current(): ServerConnection | undefined;
+  /** A running connection: the current one, or one started (concurrent callers share the start). */
+  start(): Promise<ServerConnection>;
+  onListChanged(listener: (kind: ListKind) => void): () => void;
+}
+
+function upstreamOver(source: UpstreamSource): Upstream {
+  const running = async (): Promise<ServerConnection> => {
+    const connection = source.current();
+    return connection?.state === 'running' ? connection : source.start();
+  };
+  return {
+    id: source.id,
+    name: source.name,
+    ensureStarted: async () => void (await running()),
+    capabilities: () => {
+      const connection = source.current();
+      return connection?.state === 'running' ? (connection.serverCapabilities as ServerCapabilities | undefined) : undefined;
+    },
+    listTools: async () => [...(await running()).rawTools],
+    callTool: async (name, args, options) => (await running()).callTool(name, args, options),
+    listResources: async (cursor) => (await running()).listResources(cursor),
+    listResourceTemplates: async (cursor) => (await running()).listResourceTemplates(cursor),
+    readResource: async (uri, options) => (await running()).readResource(uri, options),
+    listPrompts: async (cursor) => (await running()).listPrompts(cursor),
+    getPrompt: async (name, args, options) => (await running()).getPrompt(name, args, options),
+    onListChanged: (listener) => source.onListChanged(listener),
+  };
+}
+
+/**
+ * The managed server `id` as an upstream, starting it on first use as Run Tool does. Get
+ * it with `ServerManager.upstream(id)`: one object per server.
+ */
+export function upstreamFor(manager: ServerManager, id: string): Upstream {
+  const entry = (): NonNullable<ReturnType<ServerManager['find']>> => {
+    const found = manager.find(id);
+    if (!found) throw new Error(`no server "${id}" is configured`);
+    return found;
+  };
+  return upstreamOver({
+    id,
+    name: entry().definition.name,
+    current: () => entry().connection,
+    start: () => manager.start(id),
+    onListChanged: (listener) =>
+      manager.onListChanged.add((change) => {
+        if (change.id === id) listener(change.kind);
+      }),
+  });
+}
+
+/** One connection kept by the caller (tests, a host without a manager) as an upstream. */
+export function connectionUpstream(connection: ServerConnection, id: string = connection.name): Upstream {
+  return upstreamOver({
+    id,
+    name: connection.name,
+    current: () => connection,
+    start: async () => {
+      await connection.start();
+      return connection;
+    },
+    onListChanged: (listener) => connection.onListChanged.add(listener),
+  });
 }

@@ -141,6 +141,7 @@ export class ToolRunner {
           const cancel = new AbortController();
           token.onCancellationRequested(() => cancel.abort(new Error(`You cancelled ${name}`)));
           return this.manager.callTool(id, tool.name, args, {
+            caller: { kind: 'person' },
             signal: cancel.signal,
             onProgress: (p) => {
               const text = p.round !== undefined ? `round ${p.round}: waiting for your input` : p.message;

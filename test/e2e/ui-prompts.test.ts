@@ -215,10 +215,9 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
   it('two servers asking at once are answered in order; the status bar counts 2, 1, then nothing', async () => {
     const { workbench } = ui!;
     const sentBefore = ui!.records().filter((r) => r.tool === 'ask_later:sent').length;
+    // Each call stays in flight until its question is answered; its result editor opens then.
     await runTool(workbench, 'fixture', 'ask_later', '3000');
-    await results.next();
     await runTool(workbench, 'second', 'ask_later', '1200');
-    await results.next();
     const two = await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
     assert.match(two, /2 (fixture|second) \+1/);
     await workbench.screenshot('prompt-two-servers');
@@ -235,14 +234,14 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await waitForStatus(workbench, (t) => t === '', 'nothing');
     assert.deepEqual(await ui!.nextRecord('ask_later'), { action: 'accept', content: {} });
     assert.deepEqual(await ui!.nextRecord('ask_later'), { action: 'accept', content: {} });
+    await results.next();
+    await results.next();
   });
 
   it('the pending list opens the question chosen; the one on screen waits', async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'fixture', 'ask_later', '2500');
-    await results.next();
     await runTool(workbench, 'second', 'ask_later', '600');
-    await results.next();
     await waitForStatus(workbench, (t) => /^2 /.test(t), '2 pending');
     // First come, first served: whichever asked first is on screen (usually "second").
     const status = await workbench.pendingStatus();
@@ -272,6 +271,8 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await waitForStatus(workbench, (t) => t === '', 'nothing');
     const last = ui!.records().filter((r) => r.tool === 'ask_later').slice(-2).map((r) => r.outcome.action);
     assert.deepEqual(last.sort(), ['accept', 'decline']);
+    await results.next();
+    await results.next();
   });
 
   it('server text that looks like markup (icons, command links, HTML) is shown as text on every surface', async () => {

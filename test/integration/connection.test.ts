@@ -3,12 +3,16 @@
  * (and legacy SSE), with a scripted Prompter standing in for the person.
  */
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { findRequest, openRequests } from '../../src/elicitation/store';
-import { CallError } from '../../src/mcp/connection';
+import { CallError } from '../../src/mcp/errors';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { createHost, type HttpFixture, startHttpFixture, stdioDefinition, toolJson } from '../support/servers';
+import { waitUntil, waitUntilGone } from '../support/wait';
 import type { ServerDefinition } from '../../src/mcp/config';
 
 const transports: Array<{ name: string; definition: () => ServerDefinition }> = [];
@@ -218,13 +222,12 @@ describe('connection: every fixture, over both transports', () => {
           const c = await host.connect(definition());
           const cancelled = new AbortController();
           const call = c.callTool('book_restaurant', {}, { signal: cancelled.signal });
-          await new Promise((r) => setTimeout(r, 300));
-          assert.equal(openRequests(host.store.state).length, 1);
+          await waitUntil('the question to be open', () => openRequests(host.store.state).length === 1);
           cancelled.abort(new Error('You cancelled the call'));
-          await assert.rejects(call, /You cancelled the call/);
-          await new Promise((r) => setTimeout(r, 50));
-          assert.equal(openRequests(host.store.state).length, 0);
+          // The question closes with the cancel itself, before the call's promise settles.
           assert.equal(prompter.asked[0].options.signal.aborted, true);
+          await assert.rejects(call, /You cancelled the call/);
+          await waitUntil('the request to leave the open list', () => openRequests(host.store.state).length === 0);
         } finally {
           await host.closeAll();
         }
@@ -251,8 +254,8 @@ describe('connection: which call a question belongs to', () => {
     const host = createHost(prompter);
     try {
       const c = await host.connect(stdioDefinition());
+      // A call is in flight from the moment callTool is called: no wait is needed for the two to overlap.
       const slow = c.callTool('silent_wait', { ms: 1500 });
-      await new Promise((r) => setTimeout(r, 100));
       await c.callTool('clear_completed', {});
       assert.deepEqual(prompter.asked[0].request.source, { server: 'fixture', destructive: true });
       assert.ok(host.log.lines.some((l) => l.includes('a question arrived while 2 calls were running')));
@@ -270,18 +273,17 @@ describe('connection: which call a question belongs to', () => {
       const first = new AbortController();
       const second = new AbortController();
       const waiting = c.callTool('silent_wait', { ms: 20_000 }, { signal: first.signal }).catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 100));
       const asking = c.callTool('book_restaurant', {}, { signal: second.signal }).catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(prompter.asked.length, 1);
+      await waitUntil('the question', () => prompter.asked.length === 1);
+      // A call's end closes its questions synchronously (the abort listeners run inside abort()),
+      // so what the question's signal says right after each abort is final.
       first.abort(new Error('stop the first'));
+      assert.equal(prompter.asked[0].options.signal.aborted, false, 'the other call may still be waiting for it');
       await waiting;
-      await new Promise((r) => setTimeout(r, 50));
       assert.equal(prompter.asked[0].options.signal.aborted, false, 'the other call may still be waiting for it');
       second.abort(new Error('stop the second'));
-      await asking;
-      await new Promise((r) => setTimeout(r, 50));
       assert.equal(prompter.asked[0].options.signal.aborted, true);
+      await asking;
     } finally {
       await host.closeAll();
     }
@@ -300,9 +302,8 @@ describe('connection: the output log', () => {
       assert.ok(sent.some((l) => /"method":"tools\/call".*"over the wire"/.test(l)), `the call was traced: ${sent.join('\n')}`);
       assert.ok(received.some((l) => l.includes('over the wire') && l.includes('"result"')), 'its result was traced');
       assert.ok(sent.some((l) => /"method":"(initialize|server\/discover)"/.test(l)), 'the handshake was traced');
-      const end = Date.now() + 3000;
-      while (!host.log.lines.includes('stderr fixture elicitation-fixture listening on stdio') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      assert.ok(host.log.lines.includes('stderr fixture elicitation-fixture listening on stdio'), `the server's stderr is in its log: ${host.log.lines.filter((l) => l.startsWith('stderr')).join(' | ')}`);
+      await waitUntil(`the server's stderr in its log (${host.log.lines.filter((l) => l.startsWith('stderr')).join(' | ')})`, () =>
+        host.log.lines.includes('stderr fixture elicitation-fixture listening on stdio'));
       host.log.lines.length = 0;
       host.log.traceEnabled = false;
       await traced.callTool('echo', { text: 'quietly' });
@@ -325,8 +326,7 @@ describe('connection: failures and fallbacks', () => {
       const request = findRequest(host.store.state, prompter.asked[0].request.id)!;
       assert.equal(request.status, 'abandoned');
       assert.equal(request.reason, 'crashy disconnected');
-      await new Promise((r) => setTimeout(r, 200));
-      assert.equal(c.state, 'error');
+      await waitUntil('the connection to report the crash', () => c.state === 'error');
       assert.equal(c.crash?.exitCode, 3);
       assert.match(c.detail!, /^the server exited with code 3; last output: .*fixture: crashing on purpose while a question is open$/);
       assert.ok(host.log.lines.includes('stderr fixture: crashing on purpose while a question is open'));
@@ -460,7 +460,7 @@ describe('connection: several servers at once', () => {
     try {
       const [a, b] = await Promise.all([host.connect(stdioDefinition('alpha')), host.connect(http.definition('beta'))]);
       const calls = [a.callTool('book_restaurant', {}), b.callTool('book_restaurant', {}), a.callTool('clear_completed', {})];
-      while (openRequests(host.store.state).length < 3) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil('three open questions', () => openRequests(host.store.state).length >= 3);
       assert.deepEqual(openRequests(host.store.state).map((r) => r.request.source.server).sort(), ['alpha', 'alpha', 'beta']);
       release.forEach((go) => go());
       const results = (await Promise.all(calls)).map(toolJson);
@@ -497,9 +497,7 @@ describe('connection: timeouts of our own, and reconnecting', () => {
       await assert.rejects(call, /remote (disconnected before answering|cannot be reached|is not running)/);
       assert.equal(prompter.asked.length, 1);
       // Closed, not left open for nobody: the question was withdrawn with the reason.
-      const end = Date.now() + 5000;
-      while (!prompter.asked[0].options.signal.aborted && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(prompter.asked[0].options.signal.aborted, true, 'the open question closed');
+      await waitUntil('the open question to close', () => prompter.asked[0].options.signal.aborted);
       const request = findRequest(host.store.state, prompter.asked[0].request.id)!;
       assert.equal(request.status, 'abandoned');
       assert.equal(request.reason, 'remote disconnected');
@@ -524,18 +522,76 @@ describe('connection: timeouts of our own, and reconnecting', () => {
       );
       // Read fresh each time: the state changes under the test.
       const state = (): string => c.state;
-      const end = Date.now() + 10_000;
-      while (state() === 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      assert.equal(state(), 'error');
+      await waitUntil('the connection to notice', () => state() === 'error');
       const again = await startHttpFixture(['--port', String(first.port)]);
       try {
-        const back = Date.now() + 15_000;
-        while (state() !== 'running' && Date.now() < back) await new Promise((r) => setTimeout(r, 100));
-        assert.equal(state(), 'running', `reconnected (last detail: ${c.detail})`);
+        await waitUntil(`a reconnection (last detail: ${c.detail})`, () => state() === 'running', 15_000);
         assert.deepEqual(toolJson(await c.callTool('echo', { text: 'back' })), { echo: 'back' });
       } finally {
         await again.stop();
       }
+    } finally {
+      await host.closeAll();
+    }
+  });
+});
+
+describe('connection: lifecycle', () => {
+  const pidOf = (lines: readonly string[], name: string): number | undefined => {
+    const line = lines.find((l) => l.startsWith(`stderr fixture ${name} pid `));
+    return line ? Number(/pid (\d+)/.exec(line)![1]) : undefined;
+  };
+
+  it('stop while starting: the start ends stopped, and its process does not live on', async () => {
+    const host = createHost(new ScriptedPrompter());
+    try {
+      const c = host.connection(stdioDefinition('slow', {}, ['--name', 'slow', '--start-delay', '1500']), { negotiation: 'legacy' });
+      const starting = c.start().then(() => 'started', (e: unknown) => e);
+      const pid = await waitUntil('the slow server to start its process', () => pidOf(host.log.lines, 'slow'));
+      await c.stop();
+      const outcome = await starting;
+      assert.ok(outcome instanceof CallError && /slow was stopped before it finished starting/.test(outcome.message), String(outcome));
+      assert.equal(c.state, 'stopped');
+      assert.deepEqual(c.tools, []);
+      await waitUntilGone(pid);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('after a crash and a stop, the next start goes straight from starting to running', async () => {
+    const host = createHost(new ScriptedPrompter([waitForAbort]));
+    try {
+      const c = await host.connect(stdioDefinition('crashy'));
+      await assert.rejects(c.callTool('crash_during_elicitation', { afterMs: 100 }), /crashy disconnected before answering/);
+      await c.stop();
+      assert.equal(c.state, 'stopped');
+      const states: string[] = [];
+      c.onDidChange.add(() => states.push(c.state));
+      await c.start();
+      // Nothing left over from the crash (a timer, a late exit handler) may touch the new start.
+      assert.ok(!states.includes('error'), states.join(' → '));
+      assert.equal(c.state, 'running');
+      assert.equal(c.crash, undefined);
+    } finally {
+      await host.closeAll();
+    }
+  });
+
+  it('a question that arrives with no call in flight is refused with a JSON-RPC error saying why; nothing is shown', async () => {
+    const prompter = new ScriptedPrompter();
+    const host = createHost(prompter);
+    const file = join(mkdtempSync(join(tmpdir(), 'eh-unsolicited-')), 'records.jsonl');
+    writeFileSync(file, '');
+    try {
+      const c = await host.connect(stdioDefinition('pushy', { FIXTURE_RECORD: file }));
+      await c.callTool('ask_unsolicited', { delayMs: 100 });
+      const refusal = await waitUntil('the server to hear the refusal', () =>
+        readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; outcome: { error?: { code: number; message: string } } }).find((r) => r.tool === 'ask_unsolicited'));
+      assert.equal(refusal.outcome.error?.code, -32600);
+      assert.match(refusal.outcome.error?.message ?? '', /no tools\/call, resources\/read or prompts\/get of this client is in flight/);
+      assert.equal(prompter.asked.length, 0);
+      assert.ok(host.log.lines.some((l) => /warn refused a question that belongs to no call/.test(l)), host.log.lines.join('\n'));
     } finally {
       await host.closeAll();
     }

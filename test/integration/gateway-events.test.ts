@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { cannedCompletion } from '../support/connection-upstream';
+import { cannedCompletion } from '../support/gateway-harness';
 import { accept, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
 import { gatewayFixture, type GatewayHarness, startGateway } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { Client, type CallToolResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createOutput } from '../../src/cli/output';
 import { parseServeArgs, type RunningServe, type ServeOptions, ServeUsageError, startServe } from '../../src/cli/serve';
-import { ConnectionUpstream } from '../support/connection-upstream';
 import { FIXTURES, requireFixtures, toolJson } from '../support/servers';
 
 const TOKEN = 'serve-test-token-42';
@@ -31,7 +30,6 @@ describe('gateway: elicitation-host serve', function () {
   async function serve(args: string[]): Promise<Client> {
     const options = parseServeArgs([...args, '--json', '--', process.execPath, join(FIXTURES, 'stdio.js'), '--name', 'kitchen']) as ServeOptions;
     running = await startServe(options, {
-      createUpstream: (definition, deps) => new ConnectionUpstream(definition, deps),
       env: { ELICITATION_HOST_MCP_TOKEN: TOKEN },
       out: createOutput(true, (text) => printed.push(text) > 0, (text) => printed.push(text) > 0),
     });
@@ -77,6 +75,6 @@ describe('gateway: elicitation-host serve', function () {
 
   it('refuses to start without a token', async () => {
     const options = parseServeArgs(['--decline', 'http://127.0.0.1:9/mcp']) as ServeOptions;
-    await assert.rejects(startServe(options, { createUpstream: (definition, deps) => new ConnectionUpstream(definition, deps), env: {} }), ServeUsageError);
+    await assert.rejects(startServe(options, { env: {} }), ServeUsageError);
   });
 });

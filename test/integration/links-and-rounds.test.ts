@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Outcome } from '../../src/elicitation/broker';
 import type { ServerDefinition } from '../../src/mcp/config';
-import { CallError, type CallProgress } from '../../src/mcp/connection';
+import { CallError } from '../../src/mcp/errors';
+import type { CallProgress } from '../../src/mcp/ports';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { createHost, FIXTURES, stdioDefinition, toolJson } from '../support/servers';
 
@@ -385,6 +386,30 @@ describe('multi round-trip requests (SEP-2322)', () => {
           return true;
         });
         assert.equal(prompter.asked.length, 0);
+      } finally {
+        await host.closeAll();
+      }
+    });
+
+    it('a cancelled call\'s late input-required answer is never read by a later call, even after a restart', async () => {
+      const file = recordFile('late');
+      // No answers scripted: a question here would be the stale one.
+      const prompter = new ScriptedPrompter();
+      const host = createHost(prompter);
+      try {
+        const c = await host.connect(server('raw', 'raw-input-required.js', { FIXTURE_RECORD: file }), { negotiation: 'legacy' });
+        const cancelled = new AbortController();
+        const call = c.callTool('late_input_required', { ms: 300 }, { signal: cancelled.signal });
+        await waitFor('the server to receive the call', () => records(file).some((r) => r.received));
+        cancelled.abort(new Error('You cancelled late_input_required'));
+        await assert.rejects(call, /You cancelled late_input_required/);
+        await waitFor('the late answer to be sent', () => records(file).some((r) => r.responded));
+        // Responses arrive in order on stdio: once this call is answered, the late one has been read.
+        assert.equal(((await c.callTool('half_empty', {})) as unknown as { content: Array<{ text: string }> }).content[0].text, 'half-shaped: empty requests');
+        // A new client numbers its requests from 0 again: the late answer's id comes round.
+        await c.restart();
+        for (let i = 0; i < 4; i++) assert.deepEqual(toolJson(await c.callTool('plain', {})), { plain: true }, `call ${i}`);
+        assert.equal(prompter.asked.length, 0, 'the stale question was never asked');
       } finally {
         await host.closeAll();
       }

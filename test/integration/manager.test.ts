@@ -4,15 +4,19 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputStore } from '../../src/elicitation/store';
 import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
-import { CallError } from '../../src/mcp/connection';
+import type { ServerConnection } from '../../src/mcp/connection';
 import { createBroker } from '../../src/mcp/create-broker';
+import { CallError } from '../../src/mcp/errors';
 import { type ManagerDeps, ServerManager } from '../../src/mcp/manager';
 import { ScriptedPrompter } from '../support/scripted-prompter';
 import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, toolJson } from '../support/servers';
+import { waitUntil, waitUntilGone } from '../support/wait';
 
 const folder = mkdtempSync(join(tmpdir(), 'eh-manager-'));
 const file = join(folder, '.vscode', 'mcp.json');
@@ -36,7 +40,7 @@ interface Setup {
   log: MemoryLog;
 }
 
-function setup(autoStart: string[] = []): Setup {
+function setup(autoStart: string[] = [], reconnectDelaysMs?: number[]): Setup {
   requireFixtures();
   const store = new InputStore();
   const broker = createBroker({ store, prompter: new ScriptedPrompter() });
@@ -60,6 +64,7 @@ function setup(autoStart: string[] = []): Setup {
       return `secret-for-${input.id}`;
     },
     readFile: (path) => readFile(path, 'utf8'),
+    ...(reconnectDelaysMs && { reconnectDelaysMs }),
   };
   return { manager: new ServerManager(deps), asked, trusted, log };
 }
@@ -97,6 +102,50 @@ describe('server manager', () => {
       assert.equal(await read('OVERRIDDEN'), 'env');
       assert.equal(toolJson(await manager.callTool(entry.id, 'read_env', { name: 'X' })).cwd, folder);
       assert.deepEqual(asked, ['token']);
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it("a stdio server's environment is the SDK's default one plus its own env, nothing else of ours", async () => {
+    const { manager } = setup();
+    process.env.EH_NOT_FOR_SERVERS = 'extension-host-only';
+    await load(manager, mcpJson({ tools: fixture({ env: { OWN: 'own-value' } }) }));
+    try {
+      const read = async (name: string): Promise<unknown> => toolJson(await manager.callTool('tools', 'read_env', { name })).value;
+      assert.equal(await read('OWN'), 'own-value');
+      assert.equal(await read('PATH'), process.env.PATH, 'PATH comes with the default environment');
+      assert.equal(await read('EH_NOT_FOR_SERVERS'), null);
+    } finally {
+      delete process.env.EH_NOT_FOR_SERVERS;
+      await manager.stopAll();
+    }
+  });
+
+  it("an input's value never shows: not in the error, the server's detail, the log or its stderr", async () => {
+    const { manager, log } = setup();
+    const token = [{ type: 'promptString', id: 'token', description: 'API token', password: true }];
+    await load(
+      manager,
+      mcpJson(
+        {
+          missing: { type: 'stdio', command: join(folder, 'no-such-dir', '${input:token}'), args: [] },
+          talker: fixture({ args: [join(FIXTURES, 'stdio.js'), '--name', 'talker-${input:token}'] }),
+        },
+        token,
+      ),
+    );
+    try {
+      const error = await manager.start('missing').then(
+        () => assert.fail('a command that does not exist started'),
+        (e: unknown) => e as Error,
+      );
+      await manager.start('talker');
+      await waitUntil('the stderr line naming the server', () => log.lines.some((l) => l.startsWith('stderr ') && l.includes('listening')));
+      const shown = [error.message, manager.find('missing')?.connection?.detail ?? '', ...log.lines];
+      assert.ok(shown.every((text) => !text.includes('secret-for-token')), shown.join('\n'));
+      assert.match(error.message, /\[redacted\]/);
+      assert.ok(log.lines.some((l) => l.startsWith('stderr ') && l.includes('talker-[redacted]')), log.lines.join('\n'));
     } finally {
       await manager.stopAll();
     }
@@ -216,6 +265,48 @@ describe('server manager', () => {
       const restarted = await manager.restart(id);
       assert.equal(restarted.state, 'running');
       assert.deepEqual(toolJson(await manager.callTool(id, 'echo', { text: 'x' })), { echo: 'x' });
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('start on an errored HTTP server never leaves a second connection behind: stopAll stops every one it made', async () => {
+    // An HTTP server that fails every request: each start ends in error with a reconnection armed.
+    const failing = createHttpServer((_req, res) => res.writeHead(500).end('down on purpose'));
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    const { port } = failing.address() as AddressInfo;
+    const { manager } = setup([], [150]);
+    await load(manager, mcpJson({ remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }));
+    const made = new Set<ServerConnection>();
+    manager.onDidChange.add(() => {
+      const connection = manager.find('remote')?.connection;
+      if (connection) made.add(connection);
+    });
+    try {
+      const id = manager.find('remote')!.id;
+      for (let i = 0; i < 3; i++) await assert.rejects(manager.start(id), /answered HTTP 500/);
+      await manager.stopAll();
+      assert.deepEqual([...made].map((c) => c.state), [...made].map(() => 'stopped'), 'every connection this server ever had is stopped');
+    } finally {
+      await manager.stopAll();
+      await new Promise((resolve) => failing.close(resolve));
+    }
+  });
+
+  it('a definition replaced while its server starts: the old start ends, and its process does not live on', async () => {
+    const { manager, log } = setup();
+    await load(manager, mcpJson({ slow: fixture({ args: [join(FIXTURES, 'stdio.js'), '--name', 'slow', '--start-delay', '1500'] }) }));
+    try {
+      const starting = manager.start(manager.find('slow')!.id).then(() => 'started', (e: unknown) => e);
+      const pid = await waitUntil('the slow server to start its process', () => {
+        const line = log.lines.find((l) => l.startsWith('stderr fixture slow pid '));
+        return line ? Number(/pid (\d+)/.exec(line)![1]) : undefined;
+      });
+      await load(manager, mcpJson({ slow: fixture({ env: { V: 'two' } }) }));
+      const outcome = await starting;
+      assert.ok(outcome instanceof CallError, String(outcome));
+      await waitUntilGone(pid);
+      assert.equal(toolJson(await manager.callTool(manager.find('slow')!.id, 'read_env', { name: 'V' })).value, 'two');
     } finally {
       await manager.stopAll();
     }

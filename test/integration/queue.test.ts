@@ -67,9 +67,10 @@ describe('the pending queue with real servers', () => {
     const host = createHost(surface);
     try {
       const [alpha, beta] = await twoServers(host);
-      // alpha asks after 400 ms, beta after 100 ms, then alpha's first is still behind beta's.
-      await alpha.callTool('ask_later', { delayMs: 400 });
-      await beta.callTool('ask_later', { delayMs: 100 });
+      // alpha asks after 400 ms, beta after 100 ms: beta's comes first though alpha's call was made first.
+      // Each call stays in flight until its question is answered.
+      const calls = [alpha.callTool('ask_later', { delayMs: 400 }), beta.callTool('ask_later', { delayMs: 100 })];
+      await Promise.all(calls);
       await until('both questions to be answered', () => surface.shown.length === 2 && host.store.state.requests.every((r) => r.status !== 'open'));
       assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?', 'alpha: alpha has a question of its own: proceed?']);
       assert.equal(surface.maxVisible, 1, 'never two on screen');
@@ -83,12 +84,13 @@ describe('the pending queue with real servers', () => {
     const host = createHost(surface);
     try {
       const [alpha, beta] = await twoServers(host);
-      await beta.callTool('ask_later', { delayMs: 0 });
+      const betaCall = beta.callTool('ask_later', { delayMs: 0 });
       await until('beta on screen', () => surface.shown.length === 1);
       // alpha's question waits behind beta's and is withdrawn after 300 ms.
       const withdrawn = toolJson(await alpha.callTool('cancel_elicitation', { afterMs: 300 }));
       // On the server's side its own withdrawal ends the request with an error, not an answer.
       assert.ok('error' in withdrawn && !('action' in withdrawn), JSON.stringify(withdrawn));
+      await betaCall;
       await until('beta answered', () => host.store.state.requests.every((r) => r.status !== 'open'));
       assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?'], 'the withdrawn question never showed');
       assert.deepEqual(surface.told, [], 'nothing was said about a question nobody saw');

@@ -4,15 +4,15 @@
  * token, in the 2025 era (`initialize`) or the 2026-07-28 era (`server/discover`).
  */
 import { join } from 'node:path';
-import { Client, type ClientOptions, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type ClientOptions, type CreateMessageResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Prompter } from '../../src/elicitation/broker';
 import { Gateway, type GatewayOptions, type UpstreamSource } from '../../src/gateway/gateway';
 import type { ServerDefinition } from '../../src/mcp/config';
-import type { ConnectionSettings } from '../../src/mcp/connection';
+import { ServerConnection } from '../../src/mcp/connection';
+import type { ConnectionSettings } from '../../src/mcp/ports';
 import { Listeners } from '../../src/mcp/listeners';
-import type { Upstream } from '../../src/mcp/upstream';
-import { ConnectionUpstream } from './connection-upstream';
-import { createHost, FIXTURES, type Host, REPO } from './servers';
+import { connectionUpstream, type Upstream } from '../../src/mcp/upstream';
+import { createHost, DEFAULT_SETTINGS, FIXTURES, type Host, REPO } from './servers';
 
 export const TOKEN = 'test-token-0123456789';
 
@@ -60,7 +60,7 @@ export interface GatewayHarness {
   readonly host: Host;
   readonly gateway: Gateway;
   readonly upstreams: UpstreamList;
-  readonly connections: ConnectionUpstream[];
+  readonly connections: ReadonlyArray<{ readonly connection: ServerConnection; readonly upstream: Upstream }>;
   /** An agent connected to the endpoint of upstream `server`. */
   agent(server: string, options?: AgentOptions): Promise<Client>;
   close(): Promise<void>;
@@ -72,8 +72,20 @@ export async function startGateway(
   options: { settings?: Partial<ConnectionSettings>; gateway?: Partial<GatewayOptions> } = {},
 ): Promise<GatewayHarness> {
   const host = createHost(prompter);
-  const connections = definitions.map((d) => new ConnectionUpstream(d, host, options.settings));
-  const upstreams = new UpstreamList(connections);
+  const connections = definitions.map((definition) => {
+    const connection = new ServerConnection(definition, {
+      broker: host.broker,
+      log: host.log,
+      settings: () => ({ ...DEFAULT_SETTINGS, ...options.settings }),
+      roots: () => [{ uri: 'file:///workspace', name: 'workspace' }],
+      clientInfo: { name: 'elicitation-host-tests', version: '0.0.0' },
+      urlFlow: host.urlFlow,
+      reconnectDelaysMs: [],
+      relaySampling: true,
+    });
+    return { connection, upstream: connectionUpstream(connection, `test#${definition.name}`) };
+  });
+  const upstreams = new UpstreamList(connections.map((c) => c.upstream));
   const gateway = await Gateway.start({ upstreams, token: () => TOKEN, broker: host.broker, store: host.store, version: '0.0.0-test', ...options.gateway });
   const agents: Client[] = [];
   return {
@@ -98,8 +110,13 @@ export async function startGateway(
     async close() {
       await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
       await gateway.close();
-      await Promise.all(connections.map((c) => c.stop()));
+      await Promise.all(connections.map((c) => c.connection.stop()));
       await host.closeAll();
     },
   };
+}
+
+/** A sampling answer for tests: what the agent's model "said". */
+export function cannedCompletion(text: string): CreateMessageResult {
+  return { role: 'assistant', content: { type: 'text', text }, model: 'test-model' } as CreateMessageResult;
 }

@@ -9,7 +9,8 @@ import type { Broker, Prompter } from '../../src/elicitation/broker';
 import { InputStore } from '../../src/elicitation/store';
 import type { ServerDefinition } from '../../src/mcp/config';
 import { createBroker } from '../../src/mcp/create-broker';
-import { type ConnectionSettings, type ServerLog, ServerConnection, type UrlFlow } from '../../src/mcp/connection';
+import { ServerConnection } from '../../src/mcp/connection';
+import type { ConnectionSettings, ServerLog, UrlFlow } from '../../src/mcp/ports';
 
 export const REPO = resolve(__dirname, '../..');
 export const FIXTURES = join(REPO, 'out/fixtures');
@@ -117,6 +118,8 @@ export interface Host {
   readonly urlFlow: ScriptedUrlFlow;
   readonly broker: Broker;
   connect(definition: ServerDefinition, settings?: Partial<ConnectionSettings>): Promise<ServerConnection>;
+  /** A connection that has not started yet (closed by `closeAll` like the others). */
+  connection(definition: ServerDefinition, settings?: Partial<ConnectionSettings>): ServerConnection;
   log: MemoryLog;
   closeAll(): Promise<void>;
 }
@@ -138,25 +141,30 @@ export function createHost(prompter: Prompter, options: HostOptions = {}): Host 
   const connections: ServerConnection[] = [];
   const log = new MemoryLog();
   const urlFlow = new ScriptedUrlFlow();
+  const connection = (definition: ServerDefinition, settings: Partial<ConnectionSettings> = {}): ServerConnection => {
+    const created = new ServerConnection(definition, {
+      broker,
+      log,
+      settings: () => ({ ...DEFAULT_SETTINGS, ...settings }),
+      roots: options.roots ?? (() => [{ uri: 'file:///workspace', name: 'workspace' }]),
+      clientInfo: { name: 'elicitation-host-tests', version: '0.0.0' },
+      urlFlow,
+      reconnectDelaysMs: [200],
+    });
+    connections.push(created);
+    return created;
+  };
   return {
     store,
     urlFlow,
     broker,
     log,
     async connect(definition, settings = {}) {
-      const connection = new ServerConnection(definition, {
-        broker,
-        log,
-        settings: () => ({ ...DEFAULT_SETTINGS, ...settings }),
-        roots: options.roots ?? (() => [{ uri: 'file:///workspace', name: 'workspace' }]),
-        clientInfo: { name: 'elicitation-host-tests', version: '0.0.0' },
-        urlFlow,
-        reconnectDelaysMs: [200],
-      });
-      connections.push(connection);
-      await connection.start();
-      return connection;
+      const created = connection(definition, settings);
+      await created.start();
+      return created;
     },
+    connection,
     async closeAll() {
       await Promise.all(connections.map((c) => c.stop()));
     },

@@ -1,0 +1,100 @@
+/**
+ * The connection layer's ports: what its hosts (the VS Code UI, the runner, the tests)
+ * implement and hand it, and what a caller gives with each call. No logic here.
+ */
+import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
+import type { Broker } from '../elicitation/broker';
+import type { RequestSource } from '../elicitation/request';
+
+export interface ServerLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  trace(message: string): void;
+  /** JSON-RPC traffic is only serialised for the log when someone reads it. */
+  readonly traceEnabled: boolean;
+  /** A line the server wrote to stderr. */
+  stderr(line: string): void;
+}
+
+export interface ConnectionSettings {
+  /** Advertise URL mode (`elicitationHost.url.enabled`). */
+  readonly urlMode: boolean;
+  /** Fill fields left empty with their defaults when the person accepts. */
+  readonly applyDefaults: boolean;
+  /** A tool call fails after this long without progress; paused while it waits on a question. 0: never. */
+  readonly toolTimeoutMs: number;
+  /** A question is withdrawn after this long unanswered. 0: never (the default). */
+  readonly elicitationTimeoutMs: number;
+  /** Input-required rounds allowed for one call before we stop. */
+  readonly maxRounds: number;
+  /** `auto` offers MCP 2026-07-28 and falls back to the 2025 handshake; `legacy` uses the 2025 handshake only. */
+  readonly negotiation?: 'auto' | 'legacy';
+}
+
+/** The person's side of a link flow, beyond the link prompt itself. */
+export interface UrlFlow {
+  /**
+   * After a link was opened where only a retry tells the outcome (MCP 2026-07-28, and a
+   * -32042 retry): true when the person says they have finished in the browser, false
+   * when they cancel the call.
+   */
+  finishedInBrowser(source: RequestSource, url: string, signal: AbortSignal): Promise<boolean>;
+  /** The server reported a URL elicitation complete. */
+  completed(server: string, message: string): void;
+}
+
+export interface Root {
+  readonly uri: string;
+  readonly name?: string;
+}
+
+export interface CallProgress {
+  readonly message?: string;
+  readonly progress?: number;
+  readonly total?: number;
+  /** The input-required round, from 1, while the server asks for more input. */
+  readonly round?: number;
+}
+
+/** Who made a call: shown to the person with every question it raises. */
+export type Caller = { readonly kind: 'person' } | { readonly kind: 'agent'; readonly name: string };
+
+/** Answers `sampling/createMessage` for a call (the gateway's downstream client, when it offers sampling). */
+export type Sampler = (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;
+
+export interface CallOptions {
+  /** Fires when the caller cancels: the server hears `notifications/cancelled` and every open question of the call closes. */
+  readonly signal?: AbortSignal;
+  /** The server's progress, and ours (the rounds, "waiting for your answer"). */
+  readonly onProgress?: (progress: CallProgress) => void;
+  readonly caller?: Caller;
+  /** Serves the server's sampling requests made during this call; without it they are refused. */
+  readonly sampling?: Sampler;
+}
+
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+export interface ConnectionDeps {
+  readonly broker: Broker;
+  readonly log: ServerLog;
+  readonly settings: () => ConnectionSettings;
+  readonly roots: () => readonly Root[];
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly urlFlow: UrlFlow;
+  /** Where `http` servers reconnect after an unexpected close: delays in ms, last one repeats. */
+  readonly reconnectDelaysMs?: readonly number[];
+  /**
+   * A 2025-era question was refused with a protocol error (a schema outside the elicitation
+   * subset, a mode this client does not offer, too many open questions): the server got
+   * the error and the call goes on, so nothing else would tell the caller.
+   */
+  readonly onElicitationRefused?: (source: RequestSource, error: { readonly code: number; readonly message: string }) => void;
+  /**
+   * This host relays sampling to callers that offer it (the gateway): 2025-era connections
+   * then declare `sampling` at `initialize` (see `capabilities.ts` for why per era).
+   */
+  readonly relaySampling?: boolean;
+  /** Values the person gave for `${input:}` variables of this server: never shown in any text the connection produces. */
+  readonly secrets?: readonly string[];
+}
