@@ -53,6 +53,12 @@ export interface ElicitContext {
   readonly applyDefaults: boolean;
   /** Ask in the form, whatever the question's shape (a round of the draft input-required shape is one form). */
   readonly asForm?: boolean;
+  /**
+   * Calls of this server in flight now. Each may wait on a question of its own (agents
+   * calling through the gateway at once), so the per-server cap is at least this: the
+   * calls were made by the person or their agents, not by the server.
+   */
+  readonly callsInFlight?: number;
 }
 
 /** Final check of accepted content against the original schema (ajv, host side). */
@@ -133,7 +139,7 @@ export class Broker {
     const open = this.options.store.state.requests.filter(
       (r) => r.status === 'open' && r.request.source.server === ctx.source.server,
     );
-    if (open.length >= this.maxOpenPerServer) {
+    if (open.length >= Math.max(this.maxOpenPerServer, ctx.callsInFlight ?? 0)) {
       throw new TooManyRequestsError(
         `${ctx.source.server} already has ${open.length} questions waiting for an answer; answer or dismiss those first`,
       );

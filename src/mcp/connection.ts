@@ -70,6 +70,7 @@ export class ServerConnection {
   readonly onDidChange = new Listeners<ServerConnection>();
   /** A list of the server's changed: it said so, or it (re)started with a new one. */
   readonly onListChanged = new Listeners<ListKind>();
+  private ranBefore = false;
 
   private live: Connected | undefined;
   private sdk: Sdk | undefined;
@@ -190,7 +191,9 @@ export class ServerConnection {
       if (generation !== this.generation) throw stoppedWhileStarting();
       this.reconnect.succeeded();
       this.setState('running');
-      for (const kind of ['tools', 'resources', 'prompts'] as const) this.onListChanged.fire(kind);
+      // A restarted server may list other things; its first start is what listed them at all.
+      if (this.ranBefore) for (const kind of ['tools', 'resources', 'prompts'] as const) this.onListChanged.fire(kind);
+      this.ranBefore = true;
     } catch (error) {
       if (generation !== this.generation) throw stoppedWhileStarting();
       this.live = undefined;

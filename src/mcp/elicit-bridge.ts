@@ -121,7 +121,7 @@ export class ElicitBridge {
     const resumes = this.deps.inFlight().map((c) => c.watchdog.pause());
     for (const c of calls) c.onProgress?.({ message: `${server} is waiting for your answer` });
     try {
-      const result = await broker.elicit(params, { source: sourceOf(server, calls), signal: controller.signal, applyDefaults: settings.applyDefaults, asForm });
+      const result = await broker.elicit(params, { source: sourceOf(server, calls), signal: controller.signal, applyDefaults: settings.applyDefaults, asForm, callsInFlight: this.deps.inFlight().length });
       if (params.mode === 'url' && params.elicitationId && result.action === 'accept' && !this.awaitingCompletion.has(params.elicitationId)) {
         void this.completion(params.elicitationId, params.message);
       }

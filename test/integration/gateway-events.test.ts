@@ -44,7 +44,7 @@ describe('gateway: around the call', function () {
       );
       assert.deepEqual(toolJson(result as CallToolResult), { action: 'accept', content: {}, removed: 2 });
       assert.ok(notes.every((n, i) => i === 0 || n.progress > notes[i - 1].progress), 'progress only grows');
-      assert.match(notes[0].message ?? '', /Waiting for the person/);
+      assert.match(notes[0].message ?? '', /waiting for (the person|your answer)/i);
     });
 
     it(`a server that starts slowly sends the agent progress meanwhile (${label})`, async () => {
@@ -88,7 +88,8 @@ describe('gateway: around the call', function () {
     harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('writer')]);
     const agent = await harness.agent('writer');
     const result = toolJson((await agent.callTool({ name: 'ask_model', arguments: {} })) as CallToolResult);
-    assert.equal((result.error as { code: number }).code, -32601);
+    assert.equal((result.error as { code: number }).code, -32600);
+    assert.match((result.error as { message: string }).message, /cannot answer sampling requests/);
   });
 
   it('an upstream server dying with a question open: the question closes, the agent gets the reason, the next call starts it again', async () => {
@@ -118,7 +119,7 @@ describe('gateway: around the call', function () {
     harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('docs')]);
     for (const era of ERAS) {
       const agent = await harness.agent('docs', { era });
-      assert.deepEqual((await agent.listResources()).resources.map((r) => r.uri), ['fixture://readme']);
+      assert.ok((await agent.listResources()).resources.some((r) => r.uri === 'fixture://readme'));
       const read = await agent.readResource({ uri: 'fixture://readme' });
       assert.equal((read.contents[0] as { text: string }).text, 'The fixture resource');
       assert.deepEqual((await agent.listPrompts()).prompts.map((p) => p.name), ['greet']);

@@ -116,6 +116,16 @@ describe('broker', () => {
     assert.equal(prompter.asked[0].options.signal.aborted, true);
   });
 
+  it('lets each call in flight have its question open: the cap is at least the calls the person and agents made', async () => {
+    const prompter = new ScriptedPrompter([], waitForAbort);
+    const { broker } = setup(prompter);
+    const server = new AbortController();
+    const pending = Array.from({ length: 25 }, () => broker.elicit(booking, ctx({ signal: server.signal, callsInFlight: 25 })));
+    await assert.rejects(broker.elicit(booking, ctx({ signal: server.signal, callsInFlight: 25 })), TooManyRequestsError);
+    server.abort();
+    assert.equal((await Promise.all(pending)).every((r) => r.action === 'cancel'), true);
+  });
+
   it('refuses a server that floods requests, and counts per server', async () => {
     const prompter = new ScriptedPrompter([], waitForAbort);
     const { broker } = setup(prompter);
