@@ -180,6 +180,8 @@ export class ServerManager {
       if (entry.connection === connection) this.onListChanged.fire({ id: entry.id, kind });
     });
     await connection.start();
+    // A server started again (after a stop, a crash, a changed definition) may list other things.
+    if (previous) for (const kind of ['tools', 'resources', 'prompts'] as const) this.onListChanged.fire({ id: entry.id, kind });
     return connection;
   }
 

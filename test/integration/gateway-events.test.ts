@@ -122,7 +122,7 @@ describe('gateway: around the call', function () {
       assert.ok((await agent.listResources()).resources.some((r) => r.uri === 'fixture://readme'));
       const read = await agent.readResource({ uri: 'fixture://readme' });
       assert.equal((read.contents[0] as { text: string }).text, 'The fixture resource');
-      assert.deepEqual((await agent.listPrompts()).prompts.map((p) => p.name), ['greet']);
+      assert.ok((await agent.listPrompts()).prompts.some((p) => p.name === 'greet'));
       const prompt = await agent.getPrompt({ name: 'greet', arguments: { who: 'Ada' } });
       assert.deepEqual(prompt.messages[0].content, { type: 'text', text: 'Hello, Ada' });
     }
