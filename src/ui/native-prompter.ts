@@ -9,7 +9,7 @@ import type { Answer, Answers, ContentValue, Question } from '../elicitation/mod
 import type { InputRequest } from '../elicitation/request';
 import { findRequest, type InputStore } from '../elicitation/store';
 import { buildContent, defaultOf, fromAnswerValue, ownAnswer, toAnswerValue } from '../elicitation/validation';
-import { PromptQueue, type ShowResult } from '../elicitation/prompt-queue';
+import { PromptQueue, type ShowResult } from './prompt-queue';
 import { askConfirm, askQuestion, Deferral, FORM_BUTTON, type PromptFrame, type StepResult } from './quick-prompts';
 import { escapeIcons, iconSafe, linkSafe, oneLine, sourceLabel, wrap } from './text';
 
