@@ -160,6 +160,8 @@ export interface CallProgress {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: CallProgress) => void;
+  /** The person started this call themselves (Run Tool): its questions may take a modal (RequestSource.personStarted). */
+  readonly personStarted?: boolean;
 }
 
 export interface CrashInfo {
@@ -179,6 +181,7 @@ export class CallError extends Error {
 interface InFlightCall {
   readonly tool: ToolInfo | undefined;
   readonly name: string;
+  readonly personStarted: boolean;
   readonly watchdog: Watchdog;
   /** Aborts the call from inside (the server is stopped). */
   readonly abort: AbortController;
@@ -626,6 +629,8 @@ export class ServerConnection {
       server: this.name,
       ...(tools.size === 1 && { tool: [...tools][0] }),
       ...(calls.some((c) => c.tool?.destructive) && { destructive: true }),
+      // Only when every call it may belong to was the person's own.
+      ...(calls.length > 0 && calls.every((c) => c.personStarted) && { personStarted: true }),
     };
   }
 
@@ -654,6 +659,7 @@ export class ServerConnection {
     const call: InFlightCall = {
       name: label,
       tool: method === 'tools/call' ? this.tools.find((t) => t.name === label) : undefined,
+      personStarted: options.personStarted === true,
       watchdog,
       abort,
       signal,

@@ -145,6 +145,7 @@ export class ToolRunner {
           token.onCancellationRequested(() => cancel.abort(new Error(`You cancelled ${name}`)));
           return this.manager.callTool(id, tool.name, args, {
             signal: cancel.signal,
+            personStarted: true,
             onProgress: (p) => {
               const text = p.round !== undefined ? `round ${p.round}: waiting for your input` : p.message;
               progress.report({ ...(text !== undefined && { message: linkSafe(text, 200) }) });
