@@ -74,7 +74,9 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator(`${field('party_size')} .error`, { hasText: 'Party Size must be between 1 and 20' }).waitFor();
     await frame.locator(`${field('date')} input`).fill('2026-12-31');
     await frame.locator('vscode-button', { hasText: 'Submit' }).click();
-    await workbench.page.waitForTimeout(500);
+    // The page refuses the submission itself and moves the focus to the first error; a
+    // refused submission posts nothing (the form-page integration test shows it).
+    await frame.locator(`${field('party_size')} input:focus`).waitFor();
     assert.equal(ui!.records().filter((r) => r.tool === 'book_restaurant').length, 1, 'nothing was sent');
     await workbench.screenshot('form-error');
     await frame.locator(`${field('party_size')} input`).fill('5');

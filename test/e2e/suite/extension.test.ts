@@ -38,7 +38,7 @@ describe('Elicitation Host in a real VS Code', () => {
 
   it('registers its commands', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const command of ['runTool', 'startServer', 'stopServer', 'restartServer', 'showServerOutput', 'refreshServers', 'forgetInputs', 'showPendingInputs']) {
+    for (const command of ['runTool', 'startServer', 'stopServer', 'restartServer', 'showServerOutput', 'refreshServers', 'forgetInputs', 'showPendingInputs', 'muteServer', 'unmuteServer']) {
       assert.ok(commands.includes(`elicitationHost.${command}`), `elicitationHost.${command} is registered`);
     }
   });
