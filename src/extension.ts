@@ -5,21 +5,21 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { createApi, type ElicitationHostApi } from './api';
 import { Broker } from './elicitation/broker';
-import type { SchemaChecker } from './elicitation/schema-check';
 import { InputStore } from './elicitation/store';
 import { ServerManager } from './mcp/manager';
-import { loadSdk } from './mcp/sdk-loader';
+import { lazyContentCheck } from './mcp/sdk-loader';
 import { ConfigLoader } from './ui/config-loader';
 import { FormPanel } from './ui/form-panel';
 import { InputResolver } from './ui/inputs';
 import { ServerLogs } from './ui/logs';
 import { MutedServers } from './ui/mutes';
 import { NativePrompter } from './ui/native-prompter';
-import { errorText, showError, showInfo } from './ui/notify';
+import { reportFailure as report } from './ui/notify';
 import { OwnQuickInput } from './ui/own-quick-input';
-import { OPEN_PENDING_COMMAND, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/pending';
+import { OPEN_PENDING_COMMAND, openPendingRequest, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/pending';
 import { VsCodePrompter } from './ui/prompter';
 import { refusalReporter } from './ui/refusals';
+import { registerServerCommand, serverOf } from './ui/server-commands';
 import { ServersTreeProvider, type ServersNode } from './ui/servers-view';
 import { autoStart, connectionSettings, forceForm } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/tool-runner';
@@ -33,12 +33,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   // Only the benchmark build has these (scripts/build.mjs); the shipped one leaves them out.
   const bench = BENCHMARK ? (await import('../bench/extension-hooks')).installBenchmarkHooks(context) : undefined;
   const store = new InputStore();
-  let checker: SchemaChecker | undefined;
-  // ajv travels in the lazily loaded SDK bundle; the first answer loads it if no server has.
-  const checkContent = async (schema: Record<string, unknown>, content: Record<string, unknown>): Promise<string[]> => {
-    checker ??= new (await loadSdk()).SchemaChecker();
-    return checker.check(schema, content);
-  };
   const mutes = new MutedServers(log);
   const native = new NativePrompter(store, mutes, log);
   const quickInput = new OwnQuickInput(() => native.pause());
@@ -47,7 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const broker = new Broker({
     store,
     prompter,
-    checkContent,
+    checkContent: lazyContentCheck(),
     forceForm,
     isMuted: (source) => mutes.declines(source),
     onLinkRefused: (source, url, reason) => reportRefusedLink(log, source, url, reason),
@@ -78,22 +72,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const serversView = new ServersTreeProvider(manager, mutes);
   const pendingView = new PendingTreeProvider(store);
 
-  const serverOf = (node: ServersNode | string | undefined) => {
-    const id = typeof node === 'string' ? node : node && node.kind !== 'problems' ? node.entry.id : undefined;
-    return id ? manager.find(id) : undefined;
-  };
-  /** A command's failure, told as text: an error can carry an HTTP body or a server's last output. */
-  const report = (promise: Promise<unknown>): void => {
-    promise.catch((error: unknown) => void showError(errorText(error)));
-  };
-  const openPending = (id: string | undefined): void => {
-    if (id && !prompter.open(id)) void showInfo('That question is no longer waiting.');
-  };
+  const openPending = (id: string | undefined): void => openPendingRequest((requestId) => prompter.open(requestId), id);
   const onServer = (command: string, run: (id: string, name: string) => unknown) =>
-    vscode.commands.registerCommand(command, (node?: ServersNode | string) => {
-      const entry = serverOf(node);
-      if (entry) run(entry.id, entry.definition.name);
-    });
+    registerServerCommand(manager, command, (entry) => run(entry.id, entry.definition.name));
 
   context.subscriptions.push(
     log,
@@ -108,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     vscode.window.registerTreeDataProvider('elicitationHost.pending', pendingView),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     vscode.commands.registerCommand('elicitationHost.runTool', (node?: ServersNode) =>
-      report(runner.run(serverOf(node)?.id, node?.kind === 'tool' ? node.tool.name : undefined)),
+      report(runner.run(serverOf(manager, node)?.id, node?.kind === 'tool' ? node.tool.name : undefined)),
     ),
     onServer('elicitationHost.startServer', (id) => report(manager.start(id))),
     onServer('elicitationHost.stopServer', (id) => report(manager.stop(id))),
@@ -116,7 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     onServer('elicitationHost.muteServer', (_id, name) => mutes.mute(name)),
     onServer('elicitationHost.unmuteServer', (_id, name) => mutes.unmute(name)),
     vscode.commands.registerCommand('elicitationHost.showServerOutput', (node?: ServersNode | string) => {
-      const entry = serverOf(node);
+      const entry = serverOf(manager, node);
       if (entry) logs.show(entry.definition.name);
       else log.show(true);
     }),

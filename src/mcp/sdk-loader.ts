@@ -9,3 +9,15 @@ export async function loadSdk(): Promise<Sdk> {
   loaded ??= require('./sdk') as Sdk;
   return loaded;
 }
+
+/**
+ * The broker's check of an answer against the requested schema. ajv travels in the SDK
+ * bundle: the first answer loads it if no server has yet.
+ */
+export function lazyContentCheck(): (schema: Record<string, unknown>, content: Record<string, unknown>) => Promise<string[]> {
+  let checker: InstanceType<Sdk['SchemaChecker']> | undefined;
+  return async (schema, content) => {
+    checker ??= new (await loadSdk()).SchemaChecker();
+    return checker.check(schema, content);
+  };
+}

@@ -22,6 +22,11 @@ export function showError<T extends string>(text: string, ...actions: T[]): Then
   return vscode.window.showErrorMessage(linkSafe(text, NOTIFICATION_FITS), ...actions);
 }
 
+/** A command's failure, told as text: an error can carry an HTTP body or a server's last output. */
+export function reportFailure(promise: Promise<unknown>): void {
+  promise.catch((error: unknown) => void showError(errorText(error)));
+}
+
 /** An error as the person reads it. */
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

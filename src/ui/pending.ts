@@ -57,6 +57,11 @@ export class PendingStatusBar implements vscode.Disposable {
 }
 
 /** Lists the open requests (server, tool, message, age); resolves with the chosen id. */
+/** Brings the chosen pending request to the person, or says it is gone. */
+export function openPendingRequest(open: (requestId: string) => boolean, requestId: string | undefined): void {
+  if (requestId && !open(requestId)) void showInfo('That question is no longer waiting.');
+}
+
 export async function pickPendingRequest(store: InputStore, quickInput: OwnQuickInput): Promise<string | undefined> {
   const open = openRequests(store.state);
   if (open.length === 0) {
