@@ -214,6 +214,24 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     assert.equal(ui!.records().filter((r) => r.tool === 'invalid_schema').length, 1, 'and none was answered');
   });
 
+  it('Run Tool\'s own list steps over a question on screen; the question comes back unanswered, not cancelled', async () => {
+    const { workbench } = ui!;
+    const page = workbench.page;
+    await runTool(workbench, 'fixture', 'ask_later', '1000');
+    await results.next();
+    await waitForPrompt(workbench, 'fixture has a question of its own: proceed?');
+    // Run Tool from the Servers view's title (the command palette is VS Code's own quick input, not ours).
+    await workbench.openAgentInputs();
+    const header = page.locator('.pane-header', { hasText: /Servers/ }).first();
+    await header.hover();
+    await header.locator('.action-label[aria-label^="Run Tool"]').click();
+    await workbench.waitForQuickInputTitle(/^Run Tool/);
+    await page.keyboard.press('Escape');
+    await waitForPrompt(workbench, 'fixture has a question of its own: proceed?');
+    await workbench.clickRow(/Accept/);
+    assert.deepEqual(await ui!.nextRecord('ask_later'), { action: 'accept', content: {} });
+  });
+
   it('two servers asking at once are answered in order; the status bar counts 2, 1, then nothing', async () => {
     const { workbench } = ui!;
     const sentBefore = ui!.records().filter((r) => r.tool === 'ask_later:sent').length;
