@@ -115,12 +115,11 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
 
     // Unmuted from the Servers view: asked again.
     const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /Servers/ }) }).first();
-    await pane.locator('.monaco-list-row', { hasText: /^fixture/ }).first().click({ button: 'right' });
-    const unmute = workbench.page.getByRole('menuitem', { name: 'Unmute Questions' });
-    await unmute.waitFor();
-    await unmute.hover();
+    const row = pane.locator('.monaco-list-row', { hasText: /^fixture/ }).first();
+    await row.hover();
+    const unmute = row.locator('.action-label[aria-label^="Unmute Questions"]');
     await unmute.click();
-    await unmute.waitFor({ state: 'hidden' });
+    await unmute.waitFor({ state: 'detached' });
     await runTool(workbench, 'fixture', 'link_later', { pick: 'idn' });
     await results.next();
     await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Site: xn--pple-43d.com' }).first().waitFor({ timeout: 20_000 });
