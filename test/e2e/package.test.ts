@@ -52,4 +52,11 @@ describe('the packaged extension', () => {
     assert.ok(entries.get('extension/dist/extension.js')!.length < 400_000, 'dist/extension.js under 400 kB');
     assert.ok(entries.get('extension/dist/webview/main.js')!.length < 150_000, 'the webview bundle under 150 kB');
   });
+
+  it('leaves the benchmark hooks out (npm run bench builds its own variant)', () => {
+    const extension = zipEntries(VSIX).get('extension/dist/extension.js')!.toString('utf8');
+    for (const hook of ['elicitationHost.benchmark.plainQuickPick', 'ELICITATION_HOST_BENCH_LOG']) {
+      assert.ok(!extension.includes(hook), `dist/extension.js holds ${hook}`);
+    }
+  });
 });
