@@ -2,7 +2,8 @@
  * Servers the person told to stop asking ("Decline and stop asking"), for this session:
  * their questions are declined without showing anything, and logged. The Servers view
  * shows the muted state and undoes it. Questions asked by other extensions are not muted
- * here: an extension names itself, so a name is no handle on it.
+ * here: an extension names itself, so a name is no handle on it; nor are the questions of
+ * a call the person started.
  */
 import type { RequestSource } from '../elicitation/request';
 import { sourceLabel } from './text';
@@ -17,9 +18,13 @@ export class MutedServers {
 
   constructor(private readonly log: MuteLog) {}
 
-  /** A source whose questions can be muted: an MCP server (directly or for an agent). */
+  /**
+   * A source whose questions can be muted: an MCP server (directly or for an agent), in a
+   * call the person did not start. Their own calls (Run Tool, its arguments prompt
+   * included) are asked even while the server is muted: they are waiting for them.
+   */
   static canMute(source: RequestSource): boolean {
-    return source.requester !== 'extension';
+    return source.requester !== 'extension' && !source.personStarted;
   }
 
   has(server: string): boolean {

@@ -109,7 +109,8 @@ export class ToolRunner {
     try {
       const result = await this.broker.elicit(
         { message: `Arguments for ${tool.title ?? tool.name}`, requestedSchema: tool.inputSchema },
-        { source: { server, tool: tool.title ?? tool.name }, signal: new AbortController().signal, applyDefaults: true },
+        // The person's own question (it may take a modal, and a muted server does not silence it).
+        { source: { server, tool: tool.title ?? tool.name, personStarted: true }, signal: new AbortController().signal, applyDefaults: true },
       );
       return result.action === 'accept' ? (result.content ?? {}) : undefined;
     } catch (error) {

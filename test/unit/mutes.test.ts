@@ -28,6 +28,16 @@ describe('muted servers', () => {
     assert.equal(logged.filter((l) => l === 'Declined a question from noisy without asking: the server is muted').length, 2);
   });
 
+  it('a call the person started is still asked while its server is muted, and offers no mute', async () => {
+    const { broker, prompter, mutes } = setup();
+    mutes.mute('noisy');
+    const own = { source: { server: 'noisy', tool: 'deploy', personStarted: true }, signal: new AbortController().signal, applyDefaults: true };
+    assert.equal((await broker.elicit(confirm, own)).action, 'accept');
+    assert.equal(prompter.asked.length, 1);
+    assert.equal(MutedServers.canMute(own.source), false);
+    assert.equal(MutedServers.canMute({ server: 'noisy', tool: 'deploy' }), true);
+  });
+
   it('other servers, and extensions that happen to use the name, are still asked', async () => {
     const { broker, prompter, mutes } = setup();
     mutes.mute('noisy');
