@@ -8,6 +8,8 @@ const noVscode = { name: 'vscode', message: 'No editor here: VS Code UI belongs 
 const noIo = { group: ['node:*', 'fs', 'child_process', 'http', 'https', 'net'], message: 'Pure code does no I/O.' };
 const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**'], message: LAYERS };
 const noUi = { group: ['**/ui/**'], message: LAYERS };
+const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts'], message: LAYERS };
+const noGateway = { group: ['**/gateway/**'], message: LAYERS };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
 
 /** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans. */
@@ -45,10 +47,12 @@ export default tseslint.config(
   },
   { files: ['src/**'], rules: { 'no-restricted-properties': ['error', ...ownSurfaces] } },
   { files: ['src/ui/notify.ts', 'src/ui/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
-  // The connection layer and the command-line runner: no editor.
-  restrictImports(['src/mcp/**', 'src/cli/**'], [noVscode], []),
-  // The gateway: no editor, and nothing of the UI.
-  restrictImports(['src/gateway/**'], [noVscode], [noUi]),
+  // The connection layer: no editor, nothing above it (the UI, the gateway, the runner, activation).
+  restrictImports(['src/mcp/**'], [noVscode], [noUi, noGateway, noCliOrExtension]),
+  // The command-line runner: no editor, nothing of the UI.
+  restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts'], message: LAYERS }]),
+  // The gateway: no editor, nothing of the UI, the runner or activation (the runner's serve uses it).
+  restrictImports(['src/gateway/**'], [noVscode], [noUi, noCliOrExtension]),
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.

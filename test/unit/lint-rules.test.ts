@@ -38,6 +38,12 @@ describe('lint holds the layers', function () {
     ['src/cli/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/cli'],
     ['src/gateway/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/gateway'],
     ['src/gateway/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/gateway'],
+    ['src/gateway/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/gateway'],
+    ['src/gateway/virtual.ts', "import { x } from '../extension';", 'nothing of src/extension.ts in src/gateway'],
+    ['src/mcp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/mcp'],
+    ['src/mcp/virtual.ts', "import { x } from '../gateway/server';", 'nothing of src/gateway in src/mcp'],
+    ['src/mcp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/mcp'],
+    ['src/cli/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/cli'],
     ['src/elicitation/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/elicitation'],
@@ -60,6 +66,8 @@ describe('lint holds the layers', function () {
     await assertPasses('src/ui/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
     await assertPasses('src/gateway/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
+    await assertPasses('src/cli/virtual.ts', use("import { x } from '../gateway/server';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/virtual.ts', use("import { x } from '../elicitation/schema';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from '../src/elicitation/validation';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from 'ajv-formats/dist/formats';"), 'no-restricted-imports');
   });
