@@ -53,7 +53,8 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     await workbench.dialog.waitFor({ timeout: 20_000 });
     const text = await workbench.dialog.innerText();
     assert.match(text, /"fixture" \(hostile_link\) asks you to open a link to xn--pple-43d\.com/);
-    const facts = ['Site:  xn--pple-43d.com', 'Link:  https://xn--pple-43d.com/account', 'can imitate other letters', "The server's message:", 'Open this (idn)'].map((part) => text.indexOf(part));
+    const flat = text.replace(/\s+/g, ' ');
+    const facts = ['Site: xn--pple-43d.com', 'Link: https://xn--pple-43d.com/account', 'can imitate other letters', "The server's message:", 'Open this (idn)'].map((part) => flat.indexOf(part));
     assert.ok(facts.every((at, i) => at >= 0 && (i === 0 || at > facts[i - 1])), `site, link, warning, then the message: ${text}`);
     await workbench.clickDialogButton('Decline');
     assert.deepEqual(await ui!.nextRecord('hostile_link'), { kind: 'idn', action: 'decline' });
