@@ -1,6 +1,34 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The layers of shared/docs/ARCHITECTURE.md, held here: each "may import" of the table is a
+// rule below, and test/unit/lint-rules.test.ts shows each forbidden import failing.
+const LAYERS = 'Imports point down only (see ARCHITECTURE.md).';
+const noVscode = { name: 'vscode', message: 'No editor here: VS Code UI belongs in src/ui (see ARCHITECTURE.md).' };
+const noIo = { group: ['node:*', 'fs', 'child_process', 'http', 'https', 'net'], message: 'Pure code does no I/O.' };
+const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**'], message: LAYERS };
+const noUi = { group: ['**/ui/**'], message: LAYERS };
+const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts'], message: LAYERS };
+const noGateway = { group: ['**/gateway/**'], message: LAYERS };
+const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
+
+/** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans. */
+function restrictImports(files, paths, patterns) {
+  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
+}
+
+// Everything shown goes through one module per surface, which applies the escaping it needs.
+const ownSurfaces = [
+  ...['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((property) => ({
+    property,
+    message: 'Show messages through src/ui/notify.ts, which escapes what the surface would draw as links.',
+  })),
+  ...['showQuickPick', 'showInputBox'].map((property) => ({
+    property,
+    message: 'Take the quick input through src/ui/own-quick-input.ts, so the question on screen steps aside instead of being cancelled.',
+  })),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-vsix/**', 'out/**', 'node_modules/**', 'test-results/**', '.vscode-test/**'] },
   js.configs.recommended,
@@ -17,30 +45,21 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['src/**'], rules: { 'no-restricted-properties': ['error', ...ownSurfaces] } },
+  { files: ['src/ui/notify.ts', 'src/ui/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
+  // The connection layer: no editor, nothing above it (the UI, the gateway, the runner, activation).
+  restrictImports(['src/mcp/**'], [noVscode], [noUi, noGateway, noCliOrExtension]),
+  // The command-line runner: no editor, nothing of the UI.
+  restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts'], message: LAYERS }]),
+  // The gateway: no editor, nothing of the UI, the runner or activation (the runner's serve uses it).
+  restrictImports(['src/gateway/**'], [noVscode], [noUi, noCliOrExtension]),
+  // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
+  // webview. The form panel's page and its verdicts on the page's messages too: the tests run
+  // them without VS Code.
+  restrictImports(['src/elicitation/**', 'src/shared/**', 'src/ui/form-page.ts', 'src/ui/form-verdicts.ts', 'src/ui/shown-answer.ts', 'src/ui/mutes.ts'], [noVscode], [noIo, noUiOrMcp]),
+  // The form page: the pure layers, without what only the host runs.
+  restrictImports(['webview/**'], [noVscode], [noIo, noUiOrMcp, noHostOnly]),
   {
-    // The pure layers: no editor, no I/O. They run under plain Node and in the webview. The form
-    // panel's page and its verdicts on the page's messages too: the tests run them without VS Code.
-    files: ['src/elicitation/**', 'src/shared/**', 'webview/**', 'src/ui/form-page.ts', 'src/ui/form-verdicts.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'Pure code must not depend on the editor; put UI in src/ui.' }],
-          patterns: [
-            { group: ['node:*', 'fs', 'child_process', 'http', 'https', 'net'], message: 'Pure code does no I/O.' },
-            { group: ['**/ui/**', '**/mcp/**'], message: 'Imports point down only (see ARCHITECTURE.md).' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The gateway serves agents without VS Code (the runner's serve uses it too).
-    files: ['src/gateway/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
           paths: [{ name: 'vscode', message: 'The gateway runs without VS Code (elicitation-host serve); VS Code wiring belongs in src/ui and src/extension.ts.' }],
           patterns: [{ group: ['**/ui/**', '**/cli/**', '**/extension'], message: 'Imports point down only (see ARCHITECTURE.md).' }],
         },

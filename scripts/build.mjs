@@ -1,12 +1,16 @@
 // Builds the bundles with esbuild: the extension host (Node, CommonJS, `vscode` external),
 // the webview page (browser) and the command-line runner.
-//   node scripts/build.mjs [--production] [--watch]
+//   node scripts/build.mjs [--production] [--watch] [--benchmark]
+// --benchmark (or ELICITATION_HOST_BENCHMARK=1, which reaches the build `vsce package`
+// runs) makes the variant `npm run bench` installs: the extension with its benchmark
+// hooks (BENCHMARK true). Every other build leaves them out of the bundle.
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const analyze = process.argv.includes('--analyze');
 const watch = process.argv.includes('--watch');
+const benchmark = process.argv.includes('--benchmark') || process.env.ELICITATION_HOST_BENCHMARK === '1';
 
 /** Size budgets for minified production bundles, in bytes (dist/mcp-sdk.js and dist/gateway.js have none: they load when a server or the gateway starts). */
 export const BUDGETS = { 'dist/extension.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/pattern.js': 170_000, 'dist/mcp-sdk.js': Infinity, 'dist/gateway.js': Infinity };
@@ -58,6 +62,7 @@ const builds = [
     // ESM builds first: jsonc-parser's UMD build requires its parts dynamically, which a bundle cannot follow.
     mainFields: ['module', 'main'],
     plugins: [lazySdk],
+    define: { BENCHMARK: String(benchmark) },
   },
   {
     ...common,

@@ -21,6 +21,7 @@ import { readField, requiredMessage } from '../src/elicitation/validation';
 import type { DraftValue, FormView, HostMessage, PageMessage } from '../src/shared/protocol';
 import { createField, type FieldControl } from './fields';
 import { MATCHER_READY_EVENT } from './pattern-deferred';
+import { readableForm } from './readable';
 
 interface VsCodeApi {
   postMessage(message: PageMessage): void;
@@ -131,8 +132,9 @@ function button(label: string, onClick: () => void, secondary: boolean, title?: 
   return node;
 }
 
-function render(form: FormView): void {
+function render(shown: FormView): void {
   const renderStartedAt = Date.now();
+  const form = readableForm(shown);
   pendingDrafts.clear();
   const header = document.createElement('header');
   const who = document.createElement('div');

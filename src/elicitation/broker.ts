@@ -73,6 +73,8 @@ export interface BrokerOptions {
   readonly maxOpenPerServer?: number;
   /** A URL-mode link that is not a web page, or not reviewable, was refused (answered decline). */
   readonly onLinkRefused?: (source: RequestSource, url: string, reason: string) => void;
+  /** The person muted this source: its questions are declined unseen, before anything else. */
+  readonly isMuted?: (source: RequestSource) => boolean;
   readonly now?: () => number;
 }
 
@@ -135,6 +137,7 @@ export class Broker {
    * flooding server. Resolves with `cancel` when `ctx.signal` fires first.
    */
   async elicit(params: FormParams | UrlParams, ctx: ElicitContext): Promise<ElicitResult> {
+    if (this.options.isMuted?.(ctx.source)) return { action: 'decline' };
     // The cheap refusals first: a flooding server costs us no parsing.
     const open = this.options.store.state.requests.filter(
       (r) => r.status === 'open' && r.request.source.server === ctx.source.server,

@@ -13,6 +13,8 @@ export interface CreateBrokerOptions {
   /** Ask everything in the form (default: never). Read for every question. */
   readonly forceForm?: () => boolean;
   readonly onLinkRefused?: BrokerOptions['onLinkRefused'];
+  /** The person stopped this server asking for now: its questions are declined unseen. */
+  readonly isMuted?: BrokerOptions['isMuted'];
   /** Open questions one server may have (default: the broker's, 10). */
   readonly maxOpenPerServer?: number;
   /** The final check of accepted content (default: ajv, loaded on the first answer). */
@@ -38,6 +40,7 @@ export function createBroker(options: CreateBrokerOptions): Broker {
     checkContent: options.checkContent ?? lazySchemaCheck(),
     forceForm: options.forceForm ?? (() => false),
     ...(options.onLinkRefused && { onLinkRefused: options.onLinkRefused }),
+    ...(options.isMuted && { isMuted: options.isMuted }),
     ...(options.maxOpenPerServer !== undefined && { maxOpenPerServer: options.maxOpenPerServer }),
   });
 }

@@ -10,6 +10,8 @@ import * as vscode from 'vscode';
 import type { AgentId, AgentSetup, FileChange, Snippet } from '../gateway/bundle';
 import type { GatewayHost } from './gateway-host';
 import { loadGateway } from './gateway-loader';
+import { showDialog, showError, showInfo, showWarning } from './notify';
+import type { OwnQuickInput } from './own-quick-input';
 
 export const SETUP_SCHEME = 'elicitation-host-setup';
 
@@ -42,6 +44,7 @@ export class AgentConnector {
   constructor(
     private readonly host: GatewayHost,
     private readonly documents: SetupDocuments,
+    private readonly quickInput: OwnQuickInput,
   ) {}
 
   /** The whole flow; `agent` skips the pick (tests, and links from the README). */
@@ -51,7 +54,7 @@ export class AgentConnector {
     const id =
       agent ??
       (
-        await vscode.window.showQuickPick(
+        await this.quickInput.pick(
           AGENTS.map((a) => ({ label: a.label, id: a.id })),
           { title: 'Connect an Agent', placeHolder: 'Which agent should reach your servers through Elicitation Host?' },
         )
@@ -64,13 +67,13 @@ export class AgentConnector {
       permissionServerUrl: gateway.permissionServerUrl,
       read: readIn(folder),
     });
-    for (const problem of setup.problems) void vscode.window.showErrorMessage(`Connect ${setup.label}: ${problem}`);
+    for (const problem of setup.problems) void showError(`Connect ${setup.label}: ${problem}`);
     if (setup.files.length > 0) {
       if (folder) await this.offerFiles(setup, folder);
-      else void vscode.window.showWarningMessage(`Connect ${setup.label}: open a folder first; its settings are project files.`);
+      else void showWarning(`Connect ${setup.label}: open a folder first; its settings are project files.`);
     }
     for (const snippet of setup.snippets) await this.offerSnippet(setup, snippet);
-    if (setup.notes.length > 0) void vscode.window.showInformationMessage(`${setup.label}: ${setup.notes.join(' ')}`);
+    if (setup.notes.length > 0) void showInfo(`${setup.label}: ${setup.notes.join(' ')}`);
     return setup;
   }
 
@@ -87,19 +90,20 @@ export class AgentConnector {
       `The files refer to the token as $${loadGateway().TOKEN_VARIABLE}; they never hold it.`,
       ...(replaced.length > 0 ? [`Replaces entries that were not ours: ${replaced.join(', ')}.`] : []),
     ].join('\n');
-    const write = await vscode.window.showInformationMessage(`Write ${paths} for ${setup.label}?`, { modal: true, detail }, 'Write');
-    if (write !== 'Write') return;
+    const write = await showDialog({ kind: 'info', heading: `Write ${paths} for ${setup.label}?`, detail, buttons: [{ title: 'Write' }] });
+    if (write?.title !== 'Write') return;
     for (const change of setup.files) await writeChange(folder, change);
-    void vscode.window.showInformationMessage(`${setup.label} is set up in ${paths}.`);
+    void showInfo(`${setup.label} is set up in ${paths}.`);
   }
 
   private async offerSnippet(setup: AgentSetup, snippet: Snippet): Promise<void> {
-    const copy = await vscode.window.showInformationMessage(
-      `${setup.label}: ${snippet.title}`,
-      { modal: true, detail: snippet.text + (snippet.copyWithToken ? '\n\nCopy puts the token itself in its place: paste it into the agent\'s own settings only.' : '') },
-      'Copy',
-    );
-    if (copy !== 'Copy') return;
+    const copy = await showDialog({
+      kind: 'info',
+      heading: `${setup.label}: ${snippet.title}`,
+      detail: snippet.text + (snippet.copyWithToken ? "\n\nCopy puts the token itself in its place: paste it into the agent's own settings only." : ''),
+      buttons: [{ title: 'Copy' }],
+    });
+    if (copy?.title !== 'Copy') return;
     const variable = `\${${loadGateway().TOKEN_VARIABLE}}`;
     await vscode.env.clipboard.writeText(snippet.copyWithToken ? snippet.text.split(variable).join(this.host.token) : snippet.text);
   }

@@ -4,7 +4,7 @@
  * cancels nothing: the request stays pending, and reopening it restores every draft.
  * Only Submit, Decline, Cancel, the server or a timeout end a request.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../elicitation/broker';
 import type { InputRequest } from '../elicitation/request';
@@ -47,6 +47,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     private readonly store: InputStore,
     private readonly native: NativePrompter,
     private readonly log: vscode.LogOutputChannel,
+    /** Timings for `npm run bench`: set only in the benchmark build. */
+    private readonly timings?: (record: Record<string, unknown>) => void,
   ) {}
 
   ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
@@ -178,7 +180,9 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   private onMessage(raw: unknown): void {
     const message = parsePageMessage(raw);
     if (!message) {
-      this.log.warn(`The form page sent a message that is not in the protocol; ignored: ${JSON.stringify(raw)?.slice(0, 300)}`);
+      // Only its type: the rest may hold what the person typed (a secret, say).
+      const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+      this.log.warn(`The form page sent a message that is not in the protocol; ignored (type: ${JSON.stringify(type)?.slice(0, 60) ?? 'none'})`);
       return;
     }
     if (message.type === 'ready') {
@@ -189,7 +193,6 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     }
     if (message.type === 'cspViolation') {
       this.log.warn(`Form page CSP violation: ${message.directive} blocked ${message.blockedUri} ${message.sample}`);
-      this.bench({ event: 'cspViolation', directive: message.directive, blockedUri: message.blockedUri });
       return;
     }
     const job = this.current;
@@ -202,7 +205,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const { request } = job;
     switch (message.type) {
       case 'shown':
-        this.bench({ event: 'formShown', requestId: request.id, at: message.at, scriptStartedAt: message.scriptStartedAt, renderStartedAt: message.renderStartedAt, askedAt: job.askedAt });
+        this.timings?.({ event: 'formShown', requestId: request.id, at: message.at, scriptStartedAt: message.scriptStartedAt, renderStartedAt: message.renderStartedAt, askedAt: job.askedAt });
         return;
       case 'draft': {
         const question = request.questions.find((q) => q.id === message.questionId);
@@ -271,12 +274,6 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     if (this.current !== job) return;
     if (this.panel) tellRequestEnded(job.request, job.options.signal);
     this.next();
-  }
-
-  /** Timings for `npm run bench`, when it asks for them. */
-  private bench(record: Record<string, unknown>): void {
-    const file = process.env.ELICITATION_HOST_BENCH_LOG;
-    if (file) appendFileSync(file, `${JSON.stringify({ ...record, loggedAt: Date.now() })}\n`);
   }
 
   dispose(): void {

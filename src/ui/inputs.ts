@@ -6,7 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../mcp/config';
-import { iconSafe, messageSafe } from './text';
+import { showInfo } from './notify';
+import type { OwnQuickInput } from './own-quick-input';
+import { iconSafe, messageSafe, oneLine } from './text';
 
 const KEY_PREFIX = 'elicitationHost.input.';
 const INDEX_KEY = 'elicitationHost.savedInputs.v2';
@@ -26,6 +28,7 @@ export class InputResolver {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly state: vscode.Memento,
+    private readonly quickInput: OwnQuickInput,
   ) {}
 
   resolve = (input: InputDefinition): Promise<string | undefined> => {
@@ -42,8 +45,8 @@ export class InputResolver {
   private async lookUpOrAsk(input: InputDefinition): Promise<string | undefined> {
     const saved = await this.secrets.get(secretKey(input));
     if (saved !== undefined) return saved;
-    const value = await vscode.window.showInputBox({
-      title: `MCP server configuration: \${input:${input.id}} (${input.scope})`,
+    const value = await this.quickInput.input({
+      title: oneLine(`MCP server configuration: \${input:${input.id}} (${input.scope})`),
       prompt: messageSafe(input.description),
       password: input.password,
       ignoreFocusOut: true,
@@ -64,17 +67,17 @@ export class InputResolver {
   async forget(): Promise<void> {
     const saved = this.saved();
     if (saved.length === 0) {
-      void vscode.window.showInformationMessage('No server inputs are saved.');
+      void showInfo('No server inputs are saved.');
       return;
     }
-    const chosen = await vscode.window.showQuickPick(
+    const chosen = await this.quickInput.pickMany(
       saved.map((input) => ({ label: iconSafe(input.id), description: iconSafe(input.scope), input })),
-      { title: 'Forget Saved Inputs', placeHolder: 'Choose the inputs to forget', canPickMany: true },
+      { title: 'Forget Saved Inputs', placeHolder: 'Choose the inputs to forget' },
     );
     if (!chosen || chosen.length === 0) return;
     const forgotten = new Set(chosen.map((c) => secretKey(c.input)));
     for (const key of forgotten) await this.secrets.delete(key);
     await this.state.update(INDEX_KEY, saved.filter((s) => !forgotten.has(secretKey(s))));
-    void vscode.window.showInformationMessage(`Forgot ${chosen.length} saved input${chosen.length === 1 ? '' : 's'}; restart the servers that use them to be asked again.`);
+    void showInfo(`Forgot ${chosen.length} saved input${chosen.length === 1 ? '' : 's'}; restart the servers that use them to be asked again.`);
   }
 }

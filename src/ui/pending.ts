@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import type { RequestState } from '../elicitation/store';
 import { type InputStore, openRequests } from '../elicitation/store';
-import { iconSafe, oneLine, sourceLabel } from './text';
+import { showInfo } from './notify';
+import type { OwnQuickInput } from './own-quick-input';
+import { iconSafe, oneLine, plain, sourceLabel } from './text';
 
 export const SHOW_PENDING_COMMAND = 'elicitationHost.showPendingInputs';
 export const OPEN_PENDING_COMMAND = 'elicitationHost.openPendingInput';
@@ -43,7 +45,7 @@ export class PendingStatusBar implements vscode.Disposable {
     const servers = [...new Set(open.map((r) => r.request.source.server))];
     const who = servers.length === 1 ? servers[0] : `${servers[0]} +${servers.length - 1}`;
     this.item.text = `$(comment-discussion) ${open.length} ${iconSafe(who, 40)}`;
-    this.item.tooltip = `${open.length} question${open.length === 1 ? '' : 's'} waiting for your answer (${servers.join(', ')}). Click to choose one.`;
+    this.item.tooltip = plain(`${open.length} question${open.length === 1 ? '' : 's'} waiting for your answer (${servers.join(', ')}). Click to choose one.`);
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.item.show();
   }
@@ -55,10 +57,15 @@ export class PendingStatusBar implements vscode.Disposable {
 }
 
 /** Lists the open requests (server, tool, message, age); resolves with the chosen id. */
-export async function pickPendingRequest(store: InputStore): Promise<string | undefined> {
+/** Brings the chosen pending request to the person, or says it is gone. */
+export function openPendingRequest(open: (requestId: string) => boolean, requestId: string | undefined): void {
+  if (requestId && !open(requestId)) void showInfo('That question is no longer waiting.');
+}
+
+export async function pickPendingRequest(store: InputStore, quickInput: OwnQuickInput): Promise<string | undefined> {
   const open = openRequests(store.state);
   if (open.length === 0) {
-    void vscode.window.showInformationMessage('No agent is waiting for your input.');
+    void showInfo('No agent is waiting for your input.');
     return undefined;
   }
   type Row = vscode.QuickPickItem & { id: string };
@@ -68,7 +75,7 @@ export async function pickPendingRequest(store: InputStore): Promise<string | un
     description: `${kindLabel(state)} · ${age(state.request.createdAt)}`,
     detail: iconSafe(state.request.message, 300),
   }));
-  const chosen = await vscode.window.showQuickPick(rows, {
+  const chosen = await quickInput.pick(rows, {
     title: 'Pending Agent Inputs',
     placeHolder: 'Choose a question to answer',
     matchOnDetail: true,
@@ -94,7 +101,7 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<RequestState
     item.id = state.request.id;
     item.description = `${oneLine(state.request.message, 120)} · ${age(state.request.createdAt)}`;
     // A plain string tooltip: server text is never rendered as Markdown.
-    item.tooltip = `${sourceLabel(state.request.source)} (${kindLabel(state)})\n\n${state.request.message}`;
+    item.tooltip = plain(`${sourceLabel(state.request.source)} (${kindLabel(state)})\n\n${state.request.message}`);
     item.iconPath = new vscode.ThemeIcon(state.request.mode === 'url' ? 'link-external' : state.request.questions.length > 1 ? 'checklist' : 'question');
     item.contextValue = 'pending';
     item.command = { command: OPEN_PENDING_COMMAND, title: 'Answer', arguments: [state.request.id] };

@@ -1,11 +1,11 @@
 /**
- * The VS Code Prompter: each question goes to the surface that fits it (quick input,
- * form panel, link prompt), and any pending one can be brought forward.
+ * The VS Code Prompter: each question goes to the surface that fits it (the form panel
+ * for forms; the quick input's queue for everything else, links included), and any
+ * pending one can be brought forward.
  */
 import type { AskOptions, Outcome, Prompter } from '../elicitation/broker';
 import type { InputRequest } from '../elicitation/request';
 import type { NativePrompter } from './native-prompter';
-import type { UrlPrompt } from './url-prompt';
 
 /** A surface that shows forms (the webview panel). */
 export interface FormSurface {
@@ -17,13 +17,11 @@ export interface FormSurface {
 export class VsCodePrompter implements Prompter {
   constructor(
     private readonly native: NativePrompter,
-    private readonly urls: UrlPrompt,
     private readonly forms?: FormSurface,
   ) {}
 
   ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
-    if (request.mode === 'url') return this.urls.ask(request, options);
-    if (options.presentation === 'form' && this.forms) return this.forms.ask(request, options);
+    if (request.mode === 'form' && options.presentation === 'form' && this.forms) return this.forms.ask(request, options);
     return this.native.ask(request, options);
   }
 

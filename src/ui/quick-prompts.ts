@@ -7,174 +7,27 @@
 import * as vscode from 'vscode';
 import type { ContentValue, MultiSelectQuestion, Question } from '../elicitation/model';
 import { checkValue, defaultOf, parseTypedText } from '../elicitation/validation';
-import { escapeIcons, iconSafe, messageSafe, oneLine, wrap } from './text';
-
-export type StepResult =
-  | { readonly kind: 'value'; readonly value: ContentValue | undefined }
-  | { readonly kind: 'back' }
-  | { readonly kind: 'decline' }
-  | { readonly kind: 'cancel' }
-  /** Hidden by us (another prompt was brought forward), not by the person. */
-  | { readonly kind: 'deferred' }
-  /** The request ended elsewhere (withdrawn, server gone, timed out). */
-  | { readonly kind: 'aborted' }
-  /** Back to the form panel, with what the box held if it parses (see PromptFrame.offerForm). */
-  | { readonly kind: 'form'; readonly value?: ContentValue };
-
-export interface PromptFrame {
-  /** "server · tool", shown as the title. */
-  readonly title: string;
-  /** The server's message, shown whole. */
-  readonly message: string;
-  readonly step?: number;
-  readonly totalSteps?: number;
-  readonly canGoBack?: boolean;
-  /** A step of a form the form panel handed over: it offers the way back to the panel. */
-  readonly offerForm?: boolean;
-  readonly signal: AbortSignal;
-  /** Set to hide the prompt as deferred rather than cancelled. */
-  readonly deferral: Deferral;
-}
-
-/** Lets the prompter hide the visible prompt without the person's cancel being assumed. */
-export class Deferral {
-  private hideCurrent: (() => void) | undefined;
-  deferred = false;
-
-  attach(hide: () => void): void {
-    this.deferred = false;
-    this.hideCurrent = hide;
-  }
-
-  detach(): void {
-    this.hideCurrent = undefined;
-  }
-
-  defer(): boolean {
-    if (!this.hideCurrent) return false;
-    this.deferred = true;
-    this.hideCurrent();
-    return true;
-  }
-}
-
-export const DECLINE_BUTTON: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('circle-slash'),
-  tooltip: 'Decline: tell the server no',
-};
-
-export const FORM_BUTTON: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('preview'),
-  tooltip: 'Answer in the form',
-};
-
-/** Back (from the second step on), back to the form (where offered), Decline. */
-function stepButtons(frame: Pick<PromptFrame, 'canGoBack' | 'offerForm'>): vscode.QuickInputButton[] {
-  return [...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []), ...(frame.offerForm ? [FORM_BUTTON] : []), DECLINE_BUTTON];
-}
-
-type Row = vscode.QuickPickItem & { readonly role: 'message' | 'option' | 'empty' | 'decline' | 'accept'; readonly value?: ContentValue };
-
-/** The message as rows: the only way a quick pick shows long text whole. */
-function messageRows(message: string): Row[] {
-  return wrap(message).map((line) => ({ label: escapeIcons(line) || ' ', role: 'message' as const, alwaysShow: true }));
-}
-
-/**
- * A separator's label is drawn at the right end of the row below it, over that row's own
- * label when long: kept short, so the first option stays readable.
- */
-const SEPARATOR_FITS = 40;
-
-function separator(label = ''): Row {
-  return { label: oneLine(label, SEPARATOR_FITS), kind: vscode.QuickPickItemKind.Separator, role: 'message' };
-}
+import { declineRows, messageRows, type PromptFrame, type Row, runQuickPick, SEPARATOR_FITS, separator, settle, type StepResult, stepButtons } from './quick-input-frame';
+import { iconSafe, messageSafe, oneLine } from './text';
 
 const secretWarning = 'Careful: this looks like a request for a secret. MCP servers must not ask for passwords or keys this way.';
 
 /**
- * Shows a quick pick of rows and resolves when the person settles it, or the request
- * ends. Rows with role `message` are for reading: accepting one does nothing.
+ * A yes/no question (an empty schema): Accept or Decline. A destructive one (from a call
+ * the person did not start: theirs get a modal) says so first, and Decline is preselected.
  */
-function runQuickPick(
-  frame: PromptFrame,
-  setup: (pick: vscode.QuickPick<Row>) => void,
-  onAccept: (pick: vscode.QuickPick<Row>) => StepResult | undefined,
-): Promise<StepResult> {
-  if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
-  const pick = vscode.window.createQuickPick<Row>();
-  pick.title = oneLine(frame.title);
-  pick.ignoreFocusOut = true;
-  pick.matchOnDescription = true;
-  pick.step = frame.step;
-  pick.totalSteps = frame.totalSteps;
-  pick.buttons = stepButtons(frame);
-  setup(pick);
-  return settle(pick, frame, (finish) => [
-    pick.onDidAccept(() => {
-      const result = onAccept(pick);
-      if (result) finish(result);
-    }),
-  ]);
-}
-
-/**
- * Wires hide, abort, back, back to the form and decline; `extra` adds the prompt's own
- * accept handling, `unsaved` what it holds that the form should get.
- */
-function settle(
-  input: vscode.QuickPick<Row> | vscode.InputBox,
-  frame: PromptFrame,
-  extra: (finish: (result: StepResult) => void) => vscode.Disposable[],
-  unsaved: () => ContentValue | undefined = () => undefined,
-): Promise<StepResult> {
-  return new Promise<StepResult>((resolve) => {
-    let done = false;
-    const disposables: vscode.Disposable[] = [];
-    const finish = (result: StepResult): void => {
-      if (done) return;
-      done = true;
-      frame.deferral.detach();
-      frame.signal.removeEventListener('abort', onAbort);
-      disposables.forEach((d) => d.dispose());
-      input.dispose();
-      resolve(result);
-    };
-    const onAbort = (): void => finish({ kind: 'aborted' });
-    frame.signal.addEventListener('abort', onAbort, { once: true });
-    disposables.push(
-      input.onDidHide(() => finish(frame.deferral.deferred ? { kind: 'deferred' } : { kind: 'cancel' })),
-      input.onDidTriggerButton((button) => {
-        if (button === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
-        else if (button === DECLINE_BUTTON) finish({ kind: 'decline' });
-        else if (button === FORM_BUTTON) {
-          const value = unsaved();
-          finish(value === undefined ? { kind: 'form' } : { kind: 'form', value });
-        }
-      }),
-      ...extra(finish),
-    );
-    frame.deferral.attach(() => input.hide());
-    input.show();
-  });
-}
-
-/** A yes/no question (an empty schema): Accept or Decline. */
-export function askConfirm(frame: PromptFrame): Promise<StepResult> {
+export function askConfirm(frame: PromptFrame, destructive?: { readonly what: string }): Promise<StepResult> {
   return runQuickPick(
     frame,
     (pick) => {
       const accept: Row = { label: '$(check) Accept', role: 'accept', alwaysShow: true };
-      pick.items = [...messageRows(frame.message), separator(), accept, { label: '$(circle-slash) Decline', role: 'decline', alwaysShow: true }];
-      pick.activeItems = [accept];
-      pick.placeholder = 'Accept or decline';
+      const declines = declineRows(frame);
+      const warning: Row[] = destructive ? [{ label: `$(warning) ${iconSafe(destructive.what, 300)}`, role: 'message', alwaysShow: true }, separator()] : [];
+      pick.items = [...warning, ...messageRows(frame.message), separator(), accept, ...declines];
+      pick.activeItems = [destructive ? declines[0] : accept];
+      pick.placeholder = destructive ? 'A destructive action: accept or decline' : 'Accept or decline';
     },
-    (pick) => {
-      const row = pick.selectedItems[0];
-      if (row?.role === 'accept') return { kind: 'value', value: undefined };
-      if (row?.role === 'decline') return { kind: 'decline' };
-      return undefined;
-    },
+    (pick) => (pick.selectedItems[0]?.role === 'accept' ? { kind: 'value', value: undefined } : undefined),
   );
 }
 
@@ -211,7 +64,7 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
         ...rows,
         ...empty,
         separator(),
-        { label: '$(circle-slash) Decline', role: 'decline', alwaysShow: true },
+        ...declineRows(frame),
       ];
       pick.placeholder = describeQuestion(question);
       const preselected = rows.find((r) => r.value === initial) ?? rows.find((r) => r.value === question.defaultValue) ?? rows[0];
@@ -222,7 +75,6 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
       if (!row) return undefined;
       if (row.role === 'option') return { kind: 'value', value: row.value };
       if (row.role === 'empty') return { kind: 'value', value: undefined };
-      if (row.role === 'decline') return { kind: 'decline' };
       return undefined;
     },
   );
@@ -254,16 +106,11 @@ async function showLongMessage(frame: PromptFrame): Promise<StepResult | undefin
     frame,
     (pick) => {
       const next: Row = { label: '$(arrow-right) Continue', role: 'accept', alwaysShow: true };
-      pick.items = [...messageRows(frame.message), separator(), next, { label: '$(circle-slash) Decline', role: 'decline', alwaysShow: true }];
+      pick.items = [...messageRows(frame.message), separator(), next, ...declineRows(frame)];
       pick.activeItems = [next];
       pick.placeholder = 'Read the question, then continue';
     },
-    (pick) => {
-      const row = pick.selectedItems[0];
-      if (row?.role === 'accept') return { kind: 'value', value: undefined };
-      if (row?.role === 'decline') return { kind: 'decline' };
-      return undefined;
-    },
+    (pick) => (pick.selectedItems[0]?.role === 'accept' ? { kind: 'value', value: undefined } : undefined),
   );
   return result.kind === 'value' ? undefined : result;
 }
@@ -353,13 +200,14 @@ export function askInput(question: Question, frame: PromptFrame, initial: Conten
       box.validationMessage = validate(text);
     }),
     box.onDidAccept(() => {
+      // Refused: the box stays open and says so (the message alone was there before Enter).
       const parsed = parseTypedText(question, box.value);
       if (!parsed.ok) {
-        box.validationMessage = messageSafe(parsed.message);
+        box.validationMessage = messageSafe(`Not sent: ${parsed.message}`);
         return;
       }
       if (parsed.value === undefined && question.required) {
-        box.validationMessage = messageSafe(`${question.title} is required`);
+        box.validationMessage = messageSafe(`Not sent: ${question.title} is required`);
         return;
       }
       finish({ kind: 'value', value: parsed.value });

@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type { RequestSource } from '../elicitation/request';
-import { linkSafe, sourceLabel } from './text';
+import { showWarning } from './notify';
+import { sourceLabel } from './text';
 
 const QUIET_MS = 10_000;
 
@@ -17,6 +18,6 @@ export function refusalReporter(log: vscode.LogOutputChannel): (source: RequestS
     const now = Date.now();
     if (now - (lastShown.get(source.server) ?? -Infinity) < QUIET_MS) return;
     lastShown.set(source.server, now);
-    void vscode.window.showWarningMessage(linkSafe(`${sourceLabel(source)} asked a question that cannot be shown, and was told why: ${error.message}`, 600));
+    void showWarning(`${sourceLabel(source)} asked a question that cannot be shown, and was told why: ${error.message}`);
   };
 }

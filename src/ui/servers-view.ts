@@ -1,12 +1,14 @@
 /**
- * The Servers tree: each configured server with its state, its tools under it, and the
- * configuration files that have problems. Server text goes into labels and plain-text
- * tooltips only, never Markdown.
+ * The Servers tree: each configured server with its state (and whether the person muted
+ * its questions), its tools under it, and the configuration files that have problems.
+ * Server text goes into labels and plain-text tooltips only, never Markdown, without
+ * invisible characters.
  */
 import * as vscode from 'vscode';
 import type { ToolInfo } from '../mcp/connection';
 import type { ServerEntry, ServerManager } from '../mcp/manager';
-import { oneLine } from './text';
+import type { MutedServers } from './mutes';
+import { oneLine, plain } from './text';
 
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
@@ -30,10 +32,13 @@ const STATE_ICONS: Record<ReturnType<typeof stateOf>, vscode.ThemeIcon> = {
 export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: Array<() => void>;
 
-  constructor(private readonly manager: ServerManager) {
-    this.unsubscribe = manager.onDidChange.add(() => this.changed.fire());
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly mutes: MutedServers,
+  ) {
+    this.unsubscribe = [manager.onDidChange.add(() => this.changed.fire()), mutes.onDidChange(() => this.changed.fire())];
   }
 
   getChildren(node?: ServersNode): ServersNode[] {
@@ -57,8 +62,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
         const { tool } = node;
         const item = new vscode.TreeItem(oneLine(tool.title ?? tool.name, 120));
         item.id = `${node.entry.id}/${tool.name}`;
-        item.description = [tool.title && tool.title !== tool.name ? tool.name : undefined, tool.destructive ? 'destructive' : undefined].filter(Boolean).join(' · ');
-        item.tooltip = `${tool.name}${tool.destructive ? ' (destructive)' : tool.readOnly ? ' (read-only)' : ''}\n\n${tool.description ?? ''}`.trim();
+        item.description = oneLine([tool.title && tool.title !== tool.name ? tool.name : undefined, tool.destructive ? 'destructive' : undefined].filter(Boolean).join(' · '), 200);
+        item.tooltip = plain(`${tool.name}${tool.destructive ? ' (destructive)' : tool.readOnly ? ' (read-only)' : ''}\n\n${tool.description ?? ''}`.trim());
         item.iconPath = new vscode.ThemeIcon(tool.destructive ? 'warning' : 'tools', tool.destructive ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
         item.contextValue = 'tool';
         return item;
@@ -66,8 +71,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
       case 'problems': {
         const item = new vscode.TreeItem(`${node.file.split(/[\\/]/).slice(-2).join('/')}: ${node.count} problem${node.count === 1 ? '' : 's'}`);
         item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-        item.tooltip = `${node.file}\nline ${node.first.line + 1}, column ${node.first.column + 1}: ${node.first.message}`;
-        item.description = node.first.message;
+        item.tooltip = plain(`${node.file}\nline ${node.first.line + 1}, column ${node.first.column + 1}: ${node.first.message}`);
+        item.description = oneLine(node.first.message, 200);
         if (!node.file.startsWith('settings:')) {
           item.command = {
             command: 'vscode.open',
@@ -83,33 +88,38 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
   private serverItem(entry: ServerEntry): vscode.TreeItem {
     const state = stateOf(entry);
     const connection = entry.connection;
-    const item = new vscode.TreeItem(entry.definition.name, state === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const muted = this.mutes.has(entry.definition.name);
+    const item = new vscode.TreeItem(oneLine(entry.definition.name, 120), state === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     // A new id once running: the tree would otherwise keep the collapsed state it had while starting.
     item.id = `${entry.id}#${state === 'running' ? 'running' : 'idle'}`;
     item.iconPath = STATE_ICONS[state];
-    item.contextValue = `server.${state}`;
+    // "server.<state>", and ".muted" after it while muted (the menus match on both).
+    item.contextValue = `server.${state}${muted ? '.muted' : ''}`;
     const where = entry.definition.source.kind === 'user' ? 'user settings' : entry.definition.source.file;
     const detail = entry.blocked ?? (state === 'error' ? (connection?.detail ?? entry.failure) : undefined);
-    if (state === 'running' && connection) {
-      item.description = `${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'} · ${connection.protocolVersion} · ${connection.transportKind}`;
-    } else {
-      item.description = detail ? `${state}: ${oneLine(detail, 120)}` : state;
-    }
+    const described =
+      state === 'running' && connection
+        ? `${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'} · ${connection.protocolVersion} · ${connection.transportKind}`
+        : detail
+          ? `${state}: ${oneLine(detail, 120)}`
+          : state;
+    item.description = muted ? `muted · ${described}` : described;
     const lines = [
       `${entry.definition.name} (${entry.definition.config.type}) from ${where}`,
       `State: ${state}`,
+      ...(muted ? ['Questions: muted for this session, declined without asking (Unmute Questions to be asked again)'] : []),
       ...(detail ? [detail] : []),
       ...(connection?.crash?.stderrTail.length ? ['', 'Last output:', ...connection.crash.stderrTail.slice(-8)] : []),
       ...(connection?.serverInfo ? [`Server: ${connection.serverInfo.name} ${connection.serverInfo.version}`] : []),
       ...(connection?.protocolVersion ? [`Protocol: MCP ${connection.protocolVersion}${connection.protocolVersion === '2025-06-18' ? ' (form-mode questions only)' : ''}`] : []),
       ...(connection?.serverCapabilities ? [`Offers: ${Object.keys(connection.serverCapabilities).join(', ') || 'nothing declared'}`] : []),
     ];
-    item.tooltip = lines.join('\n');
+    item.tooltip = plain(lines.join('\n'));
     return item;
   }
 
   dispose(): void {
-    this.unsubscribe();
+    this.unsubscribe.forEach((stop) => stop());
     this.changed.dispose();
   }
 }

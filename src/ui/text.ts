@@ -8,23 +8,27 @@
  * - notifications turn `[label](target)` into links, but draw no icons;
  * - titles, placeholders, separators, dialogs and tree items show text as it is.
  * Each surface gets exactly the escaping it needs, so nothing else is changed on screen.
+ * Every helper first removes the characters that reorder or hide text (bidi controls,
+ * zero-width characters): before escaping, because `neutralizeLinks` adds a zero-width
+ * space of its own on purpose.
  */
+import { withoutInvisible } from '../elicitation/plain-text';
 
 /** Escapes `$(name)` so a widget that draws icons shows it literally (VS Code's own escapeIcons rule). */
 export function escapeIcons(text: string): string {
-  return text.replace(/(\\)?\$\([a-z0-9-]+?(?:~[a-z0-9-]*?)?\)/gi, (match, escaped: string | undefined) =>
+  return withoutInvisible(text).replace(/(\\)?\$\([a-z0-9-]+?(?:~[a-z0-9-]*?)?\)/gi, (match, escaped: string | undefined) =>
     escaped ? match : `\\${match}`,
   );
 }
 
 /** Breaks the `[text](target)` pattern that becomes a link, without changing what is read. */
 export function neutralizeLinks(text: string): string {
-  return text.replace(/\]\(/g, ']\u200B(');
+  return withoutInvisible(text).replace(/\]\(/g, ']\u200B(');
 }
 
 /** On one line, at most `maxLength` characters: for titles, placeholders, separators, dialogs and tree items. */
 export function oneLine(text: string, maxLength = 2000): string {
-  const line = text.replace(/\s*\r?\n\s*/g, ' ');
+  const line = withoutInvisible(text).replace(/\s*\r?\n\s*/g, ' ');
   return line.length > maxLength ? `${line.slice(0, maxLength - 1)}…` : line;
 }
 
@@ -38,6 +42,12 @@ export function linkSafe(text: string, maxLength = 2000): string {
   return neutralizeLinks(oneLine(text, maxLength));
 }
 
+/** For surfaces that interpret nothing but keep lines (dialog details, tooltips): at most `maxLength` characters. */
+export function plain(text: string, maxLength = 4000): string {
+  const kept = withoutInvisible(text);
+  return kept.length > maxLength ? `${kept.slice(0, maxLength - 1)}…` : kept;
+}
+
 /** For the input box's prompt and validation message, which draw icons and links; lines are kept. */
 export function messageSafe(text: string): string {
   return neutralizeLinks(escapeIcons(text));
@@ -46,7 +56,7 @@ export function messageSafe(text: string): string {
 /** Wraps text into lines of at most `width` characters, at spaces where it can. */
 export function wrap(text: string, width = 88): string[] {
   const lines: string[] = [];
-  for (const paragraph of text.split(/\r?\n/)) {
+  for (const paragraph of withoutInvisible(text).split(/\r?\n/)) {
     let rest = paragraph.trimEnd();
     if (rest === '') {
       lines.push('');

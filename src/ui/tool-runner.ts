@@ -11,6 +11,8 @@ import type { ToolInfo } from '../mcp/connection';
 import type { ServerManager } from '../mcp/manager';
 import { formatToolResult } from '../mcp/result-format';
 import { argumentSkeleton } from '../mcp/tool-args';
+import { errorText, showError, showInfo } from './notify';
+import type { OwnQuickInput } from './own-quick-input';
 import { iconSafe, linkSafe } from './text';
 
 export const RESULT_SCHEME = 'elicitation-host-result';
@@ -37,6 +39,7 @@ export class ToolRunner {
     private readonly manager: ServerManager,
     private readonly broker: Broker,
     private readonly results: ResultDocuments,
+    private readonly quickInput: OwnQuickInput,
   ) {}
 
   async run(serverId?: string, toolName?: string): Promise<void> {
@@ -53,14 +56,14 @@ export class ToolRunner {
         );
       }
     } catch (error) {
-      void vscode.window.showErrorMessage(linkSafe(`${entry.definition.name} did not start: ${errorText(error)}`, 600), 'Show Output').then((choice) => {
+      void showError(`${entry.definition.name} did not start: ${errorText(error)}`, 'Show Output').then((choice) => {
         if (choice) void vscode.commands.executeCommand('elicitationHost.showServerOutput', entry.id);
       });
       return;
     }
     const tool = toolName ? connection.tools.find((t) => t.name === toolName) : await this.pickTool(connection.tools, entry.definition.name);
     if (!tool) {
-      if (toolName) void vscode.window.showErrorMessage(linkSafe(`${entry.definition.name} has no tool "${toolName}".`));
+      if (toolName) void showError(`${entry.definition.name} has no tool "${toolName}".`);
       return;
     }
     const args = await this.collectArguments(entry.definition.name, tool);
@@ -71,11 +74,11 @@ export class ToolRunner {
   private async pickServer(): Promise<string | undefined> {
     const servers = this.manager.servers.filter((e) => !e.blocked);
     if (servers.length === 0) {
-      void vscode.window.showInformationMessage('No MCP server is configured (or all are waiting for workspace trust).');
+      void showInfo('No MCP server is configured (or all are waiting for workspace trust).');
       return undefined;
     }
     if (servers.length === 1) return servers[0].id;
-    const chosen = await vscode.window.showQuickPick(
+    const chosen = await this.quickInput.pick(
       servers.map((e) => ({ label: iconSafe(e.definition.name, 120), description: e.connection?.state ?? 'stopped', id: e.id })),
       { title: 'Run Tool', placeHolder: 'Choose a server' },
     );
@@ -84,10 +87,10 @@ export class ToolRunner {
 
   private async pickTool(tools: readonly ToolInfo[], server: string): Promise<ToolInfo | undefined> {
     if (tools.length === 0) {
-      void vscode.window.showInformationMessage(linkSafe(`${server} offers no tools.`));
+      void showInfo(`${server} offers no tools.`);
       return undefined;
     }
-    const chosen = await vscode.window.showQuickPick(
+    const chosen = await this.quickInput.pick(
       tools.map((tool) => ({
         label: iconSafe(tool.title ?? tool.name, 120),
         description: [tool.title ? iconSafe(tool.name, 80) : '', tool.destructive ? '$(warning) destructive' : ''].filter(Boolean).join(' '),
@@ -106,7 +109,8 @@ export class ToolRunner {
     try {
       const result = await this.broker.elicit(
         { message: `Arguments for ${tool.title ?? tool.name}`, requestedSchema: tool.inputSchema },
-        { source: { server, tool: tool.title ?? tool.name }, signal: new AbortController().signal, applyDefaults: true },
+        // The person's own question (it may take a modal, and a muted server does not silence it).
+        { source: { server, tool: tool.title ?? tool.name, personStarted: true }, signal: new AbortController().signal, applyDefaults: true },
       );
       return result.action === 'accept' ? (result.content ?? {}) : undefined;
     } catch (error) {
@@ -120,14 +124,14 @@ export class ToolRunner {
     const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(argumentSkeleton(tool.inputSchema), null, 2) });
     await vscode.window.showTextDocument(document, { preview: false });
     for (;;) {
-      const choice = await vscode.window.showInformationMessage(`Edit the arguments for ${linkSafe(tool.name, 80)} as JSON, then choose Run.`, 'Run', 'Cancel');
+      const choice = await showInfo(`Edit the arguments for ${tool.name} as JSON, then choose Run.`, 'Run', 'Cancel');
       if (choice !== 'Run') return undefined;
       try {
         const value: unknown = JSON.parse(document.getText());
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-        void vscode.window.showErrorMessage('The arguments must be a JSON object.');
+        void showError('The arguments must be a JSON object.');
       } catch (error) {
-        void vscode.window.showErrorMessage(`The arguments are not valid JSON: ${errorText(error)}`);
+        void showError(`The arguments are not valid JSON: ${errorText(error)}`);
       }
     }
   }
@@ -153,11 +157,7 @@ export class ToolRunner {
       const uri = this.results.add(server, tool.name, formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>));
       await vscode.window.showTextDocument(uri, { preview: false });
     } catch (error) {
-      void vscode.window.showErrorMessage(linkSafe(`${name} on ${server} failed: ${errorText(error)}`, 800));
+      void showError(`${name} on ${server} failed: ${errorText(error)}`);
     }
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { RequestSource } from '../elicitation/request';
 import { checkUrl } from '../elicitation/url-check';
 import type { UrlFlow } from '../mcp/connection';
-import { linkSafe, sourceLabel } from './text';
+import { showInfo } from './notify';
+import { sourceLabel } from './text';
 
 export const FINISHED = 'I have finished in the browser';
 
@@ -16,9 +17,7 @@ export function vsCodeUrlFlow(log: vscode.LogOutputChannel): UrlFlow {
       const check = checkUrl(url);
       const where = check.ok ? check.host : 'the page';
       const choice = new Promise<string | undefined>((resolve) => {
-        void vscode.window
-          .showInformationMessage(linkSafe(`${sourceLabel(source)} continues once you have finished on ${where}.`, 300), FINISHED, 'Cancel')
-          .then(resolve);
+        void showInfo(`${sourceLabel(source)} continues once you have finished on ${where}.`, FINISHED, 'Cancel').then(resolve);
         signal.addEventListener('abort', () => resolve(undefined), { once: true });
       });
       const answer = await choice;
@@ -27,7 +26,7 @@ export function vsCodeUrlFlow(log: vscode.LogOutputChannel): UrlFlow {
       return answer === FINISHED;
     },
     completed(server: string, message: string): void {
-      void vscode.window.showInformationMessage(linkSafe(`Review in ${server} completed${message ? `: ${message}` : ''}`, 300));
+      void showInfo(`Review in ${server} completed${message ? `: ${message}` : ''}`);
     },
   };
 }

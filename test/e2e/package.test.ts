@@ -55,4 +55,11 @@ describe('the packaged extension', () => {
     // The page's pattern matcher (re2js), fetched after the page has rendered.
     assert.ok(entries.get('extension/dist/webview/pattern.js')!.length < 170_000, 'the pattern matcher under 170 kB');
   });
+
+  it('leaves the benchmark hooks out (npm run bench builds its own variant)', () => {
+    const extension = zipEntries(VSIX).get('extension/dist/extension.js')!.toString('utf8');
+    for (const hook of ['elicitationHost.benchmark.plainQuickPick', 'ELICITATION_HOST_BENCH_LOG']) {
+      assert.ok(!extension.includes(hook), `dist/extension.js holds ${hook}`);
+    }
+  });
 });

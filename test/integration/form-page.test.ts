@@ -227,16 +227,19 @@ describe('form page in headless Chromium', function () {
     });
   });
 
-  it('hostile server text stays inert text, and the most options a field may have (1,000) render', async () => {
+  it('hostile server text stays inert text without its bidi override, and the most options a field may have (1,000) render', async () => {
     const hostile = '<img src=x onerror="window.__pwned=1"></script><script>window.__pwned=2</script>\u202Eevil';
+    // Shown as written, less the right-to-left override that would turn "evil" around.
+    const shown = hostile.replace('\u202E', '');
     const options = Array.from({ length: LIMITS.options }, (_, i) => ({ const: `o${i}`, title: i === 3 ? hostile : `Option ${i}` }));
     await render({
       ...form(hostile, { type: 'object', properties: { pick: { type: 'string', title: hostile, description: hostile, oneOf: options } } }),
       server: hostile,
       tool: hostile,
     });
-    assert.equal(await page.locator('h1.message').textContent(), hostile);
-    assert.equal(await page.locator(`${field('pick')} vscode-label`).textContent(), hostile);
+    assert.equal(await page.locator('h1.message').textContent(), shown);
+    assert.equal(await page.locator(`${field('pick')} vscode-label`).textContent(), shown);
+    assert.equal(await page.locator('.source').textContent(), `${shown} · ${shown}`);
     // Every option, and "(no answer)" for a field that is not required.
     assert.equal(await page.locator(`${field('pick')} vscode-option`).count(), LIMITS.options + 1);
     assert.equal(await page.locator('img').count(), 0, 'no element was created from server text');

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { AskOptions, Outcome, Prompter } from '../../src/elicitation/broker';
-import { PromptQueue, type ShowResult } from '../../src/elicitation/prompt-queue';
+import { PromptQueue, type ShowResult } from '../../src/ui/prompt-queue';
 import type { InputRequest } from '../../src/elicitation/request';
 import type { ServerConnection } from '../../src/mcp/connection';
 import { createHost, type Host, stdioDefinition, toolJson } from '../support/servers';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { escapeIcons, iconSafe, linkSafe, messageSafe, oneLine, wrap } from '../../src/ui/text';
+import { escapeIcons, iconSafe, linkSafe, messageSafe, oneLine, plain, wrap } from '../../src/ui/text';
 
 const MARKUP = '$(alert) [Open settings](command:workbench.action.openSettings)';
 
@@ -28,5 +28,20 @@ describe('server text in VS Code widgets', () => {
     assert.deepEqual(wrap('one two three four', 9), ['one two', 'three', 'four']);
     assert.deepEqual(wrap('a\n\nb', 80), ['a', '', 'b']);
     assert.deepEqual(wrap('x'.repeat(12), 5), ['xxxxx', 'xxxxx', 'xx']);
+  });
+
+  it('every surface loses bidi controls and zero-width characters first, then gets its own escaping', () => {
+    const hidden = 'pay\u202Egnp.exe\u200B \u2066x\u2069';
+    for (const [name, shown] of [['oneLine', oneLine(hidden)], ['iconSafe', iconSafe(hidden)], ['plain', plain(hidden)], ['escapeIcons', escapeIcons(hidden)], ['wrap', wrap(hidden).join('\n')]]) {
+      assert.equal(shown, 'paygnp.exe x', name);
+    }
+    // The zero-width space that breaks a link is ours, added after the server's were removed.
+    assert.equal(linkSafe(`\u202E${MARKUP}`), '$(alert) [Open settings]\u200B(command:workbench.action.openSettings)');
+    assert.equal(messageSafe(`[a]\u200B\u200B(command:x)`), '[a]\u200B(command:x)');
+  });
+
+  it('plain text keeps its lines and is capped', () => {
+    assert.equal(plain('a\nb'), 'a\nb');
+    assert.equal(plain('x'.repeat(50), 10), `${'x'.repeat(9)}…`);
   });
 });

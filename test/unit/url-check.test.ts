@@ -23,11 +23,9 @@ describe('URL checks', () => {
     assert.ok(!long.ok && /too long to review/.test(long.reason));
   });
 
-  it('warns about plain http (but not on loopback), IP hosts (loopback ones too) and user info', () => {
+  it('warns about plain http (but not on this computer), IP hosts (loopback ones too) and user info', () => {
     const http = checkUrl('http://plain.example.com/');
     assert.ok(http.ok && /not encrypted/.test(http.warnings[0]));
-    const localhost = checkUrl('http://localhost:8080/review');
-    assert.ok(localhost.ok && localhost.warnings.length === 0);
     const loopback = checkUrl('http://127.0.0.1:8080/review');
     assert.ok(loopback.ok);
     assert.deepEqual(loopback.warnings, ['The host is a bare IP address (127.0.0.1): a program on this computer, not a site you can recognise by name.']);
@@ -37,6 +35,32 @@ describe('URL checks', () => {
     assert.ok(userinfo.ok);
     assert.equal(userinfo.host, 'evil.example');
     assert.match(userinfo.warnings[0], /puts "bank\.example\.com" before an @ sign: that is a user name, not the site\. The site is evil\.example\./);
+  });
+
+  it('warns for localhost as for 127.0.0.1, in every spelling the URL parser accepts', () => {
+    for (const url of ['http://localhost:8080/review', 'http://LOCALHOST/', 'http://app.localhost/', 'http://0x7f.1/', 'http://2130706433/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/']) {
+      const check = checkUrl(url);
+      assert.ok(check.ok, url);
+      assert.equal(check.warnings.length, 1, `${url}: ${check.warnings.join(' | ')}`);
+      assert.match(check.warnings[0], /a program on this computer, not a site you can recognise by name/, url);
+    }
+    const named = checkUrl('http://localhost:8080/review');
+    assert.ok(named.ok);
+    assert.deepEqual(named.warnings, ['The host is localhost: a program on this computer, not a site you can recognise by name.']);
+  });
+
+  it('warns for private, link-local and shared address ranges, and plain http to them', () => {
+    for (const host of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.10', '169.254.169.254', '100.64.0.1', '[fd00::1]', '[fe80::1]', '[::ffff:192.168.0.1]']) {
+      const check = checkUrl(`http://${host}/admin`);
+      assert.ok(check.ok, host);
+      assert.match(check.warnings.join('\n'), /not encrypted/, host);
+      assert.match(check.warnings.join('\n'), /on a private network: a device near you/, host);
+    }
+    for (const host of ['172.32.0.1', '192.169.0.1', '100.128.0.1', '11.0.0.1', '[2001:db8::1]']) {
+      const check = checkUrl(`https://${host}/`);
+      assert.ok(check.ok, host);
+      assert.deepEqual(check.warnings, [`The host is a bare IP address (${check.ok ? new URL(`https://${host}/`).hostname : ''}), not a name you can recognise.`], host);
+    }
   });
 
   it('a user name that does not decode is shown as it is written, not thrown', () => {
@@ -51,7 +75,7 @@ describe('URL checks', () => {
     assert.ok(check.ok);
     assert.equal(check.host, 'аpple.com');
     assert.equal(check.asciiHost, 'xn--pple-43d.com');
-    assert.match(check.warnings[0], /non-ASCII characters that can imitate other letters; the browser goes to xn--pple-43d\.com/);
+    assert.equal(check.warnings[0], 'The host has non-ASCII characters that can imitate other letters (it reads as аpple.com); the browser goes to xn--pple-43d.com.');
     const fromPunycode = checkUrl('https://xn--pple-43d.com/');
     assert.ok(fromPunycode.ok && fromPunycode.host === 'аpple.com');
   });

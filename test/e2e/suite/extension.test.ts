@@ -25,17 +25,20 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
 }
 
 describe('Elicitation Host in a real VS Code', () => {
-  it('activates and exports its API', async () => {
+  it('activates and exports its API, and nothing mutable: not the input store', async () => {
     const host = await api();
-    assert.equal(typeof host.requestInput, 'function');
-    assert.equal(typeof host.servers, 'function');
-    assert.equal(typeof host.callTool, 'function');
-    assert.ok(host.store);
+    assert.deepEqual(Object.keys(host).sort(), ['callTool', 'requestInput', 'servers']);
+    assert.equal('store' in host, false);
+  });
+
+  it('an extension asking without naming itself is refused; a name is never taken for a server\'s', async () => {
+    const host = await api();
+    await assert.rejects(host.requestInput({ message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } }, { requester: ' \u200B ' }), /needs options\.requester/);
   });
 
   it('registers its commands', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const command of ['runTool', 'startServer', 'stopServer', 'restartServer', 'showServerOutput', 'refreshServers', 'forgetInputs', 'showPendingInputs']) {
+    for (const command of ['runTool', 'startServer', 'stopServer', 'restartServer', 'showServerOutput', 'refreshServers', 'forgetInputs', 'showPendingInputs', 'muteServer', 'unmuteServer']) {
       assert.ok(commands.includes(`elicitationHost.${command}`), `elicitationHost.${command} is registered`);
     }
   });

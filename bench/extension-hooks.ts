@@ -1,0 +1,49 @@
+/**
+ * What only the benchmark build of the extension carries (`BENCHMARK` true; the shipped
+ * bundle leaves all of it out): the floors `npm run bench` compares our prompts with (VS
+ * Code's own quick pick, a new webview with a plain ten-field form), each timed from the
+ * call, and the form panel's timings, all written to ELICITATION_HOST_BENCH_LOG.
+ */
+import { appendFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+
+export interface BenchmarkHooks {
+  /** Records one timing, stamped with when it was logged. */
+  readonly record: (record: Record<string, unknown>) => void;
+}
+
+export function installBenchmarkHooks(context: vscode.ExtensionContext): BenchmarkHooks {
+  const file = process.env.ELICITATION_HOST_BENCH_LOG;
+  const record = (entry: Record<string, unknown>): void => {
+    if (file) appendFileSync(file, `${JSON.stringify({ ...entry, loggedAt: Date.now() })}\n`);
+  };
+  context.subscriptions.push(
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainQuickPick', () => {
+      record({ event: 'plainQuickPick', at: Date.now() });
+      return vscode.window.showQuickPick(['Accept', 'Decline'], { title: 'Plain quick pick (benchmark)' });
+    }),
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebview', () => plainWebview(record)),
+  );
+  if (file) void vscode.commands.executeCommand('setContext', 'elicitationHost.benchmarking', true);
+  return { record };
+}
+
+/** A new webview panel with a plain HTML form of ten fields, timed from the call to the first field having focus. */
+function plainWebview(record: (entry: Record<string, unknown>) => void): void {
+  record({ event: 'plainWebviewCalled', at: Date.now() });
+  const panel = vscode.window.createWebviewPanel('elicitationHost.benchmark', 'Plain form (benchmark)', vscode.ViewColumn.Active, { enableScripts: true });
+  const nonce = Math.random().toString(36).slice(2);
+  const fields = Array.from({ length: 10 }, (_, i) => `<label>Field ${i + 1} <input name="f${i}"></label><br>`).join('\n');
+  panel.webview.html = `<!DOCTYPE html><html><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${nonce}';">
+</head><body><form>${fields}<button>Submit</button></form>
+<script nonce="${nonce}">
+const vscode = acquireVsCodeApi();
+document.querySelector('input').focus();
+vscode.postMessage({ shownAt: Date.now() });
+</script></body></html>`;
+  panel.webview.onDidReceiveMessage((message: { shownAt?: number }) => {
+    record({ event: 'plainWebviewShown', at: message.shownAt });
+    panel.dispose();
+  });
+}

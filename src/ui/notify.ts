@@ -1,0 +1,54 @@
+/**
+ * Every message the extension shows, notification or dialog, goes through here, so each
+ * gets the escaping its surface needs (see text.ts) whatever text it carries: an error
+ * message can hold an HTTP body or a crashed server's last output. Lint allows
+ * `window.show{Information,Warning,Error}Message` in this file only.
+ */
+import * as vscode from 'vscode';
+import { linkSafe, oneLine, plain } from './text';
+
+/** Notifications turn `[label](target)` into links: broken here; on one line, capped. */
+const NOTIFICATION_FITS = 1000;
+
+export function showInfo<T extends string>(text: string, ...actions: T[]): Thenable<T | undefined> {
+  return vscode.window.showInformationMessage(linkSafe(text, NOTIFICATION_FITS), ...actions);
+}
+
+export function showWarning<T extends string>(text: string, ...actions: T[]): Thenable<T | undefined> {
+  return vscode.window.showWarningMessage(linkSafe(text, NOTIFICATION_FITS), ...actions);
+}
+
+export function showError<T extends string>(text: string, ...actions: T[]): Thenable<T | undefined> {
+  return vscode.window.showErrorMessage(linkSafe(text, NOTIFICATION_FITS), ...actions);
+}
+
+/** A command's failure, told as text: an error can carry an HTTP body or a server's last output. */
+export function reportFailure(promise: Promise<unknown>): void {
+  promise.catch((error: unknown) => void showError(errorText(error)));
+}
+
+/** An error as the person reads it. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export interface Dialog<T extends vscode.MessageItem> {
+  readonly kind: 'info' | 'warning';
+  /** The dialog's bold heading: one line. */
+  readonly heading: string;
+  /** The text under it: lines kept. */
+  readonly detail: string;
+  readonly buttons: readonly T[];
+}
+
+/**
+ * A modal dialog. Dialogs draw neither icons nor links, so their text needs no escaping,
+ * only the invisible characters removed (and the heading on one line).
+ */
+export function showDialog<T extends vscode.MessageItem>(dialog: Dialog<T>): Thenable<T | undefined> {
+  const heading = oneLine(dialog.heading, 400);
+  const options: vscode.MessageOptions = { modal: true, detail: plain(dialog.detail, 4000) };
+  return dialog.kind === 'warning'
+    ? vscode.window.showWarningMessage(heading, options, ...dialog.buttons)
+    : vscode.window.showInformationMessage(heading, options, ...dialog.buttons);
+}

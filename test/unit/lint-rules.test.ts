@@ -1,0 +1,93 @@
+/**
+ * Lint holds the layers of ARCHITECTURE.md and the one way to show text: each forbidden
+ * import or call, linted as a file in the place it is forbidden, fails; the same line
+ * where it is allowed passes. ESLint's own Node API on virtual files, with the project's
+ * configuration.
+ */
+import { strict as assert } from 'node:assert';
+import { ESLint } from 'eslint';
+import { REPO } from '../support/servers';
+
+let eslint: ESLint;
+
+async function ruleIds(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.map((m) => m.ruleId ?? `fatal: ${m.message}`);
+}
+
+async function assertFails(filePath: string, code: string, rule: string): Promise<void> {
+  const ids = await ruleIds(filePath, code);
+  assert.ok(ids.includes(rule), `${filePath}: \`${code.trim()}\` should fail ${rule}; got ${JSON.stringify(ids)}`);
+}
+
+async function assertPasses(filePath: string, code: string, rule: string): Promise<void> {
+  const ids = await ruleIds(filePath, code);
+  assert.ok(!ids.includes(rule), `${filePath}: \`${code.trim()}\` should pass ${rule}; got ${JSON.stringify(ids)}`);
+}
+
+const use = (what: string): string => `${what}\nexport const used = [x];\n`;
+
+describe('lint holds the layers', function () {
+  this.timeout(60_000);
+  before(() => {
+    eslint = new ESLint({ cwd: REPO });
+  });
+
+  const forbidden: Array<[file: string, importLine: string, why: string]> = [
+    ['src/mcp/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/mcp'],
+    ['src/cli/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/cli'],
+    ['src/gateway/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/gateway'],
+    ['src/gateway/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/gateway'],
+    ['src/gateway/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/gateway'],
+    ['src/gateway/virtual.ts', "import { x } from '../extension';", 'nothing of src/extension.ts in src/gateway'],
+    ['src/mcp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/mcp'],
+    ['src/mcp/virtual.ts', "import { x } from '../gateway/server';", 'nothing of src/gateway in src/mcp'],
+    ['src/mcp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/mcp'],
+    ['src/cli/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/cli'],
+    ['src/elicitation/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/elicitation'],
+    ['src/elicitation/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/elicitation'],
+    ['src/elicitation/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/elicitation'],
+    ['src/elicitation/virtual.ts', "import { x } from 'node:fs';", 'no I/O in src/elicitation'],
+    ['src/shared/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/shared'],
+    ['src/shared/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/shared'],
+    ['src/shared/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/shared'],
+    ['webview/virtual.ts', "import { x } from '../src/ui/text';", 'nothing of src/ui in webview'],
+    ['webview/virtual.ts', "import { x } from '../src/mcp/config';", 'nothing of src/mcp in webview'],
+    ['webview/virtual.ts', "import * as x from 'vscode';", 'no vscode in webview'],
+    ['webview/virtual.ts', "import x from 'ajv';", 'no ajv in webview'],
+    ['webview/virtual.ts', "import { x } from '../src/elicitation/schema-check';", 'no schema-check in webview'],
+  ];
+  for (const [file, line, why] of forbidden) {
+    it(`fails: ${why}`, () => assertFails(file, use(line), 'no-restricted-imports'));
+  }
+
+  it('the same imports pass where the layers allow them', async () => {
+    await assertPasses('src/ui/virtual.ts', use("import * as x from 'vscode';"), 'no-restricted-imports');
+    await assertPasses('src/ui/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
+    await assertPasses('src/cli/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
+    await assertPasses('src/gateway/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
+    await assertPasses('src/cli/virtual.ts', use("import { x } from '../gateway/server';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/virtual.ts', use("import { x } from '../elicitation/schema';"), 'no-restricted-imports');
+    await assertPasses('webview/virtual.ts', use("import { x } from '../src/elicitation/validation';"), 'no-restricted-imports');
+    await assertPasses('webview/virtual.ts', use("import { x } from 'ajv-formats/dist/formats';"), 'no-restricted-imports');
+  });
+});
+
+describe('lint holds the one way to show text and take the quick input', function () {
+  this.timeout(60_000);
+  before(() => {
+    eslint = new ESLint({ cwd: REPO });
+  });
+
+  for (const call of ['showErrorMessage', 'showWarningMessage', 'showInformationMessage', 'showQuickPick', 'showInputBox']) {
+    it(`window.${call} fails outside its module, passes inside it`, async () => {
+      const code = `import * as vscode from 'vscode';\nvoid vscode.window.${call}('x');\n`;
+      await assertFails('src/ui/virtual.ts', code, 'no-restricted-properties');
+      await assertFails('src/extension.ts', code, 'no-restricted-properties');
+      const destructured = `import * as vscode from 'vscode';\nconst { ${call} } = vscode.window;\nvoid ${call}('x');\n`;
+      await assertFails('src/ui/virtual.ts', destructured, 'no-restricted-properties');
+      const home = call.startsWith('showQuick') || call === 'showInputBox' ? 'src/ui/own-quick-input.ts' : 'src/ui/notify.ts';
+      await assertPasses(home, code, 'no-restricted-properties');
+    });
+  }
+});

@@ -1,0 +1,24 @@
+import { strict as assert } from 'node:assert';
+import { parseRequestedSchema } from '../../src/elicitation/schema';
+import type { FormView } from '../../src/shared/protocol';
+import { readableForm } from '../../webview/readable';
+
+describe('the form page shows server text without invisible characters', () => {
+  it('strips who asks, the message, titles, descriptions and option labels; leaves values alone', () => {
+    const parsed = parseRequestedSchema({
+      type: 'object',
+      properties: {
+        file: { type: 'string', title: 'File\u202Etxt.exe', description: 'pay\u200Bpal', default: 'a\u200Bb' },
+        pick: { type: 'string', oneOf: [{ const: 'v\u200B1', title: 'One\u2066\u2069', description: 'first\u200D' }] },
+      },
+    });
+    assert.ok(parsed.ok);
+    const form: FormView = { requestId: 'r', server: 'ev\u202Eil', tool: 't\u200Bool', message: 'Open \u2067this\u2069', questions: parsed.form.questions, drafts: {} };
+    const shown = readableForm(form);
+    assert.deepEqual([shown.server, shown.tool, shown.message], ['evil', 'tool', 'Open this']);
+    const [file, pick] = shown.questions;
+    assert.deepEqual([file.title, file.description, file.defaultValue], ['Filetxt.exe', 'paypal', 'a\u200Bb']);
+    assert.ok(pick.kind === 'single-select');
+    assert.deepEqual(pick.options, [{ value: 'v\u200B1', label: 'One', description: 'first' }]);
+  });
+});
