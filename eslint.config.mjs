@@ -60,13 +60,6 @@ export default tseslint.config(
   // The form page: the pure layers, without what only the host runs.
   restrictImports(['webview/**'], [noVscode], [noIo, noUiOrMcp, noHostOnly]),
   {
-          paths: [{ name: 'vscode', message: 'The gateway runs without VS Code (elicitation-host serve); VS Code wiring belongs in src/ui and src/extension.ts.' }],
-          patterns: [{ group: ['**/ui/**', '**/cli/**', '**/extension'], message: 'Imports point down only (see ARCHITECTURE.md).' }],
-        },
-      ],
-    },
-  },
-  {
     files: ['*.mjs', 'scripts/**/*.mjs', 'test/**/*.mjs', 'bench/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
