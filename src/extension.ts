@@ -7,7 +7,11 @@ import { createApi, type ElicitationHostApi } from './api';
 import { InputStore } from './elicitation/store';
 import { createBroker } from './mcp/create-broker';
 import { ServerManager } from './mcp/manager';
+import { AgentServerProvider, PROVIDER_ID } from './ui/agent-provider';
 import { ConfigLoader } from './ui/config-loader';
+import { AgentConnector, SETUP_SCHEME, SetupDocuments } from './ui/connect-agent';
+import { GatewayHost } from './ui/gateway-host';
+import { GatewayToken } from './ui/gateway-token';
 import { FormPanel } from './ui/form-panel';
 import { InputResolver } from './ui/inputs';
 import { ServerLogs } from './ui/logs';
@@ -20,7 +24,8 @@ import { VsCodePrompter } from './ui/prompter';
 import { refusalReporter } from './ui/refusals';
 import { registerServerCommand, serverOf } from './ui/server-commands';
 import { ServersTreeProvider, type ServersNode } from './ui/servers-view';
-import { autoStart, connectionSettings, forceForm } from './ui/settings';
+import { ServeChoices } from './ui/serve-choices';
+import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/tool-runner';
 import { vsCodeUrlFlow } from './ui/url-flow';
 import { reportRefusedLink } from './ui/url-prompt';
@@ -62,12 +67,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     firstWorkspaceFolder: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     resolveInput: inputs.resolve,
     readFile: async (path) => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path))),
+    // Servers are offered sampling, which goes to the calling agent when it can sample.
+    relaySampling: true,
   });
+  const agentChoices = new ServeChoices(context.workspaceState);
+  const gateway = new GatewayHost({
+    upstreams: {
+      list: () => manager.servers.filter((e) => !e.blocked).map((e) => manager.upstream(e.id)),
+      onDidChange: (listener) => manager.onDidChange.add(listener),
+    },
+    token: new GatewayToken(context.secrets),
+    broker,
+    store,
+    version,
+    state: context.workspaceState,
+    terminalEnv: context.environmentVariableCollection,
+    log,
+  });
+  const setupDocuments = new SetupDocuments();
+  const connector = new AgentConnector(gateway, setupDocuments, quickInput);
   const diagnostics = vscode.languages.createDiagnosticCollection('mcp.json');
   const loader = new ConfigLoader(manager, diagnostics, log);
   const results = new ResultDocuments();
   const runner = new ToolRunner(manager, broker, results, quickInput);
-  const serversView = new ServersTreeProvider(manager, mutes);
+  const serversView = new ServersTreeProvider(manager, mutes, agentChoices);
   const pendingView = new PendingTreeProvider(store);
 
   const openPending = (id: string | undefined): void => openPendingRequest((requestId) => prompter.open(requestId), id);
@@ -94,6 +117,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     onServer('elicitationHost.restartServer', (id) => report(manager.restart(id))),
     onServer('elicitationHost.muteServer', (_id, name) => mutes.mute(name)),
     onServer('elicitationHost.unmuteServer', (_id, name) => mutes.unmute(name)),
+    registerServerCommand(manager, 'elicitationHost.serveToAgent', (entry) => report(agentChoices.set(entry.definition, true))),
+    registerServerCommand(manager, 'elicitationHost.stopServingToAgent', (entry) => report(agentChoices.set(entry.definition, false))),
+    gateway,
+    agentChoices,
+    vscode.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, new AgentServerProvider(gateway, agentChoices, (id) => manager.find(id)?.definition, gatewayEnabled)),
+    vscode.workspace.registerTextDocumentContentProvider(SETUP_SCHEME, setupDocuments),
+    vscode.commands.registerCommand('elicitationHost.connectAgent', () => report(connector.run())),
+    vscode.commands.registerCommand('elicitationHost.rotateGatewayToken', () => report(gateway.rotateToken())),
     vscode.commands.registerCommand('elicitationHost.showServerOutput', (node?: ServersNode | string) => {
       const entry = serverOf(manager, node);
       if (entry) logs.show(entry.definition.name);
@@ -109,6 +140,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   );
 
   await loader.loadAll();
+  if (gatewayEnabled()) report(gateway.start());
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);
   return createApi({ broker, manager, applyDefaults: () => connectionSettings().applyDefaults });
 }

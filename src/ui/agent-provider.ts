@@ -5,6 +5,7 @@
  * asked in our prompts. The label is the server's configured name, which VS Code uses in
  * the tool names it gives the model.
  */
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../mcp/config';
 import type { GatewayHost } from './gateway-host';
@@ -16,24 +17,40 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
+  /** What VS Code was last told: it hears of a change only when this differs (servers change state often). */
+  private listed = '';
 
   constructor(
     private readonly host: GatewayHost,
     private readonly choices: ServeChoices,
     private readonly definitionOf: (id: string) => ServerDefinition | undefined,
+    private readonly enabled: () => boolean,
   ) {
-    this.subscriptions = [host.onDidChange(() => this.changed.fire()), choices.onDidChange(() => this.changed.fire())];
+    const update = (): void => {
+      if (this.key() !== this.listed) this.changed.fire();
+    };
+    this.subscriptions = [host.onDidChange(update), choices.onDidChange(update)];
+  }
+
+  private served(): Array<{ name: string; url: string }> {
+    const gateway = this.host.running;
+    if (!gateway || !this.enabled()) return [];
+    return gateway.servers().filter((served) => {
+      const definition = this.definitionOf(served.id);
+      return definition !== undefined && this.choices.served(definition);
+    });
+  }
+
+  private key(): string {
+    // The token is in the key (rotating it must reach VS Code) but never kept in clear.
+    return JSON.stringify([this.served().map((s) => [s.name, s.url]), createHash('sha256').update(this.host.token).digest('hex')]);
   }
 
   async provideMcpServerDefinitions(): Promise<vscode.McpHttpServerDefinition[]> {
-    const gateway = await this.host.start();
-    return gateway
-      .servers()
-      .filter((served) => {
-        const definition = this.definitionOf(served.id);
-        return definition !== undefined && this.choices.served(definition);
-      })
-      .map((served) => new vscode.McpHttpServerDefinition(served.name, vscode.Uri.parse(served.url), { Authorization: `Bearer ${this.host.token}` }));
+    if (!this.enabled()) return [];
+    await this.host.start();
+    this.listed = this.key();
+    return this.served().map((served) => new vscode.McpHttpServerDefinition(served.name, vscode.Uri.parse(served.url), { Authorization: `Bearer ${this.host.token}` }));
   }
 
   /** The token may have been rotated since the list was given: each start gets the current one. */

@@ -59,6 +59,8 @@ export class GatewayHost implements vscode.Disposable {
   }
 
   private async listen(): Promise<Gateway> {
+    // Loading the bundle takes a moment: not on the activation's own turn.
+    await new Promise((resolve) => setImmediate(resolve));
     const { Gateway } = loadGateway();
     await this.deps.token.load();
     const gateway = await Gateway.start({

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { ToolInfo } from '../mcp/connection';
 import type { ServerEntry, ServerManager } from '../mcp/manager';
+import { ServeChoices } from './serve-choices';
 import type { MutedServers } from './mutes';
 import { oneLine, plain } from './text';
 
@@ -37,8 +38,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
   constructor(
     private readonly manager: ServerManager,
     private readonly mutes: MutedServers,
+    private readonly agentChoices: ServeChoices,
   ) {
-    this.unsubscribe = [manager.onDidChange.add(() => this.changed.fire()), mutes.onDidChange(() => this.changed.fire())];
+    const refresh = (): void => this.changed.fire();
+    const choices = agentChoices.onDidChange(refresh);
+    this.unsubscribe = [manager.onDidChange.add(refresh), mutes.onDidChange(refresh), () => choices.dispose()];
   }
 
   getChildren(node?: ServersNode): ServersNode[] {
@@ -93,8 +97,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     // A new id once running: the tree would otherwise keep the collapsed state it had while starting.
     item.id = `${entry.id}#${state === 'running' ? 'running' : 'idle'}`;
     item.iconPath = STATE_ICONS[state];
-    // "server.<state>", and ".muted" after it while muted (the menus match on both).
-    item.contextValue = `server.${state}${muted ? '.muted' : ''}`;
+    const served = this.agentChoices.served(entry.definition);
+    // "server.<state>.agent-on|off", and ".muted" after it while muted (the menus match on each part).
+    item.contextValue = `server.${state}.agent-${served ? 'on' : 'off'}${muted ? '.muted' : ''}`;
     const where = entry.definition.source.kind === 'user' ? 'user settings' : entry.definition.source.file;
     const detail = entry.blocked ?? (state === 'error' ? (connection?.detail ?? entry.failure) : undefined);
     const described =
@@ -103,11 +108,18 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
         : detail
           ? `${state}: ${oneLine(detail, 120)}`
           : state;
-    item.description = muted ? `muted · ${described}` : described;
+    item.description = [muted ? 'muted' : undefined, served ? "VS Code's agent" : undefined, described].filter(Boolean).join(' · ');
     const lines = [
       `${entry.definition.name} (${entry.definition.config.type}) from ${where}`,
       `State: ${state}`,
       ...(muted ? ['Questions: muted for this session, declined without asking (Unmute Questions to be asked again)'] : []),
+      served
+        ? ServeChoices.vsCodeAlsoRuns(entry.definition)
+          ? "VS Code's agent: served by Elicitation Host, so its questions are asked here. VS Code also runs this server from mcp.json: disable it there (MCP: List Servers) so its tools appear once."
+          : "VS Code's agent: served by Elicitation Host, so its questions are asked here."
+        : ServeChoices.vsCodeAlsoRuns(entry.definition)
+          ? "VS Code's agent: VS Code runs this server itself from mcp.json (Serve to VS Code's Agent moves it here)."
+          : "VS Code's agent: not served (Serve to VS Code's Agent).",
       ...(detail ? [detail] : []),
       ...(connection?.crash?.stderrTail.length ? ['', 'Last output:', ...connection.crash.stderrTail.slice(-8)] : []),
       ...(connection?.serverInfo ? [`Server: ${connection.serverInfo.name} ${connection.serverInfo.version}`] : []),

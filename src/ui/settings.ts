@@ -37,3 +37,8 @@ export function userServers(): unknown {
 export function affects(event: vscode.ConfigurationChangeEvent, key: string): boolean {
   return event.affectsConfiguration(`${SECTION}.${key}`);
 }
+
+/** `elicitationHost.gateway.enabled`: serve our servers to agents. */
+export function gatewayEnabled(): boolean {
+  return vscode.workspace.getConfiguration('elicitationHost').get<boolean>('gateway.enabled', true);
+}

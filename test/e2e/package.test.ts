@@ -36,6 +36,7 @@ describe('the packaged extension', () => {
     assert.deepEqual(names, [
       'LICENSE.txt',
       'dist/extension.js',
+      'dist/gateway.js',
       'dist/mcp-sdk.js',
       'dist/webview/main.js',
       'dist/webview/pattern.js',
