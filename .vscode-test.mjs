@@ -25,7 +25,7 @@ cpSync('test/e2e/workspace', workspace, { recursive: true });
 
 export default defineConfig({
   files: 'out/e2e-suite/*.test.js',
-  version: '1.100.3',
+  version: '1.103.2',
   workspaceFolder: workspace,
   launchArgs: ['--disable-workspace-trust', '--user-data-dir', userData],
   env: { ELICITATION_HOST_FIXTURES: fixtures, ELICITATION_HOST_EXPECT_TRUSTED: 'true', FIXTURE_RECORD: '/dev/null' },

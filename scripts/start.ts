@@ -50,8 +50,8 @@ async function main(): Promise<void> {
   if (build.status !== 0) throw new Error('the build failed');
   const minimum = args.includes('--minimum');
   const vscode = await provisionVsCode(minimum ? 'minimum' : 'newest', log);
-  // VS Code 1.100 refuses dialogs when the URL may load a development extension, so there
-  // the packaged extension is installed instead.
+  // VS Code 1.103 refuses dialogs when the smoke-test driver is on (which loading a
+  // development extension from the URL needs), so there the packaged extension is installed instead.
   let extensionsDir: string | undefined;
   if (minimum) {
     const pack = spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit', cwd: REPO });

@@ -1,7 +1,7 @@
 /**
  * The harness itself: the cache is reused, a stopped server leaves no process behind, nor
- * does a test run ended by Ctrl-C or a crash, nor a failed start; and a missing browser is a
- * failure that says how to install it.
+ * does a test run ended by Ctrl-C or a crash, nor a failed start; a missing browser is a
+ * failure that says what to do; and the packaged browser drives the workbench.
  */
 import { strict as assert } from 'node:assert';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -10,10 +10,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from './harness/browser';
-import { provisionVsCode } from './harness/provision';
+import { findChromium, launchChromium } from './harness/browser';
+import { PACKAGE } from './harness/packaged-chromium';
+import { cacheRoot, provisionVsCode } from './harness/provision';
 import { groupMembers, startVsCodeServer } from './harness/server';
-import { closeBrowser, FIXTURES, provisioned, REPO, requireBuilt, sharedBrowser, versionName } from './context';
+import { Workbench } from './harness/workbench';
+import { closeBrowser, FIXTURES, provisioned, REPO, requireBuilt, RESULTS, sharedBrowser, versionName, WORKSPACE } from './context';
+import { openToolList } from './ui-steps';
 import { ChildOutput, describeProcesses, killProcesses, processTable, processTree, type ProcessRow, waitForExit, waitUntilGone } from './processes';
 
 const HARNESS_RUN = join(REPO, 'test/e2e/harness-run.ts');
@@ -168,7 +171,47 @@ process.exit(3);
     }
   });
 
-  it('a missing Chromium fails with the install command', async () => {
-    await assert.rejects(launchChromium('/nonexistent/chromium'), /Chromium is not installed at \/nonexistent\/chromium: run "sudo apt-get update && sudo apt-get install -y chromium"/);
+  it('a browser named but missing fails with what to do', async () => {
+    await assert.rejects(launchChromium('/nonexistent/chromium'), /no browser at \/nonexistent\/chromium: install Chrome or Chromium there/);
+    await withChromiumPath('/nonexistent/chromium', () =>
+      assert.rejects(findChromium(), /CHROMIUM_PATH=\/nonexistent\/chromium names no file: set it to a Chrome or Chromium, to @sparticuz\/chromium for the packaged one/),
+    );
+  });
+
+  it(`the Chromium packaged in ${PACKAGE} (used where none is installed) drives the workbench`, async () => {
+    requireBuilt(join(REPO, 'dist/extension.js'), join(FIXTURES, 'stdio.js'));
+    const path = await withChromiumPath(PACKAGE, () => findChromium());
+    assert.equal(path, join(cacheRoot(), 'chromium', `sparticuz-${packageVersion()}`, 'chromium'), 'unpacked into the cache');
+    const browser = await launchChromium(path);
+    const server = await startVsCodeServer({ vscode: await provisioned(), workspaceTrust: false, env: { ELICITATION_HOST_FIXTURES: FIXTURES, FIXTURE_RECORD: '/dev/null' } });
+    try {
+      assert.equal(browser.version().split('.')[0], packageVersion().split('.')[0], `the packaged browser runs (${browser.version()})`);
+      const url = server.workbenchUrl({ folder: WORKSPACE, extensionDevelopmentPath: REPO });
+      const workbench = await Workbench.openUrl(browser, url, join(RESULTS, versionName()));
+      // Quick input from the palette, our extension's tool list, a tool's argument box.
+      await openToolList(workbench, 'fixture');
+      await workbench.pick('echo');
+      await workbench.waitForQuickInputTitle('fixture · echo');
+      await workbench.screenshot('packaged-chromium');
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
   });
 });
+
+/** Runs `body` with CHROMIUM_PATH set to `value`, then restores it. */
+async function withChromiumPath<T>(value: string, body: () => Promise<T>): Promise<T> {
+  const previous = process.env.CHROMIUM_PATH;
+  process.env.CHROMIUM_PATH = value;
+  try {
+    return await body();
+  } finally {
+    if (previous === undefined) delete process.env.CHROMIUM_PATH;
+    else process.env.CHROMIUM_PATH = previous;
+  }
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(REPO, 'node_modules', PACKAGE, 'package.json'), 'utf8')) as { version: string }).version;
+}

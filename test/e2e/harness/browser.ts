@@ -1,25 +1,48 @@
 /**
- * Debian's Chromium, driven by playwright-core, opening the VS Code web workbench; and
- * the extension-host test run that reports its result through codeAutomationExit.
+ * The browser the tests drive through playwright-core: an installed Chrome or Chromium when
+ * there is one, else the Chromium shipped inside the npm package @sparticuz/chromium, so a
+ * fresh machine needs nothing installed by hand. Also the extension-host test run that
+ * reports its result through codeAutomationExit.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { PACKAGE, packagedChromium } from './packaged-chromium';
 import type { RunningVsCode } from './server';
 
-const DEFAULT_CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM;
+/** Where an installed Chrome or Chromium is looked for, in this order (Debian's package first). */
+export const INSTALLED_BROWSERS: readonly string[] = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+];
+
+/**
+ * The browser's path. CHROMIUM_PATH, when set, decides: a path (which must exist), or
+ * `@sparticuz/chromium` for the packaged one even where a browser is installed (CI uses
+ * that, to test what a fresh machine runs).
+ */
+export async function findChromium(log?: (line: string) => void): Promise<string> {
+  const named = process.env.CHROMIUM_PATH;
+  if (named === PACKAGE) return packagedChromium(log);
+  if (named) {
+    if (!existsSync(named)) throw new Error(`CHROMIUM_PATH=${named} names no file: set it to a Chrome or Chromium, to ${PACKAGE} for the packaged one, or unset it to use an installed one or else the packaged one`);
+    return named;
+  }
+  return INSTALLED_BROWSERS.find((path) => existsSync(path)) ?? packagedChromium(log);
+}
 
 /** No network but loopback: nothing in the background should try to reach out. */
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** A missing Chromium is a failure that says how to install it, never a skip. */
-export async function launchChromium(executablePath: string = CHROMIUM): Promise<Browser> {
-  if (!existsSync(executablePath)) {
-    const where = executablePath === DEFAULT_CHROMIUM ? '' : ` at ${executablePath}`;
-    throw new Error(`Chromium is not installed${where}: run "sudo apt-get update && sudo apt-get install -y chromium"`);
-  }
-  return chromium.launch({ executablePath, headless: true, args: FLAGS });
+/** Launches `executablePath`, or the browser findChromium() chooses; a missing one is a failure that says what to do, never a skip. */
+export async function launchChromium(executablePath?: string): Promise<Browser> {
+  const path = executablePath ?? (await findChromium());
+  if (!existsSync(path)) throw new Error(`no browser at ${path}: install Chrome or Chromium there, or leave the choice to the tests (an installed one, else ${PACKAGE} from npm install)`);
+  return chromium.launch({ executablePath: path, headless: true, args: FLAGS });
 }
 
 export async function screenshot(page: Page, path: string): Promise<void> {

