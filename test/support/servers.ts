@@ -129,6 +129,8 @@ export interface HostOptions {
   readonly onLinkRefused?: (source: unknown, url: string, reason: string) => void;
   /** The workspace folders, read whenever a server asks (default: one folder, file:///workspace). */
   readonly roots?: () => ReadonlyArray<{ uri: string; name: string }>;
+  /** The broker's limit of open questions per server (default: the product's). */
+  readonly maxOpenPerServer?: number;
 }
 
 export function createHost(prompter: Prompter, options: HostOptions = {}): Host {
@@ -136,6 +138,7 @@ export function createHost(prompter: Prompter, options: HostOptions = {}): Host 
   const broker = createBroker({
     store,
     prompter,
+    ...(options.maxOpenPerServer !== undefined && { maxOpenPerServer: options.maxOpenPerServer }),
     ...(options.onLinkRefused && { onLinkRefused: options.onLinkRefused }),
   });
   const connections: ServerConnection[] = [];
