@@ -5,6 +5,7 @@
  * paused meanwhile, and the registry of accepted URL elicitations whose completion the
  * server may report.
  */
+import { setMaxListeners } from 'node:events';
 import type { Broker, FormParams, UrlParams } from '../elicitation/broker';
 import type { ElicitResult } from '../elicitation/model';
 import type { RequestSource } from '../elicitation/request';
@@ -112,6 +113,9 @@ export class ElicitBridge {
     const onCallAbort = (): void => {
       if (calls.every((c) => c.signal.aborted)) controller.abort(new Error(`the call to ${calls.map((c) => c.name).join(' and ')} ended`));
     };
+    // A 2025-era question cannot say which call it belongs to, so it watches every call in flight,
+    // and each call is watched by every open question: up to the broker's cap, which grows with the calls.
+    setMaxListeners(this.deps.inFlight().length + 10, ...calls.map((c) => c.signal));
     for (const c of calls) c.signal.addEventListener('abort', onCallAbort, { once: true });
     const timer =
       settings.elicitationTimeoutMs > 0
