@@ -217,8 +217,8 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
   it('Run Tool\'s own list steps over a question on screen; the question comes back unanswered, not cancelled', async () => {
     const { workbench } = ui!;
     const page = workbench.page;
+    // The call stays in flight until its question is answered; its result editor opens then.
     await runTool(workbench, 'fixture', 'ask_later', '1000');
-    await results.next();
     await waitForPrompt(workbench, 'fixture has a question of its own: proceed?');
     // Run Tool from the Servers view's title (the command palette is VS Code's own quick input, not ours).
     await workbench.openAgentInputs();
@@ -230,6 +230,7 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     await waitForPrompt(workbench, 'fixture has a question of its own: proceed?');
     await workbench.clickRow(/Accept/);
     assert.deepEqual(await ui!.nextRecord('ask_later'), { action: 'accept', content: {} });
+    await results.next();
   });
 
   it('two servers asking at once are answered in order; the status bar counts 2, 1, then nothing', async () => {
