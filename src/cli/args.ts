@@ -25,6 +25,7 @@ export const USAGE = `Usage:
   elicitation-host call [options] <tool> -- <command> [args...]
   elicitation-host call-all [options] <server-url>
   elicitation-host call-all [options] -- <command> [args...]
+  elicitation-host serve [options] -- <command> [args...]   (the gateway: serve --help)
 
 Options (a value follows as the next word or after "=", as in --args='{"a":1}'):
   --args JSON          tool arguments (call-all fills the rest from schema defaults)
