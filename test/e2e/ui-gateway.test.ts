@@ -131,6 +131,8 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     assert.match(result.error ?? '', /cancel/i, `the call ended cancelled, not with ${JSON.stringify(result)}`);
     await frame.locator('h1.message', { hasText: 'Chez Cancelled' }).waitFor({ state: 'detached', timeout: 20_000 });
     await frame.locator('p.idle').waitFor();
+    // The person is told why the form went away.
+    await workbench.waitForNotification(new RegExp(`^Question from ${SERVED} · book_restaurant, for .+ closed`));
     await workbench.screenshot('gateway-cancelled-form-closed');
   });
 
