@@ -139,7 +139,9 @@ function render(shown: FormView): void {
   const header = document.createElement('header');
   const who = document.createElement('div');
   who.className = 'source';
-  who.textContent = form.tool ? `${form.server} · ${form.tool}` : form.server;
+  const what = form.tool ? `${form.server} · ${form.tool}` : form.server;
+  // Through the gateway: which agent's call asked, as every other surface says it (sourceLabel).
+  who.textContent = form.agent ? `${what}, for ${form.agent}` : what;
   const message = document.createElement('h1');
   message.className = 'message';
   message.id = 'message';

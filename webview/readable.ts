@@ -22,6 +22,7 @@ export function readableForm(form: FormView): FormView {
     ...form,
     server: withoutInvisible(form.server),
     ...(form.tool !== undefined && { tool: withoutInvisible(form.tool) }),
+    ...(form.agent !== undefined && { agent: withoutInvisible(form.agent) }),
     message: withoutInvisible(form.message),
     questions: form.questions.map(readableQuestion),
   };

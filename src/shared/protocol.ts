@@ -10,6 +10,8 @@ export interface FormView {
   readonly requestId: string;
   readonly server: string;
   readonly tool?: string;
+  /** The agent whose call asked, through the gateway ("…, for Claude Code"). */
+  readonly agent?: string;
   readonly message: string;
   readonly questions: readonly Question[];
   /** Drafts to restore, by question id (typed as the question takes them). */

@@ -170,6 +170,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       requestId: request.id,
       server: request.source.server,
       ...(request.source.tool && { tool: request.source.tool }),
+      ...(request.source.agent && { agent: request.source.agent }),
       message: request.message,
       questions: request.questions,
       drafts,

@@ -27,6 +27,8 @@ export async function startUi(
   env: Record<string, string> = {},
   /** The folder to open; the test workspace by default. */
   folder: string = WORKSPACE,
+  /** More packaged extensions to install beside ours (a probe standing in for an agent, say). */
+  moreVsix: readonly string[] = [],
 ): Promise<Ui> {
   requireBuilt(VSIX, join(FIXTURES, 'stdio.js'));
   const vscode = await provisioned();
@@ -35,6 +37,7 @@ export async function startUi(
   writeFileSync(recordFile, '');
   const extensionsDir = join(dir, 'extensions');
   installVsix(vscode, VSIX, extensionsDir);
+  for (const vsix of moreVsix) installVsix(vscode, vsix, extensionsDir);
   const server = await startVsCodeServer({
     vscode,
     workspaceTrust: false,

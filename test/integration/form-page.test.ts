@@ -236,10 +236,11 @@ describe('form page in headless Chromium', function () {
       ...form(hostile, { type: 'object', properties: { pick: { type: 'string', title: hostile, description: hostile, oneOf: options } } }),
       server: hostile,
       tool: hostile,
+      agent: hostile,
     });
     assert.equal(await page.locator('h1.message').textContent(), shown);
     assert.equal(await page.locator(`${field('pick')} vscode-label`).textContent(), shown);
-    assert.equal(await page.locator('.source').textContent(), `${shown} · ${shown}`);
+    assert.equal(await page.locator('.source').textContent(), `${shown} · ${shown}, for ${shown}`, 'who asks, and for which agent (a gateway call)');
     // Every option, and "(no answer)" for a field that is not required.
     assert.equal(await page.locator(`${field('pick')} vscode-option`).count(), LIMITS.options + 1);
     assert.equal(await page.locator('img').count(), 0, 'no element was created from server text');
