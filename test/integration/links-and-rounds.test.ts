@@ -13,6 +13,7 @@ import { CallError } from '../../src/mcp/errors';
 import type { CallProgress } from '../../src/mcp/ports';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { createHost, FIXTURES, stdioDefinition, toolJson } from '../support/servers';
+import { waitUntil } from '../support/wait';
 
 const dir = mkdtempSync(join(tmpdir(), 'eh-links-'));
 
@@ -25,14 +26,6 @@ function recordFile(name: string): string {
 function records(file: string): Array<Record<string, unknown>> {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
-
-const waitFor = async (what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> => {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 function server(name: string, script: string, env: Record<string, string> = {}, args: string[] = []): ServerDefinition {
   return { name, source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script), ...args], env } };
@@ -49,7 +42,7 @@ describe('URL mode (MCP 2025-11-25)', () => {
       const { request, options } = prompter.asked[0];
       assert.equal(options.presentation, 'url');
       assert.ok(request.mode === 'url' && /^http:\/\/127\.0\.0\.2:\d+\/review\//.test(request.url));
-      await waitFor('the completion', () => host.urlFlow.completions.length === 1);
+      await waitUntil('the completion', () => host.urlFlow.completions.length === 1);
       assert.deepEqual(host.urlFlow.completions, [{ server: 'reviews', message: 'Review and approve change #42' }]);
     } finally {
       await host.closeAll();
@@ -61,7 +54,7 @@ describe('URL mode (MCP 2025-11-25)', () => {
     try {
       const c = await host.connect(stdioDefinition());
       await c.callTool('complete_unknown', {});
-      await waitFor('the log line', () => host.log.lines.some((l) => l.includes('ignored a completion notification for an elicitation this client does not know: no-such-elicitation')));
+      await waitUntil('the log line', () => host.log.lines.some((l) => l.includes('ignored a completion notification for an elicitation this client does not know: no-such-elicitation')));
       assert.deepEqual(host.urlFlow.completions, []);
     } finally {
       await host.closeAll();
@@ -236,8 +229,7 @@ describe('multi round-trip requests (SEP-2322)', () => {
       const c = await host.connect(server('raw', 'raw-input-required.js', { FIXTURE_RECORD: file }));
       const cancelled = new AbortController();
       const call = c.callTool('spec_two_rounds', { note: 'x' }, { signal: cancelled.signal });
-      const end = Date.now() + 5000;
-      while (prompter.asked.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil('the second round on screen', () => prompter.asked.length >= 2, 5000);
       assert.equal(prompter.asked[1].request.message, 'Tag 2.0.0 now?', 'the second round is on screen');
       cancelled.abort(new Error('You cancelled spec_two_rounds'));
       await assert.rejects(call, /You cancelled spec_two_rounds/);
@@ -280,9 +272,10 @@ describe('multi round-trip requests (SEP-2322)', () => {
       folders = [...folders, { uri: 'file:///second', name: 'second' }];
       c.rootsChanged();
       // A notification has no answer: wait until the server has counted it.
-      const end = Date.now() + 5_000;
-      let seen = toolJson(await c.callTool('watch_roots', {})) as { changes: number };
-      while (seen.changes === 0 && Date.now() < end) seen = toolJson(await c.callTool('watch_roots', {})) as { changes: number };
+      const seen = await waitUntil('the server to count the change', async () => {
+        const now = toolJson(await c.callTool('watch_roots', {})) as { changes: number };
+        return now.changes > 0 && now;
+      }, 5_000);
       assert.deepEqual(seen, { changes: 1, roots: folders });
     } finally {
       await host.closeAll();
@@ -400,10 +393,10 @@ describe('multi round-trip requests (SEP-2322)', () => {
         const c = await host.connect(server('raw', 'raw-input-required.js', { FIXTURE_RECORD: file }), { negotiation: 'legacy' });
         const cancelled = new AbortController();
         const call = c.callTool('late_input_required', { ms: 300 }, { signal: cancelled.signal });
-        await waitFor('the server to receive the call', () => records(file).some((r) => r.received));
+        await waitUntil('the server to receive the call', () => records(file).some((r) => r.received));
         cancelled.abort(new Error('You cancelled late_input_required'));
         await assert.rejects(call, /You cancelled late_input_required/);
-        await waitFor('the late answer to be sent', () => records(file).some((r) => r.responded));
+        await waitUntil('the late answer to be sent', () => records(file).some((r) => r.responded));
         // Responses arrive in order on stdio: once this call is answered, the late one has been read.
         assert.equal(((await c.callTool('half_empty', {})) as unknown as { content: Array<{ text: string }> }).content[0].text, 'half-shaped: empty requests');
         // A new client numbers its requests from 0 again: the late answer's id comes round.

@@ -9,6 +9,7 @@ import { PromptQueue, type ShowResult } from '../../src/ui/prompt-queue';
 import type { InputRequest } from '../../src/elicitation/request';
 import type { ServerConnection } from '../../src/mcp/connection';
 import { createHost, type Host, stdioDefinition, toolJson } from '../support/servers';
+import { waitUntil } from '../support/wait';
 
 /** A surface that shows one question at a time and accepts each after `holdMs`. */
 class OneAtATimeSurface implements Prompter {
@@ -48,14 +49,6 @@ class OneAtATimeSurface implements Prompter {
   }
 }
 
-async function until(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Two fixture servers, "alpha" and "beta", each asking under its own name. */
 function twoServers(host: Host): Promise<ServerConnection[]> {
   return Promise.all(['alpha', 'beta'].map((name) => host.connect(stdioDefinition(name, {}, ['--name', name]))));
@@ -71,7 +64,7 @@ describe('the pending queue with real servers', () => {
       // Each call stays in flight until its question is answered.
       const calls = [alpha.callTool('ask_later', { delayMs: 400 }), beta.callTool('ask_later', { delayMs: 100 })];
       await Promise.all(calls);
-      await until('both questions to be answered', () => surface.shown.length === 2 && host.store.state.requests.every((r) => r.status !== 'open'));
+      await waitUntil('both questions to be answered', () => surface.shown.length === 2 && host.store.state.requests.every((r) => r.status !== 'open'));
       assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?', 'alpha: alpha has a question of its own: proceed?']);
       assert.equal(surface.maxVisible, 1, 'never two on screen');
     } finally {
@@ -85,13 +78,13 @@ describe('the pending queue with real servers', () => {
     try {
       const [alpha, beta] = await twoServers(host);
       const betaCall = beta.callTool('ask_later', { delayMs: 0 });
-      await until('beta on screen', () => surface.shown.length === 1);
+      await waitUntil('beta on screen', () => surface.shown.length === 1);
       // alpha's question waits behind beta's and is withdrawn after 300 ms.
       const withdrawn = toolJson(await alpha.callTool('cancel_elicitation', { afterMs: 300 }));
       // On the server's side its own withdrawal ends the request with an error, not an answer.
       assert.ok('error' in withdrawn && !('action' in withdrawn), JSON.stringify(withdrawn));
       await betaCall;
-      await until('beta answered', () => host.store.state.requests.every((r) => r.status !== 'open'));
+      await waitUntil('beta answered', () => host.store.state.requests.every((r) => r.status !== 'open'));
       assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?'], 'the withdrawn question never showed');
       assert.deepEqual(surface.told, [], 'nothing was said about a question nobody saw');
     } finally {
