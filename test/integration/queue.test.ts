@@ -8,7 +8,7 @@ import type { AskOptions, Outcome, Prompter } from '../../src/elicitation/broker
 import { PromptQueue, type ShowResult } from '../../src/ui/prompt-queue';
 import type { InputRequest } from '../../src/elicitation/request';
 import type { ServerConnection } from '../../src/mcp/connection';
-import { createHost, type Host, stdioDefinition, toolJson } from '../support/servers';
+import { withHost, type Host, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
 /** A surface that shows one question at a time and accepts each after `holdMs`. */
@@ -57,8 +57,7 @@ function twoServers(host: Host): Promise<ServerConnection[]> {
 describe('the pending queue with real servers', () => {
   it('shows questions from several servers one at a time, first come first served', async () => {
     const surface = new OneAtATimeSurface(300);
-    const host = createHost(surface);
-    try {
+    await withHost(surface, async (host) => {
       const [alpha, beta] = await twoServers(host);
       // alpha asks after 400 ms, beta after 100 ms: beta's comes first though alpha's call was made first.
       // Each call stays in flight until its question is answered.
@@ -67,15 +66,12 @@ describe('the pending queue with real servers', () => {
       await waitUntil('both questions to be answered', () => surface.shown.length === 2 && host.store.state.requests.every((r) => r.status !== 'open'));
       assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?', 'alpha: alpha has a question of its own: proceed?']);
       assert.equal(surface.maxVisible, 1, 'never two on screen');
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('a question withdrawn while it waits leaves the queue silently; the one on screen is not disturbed', async () => {
     const surface = new OneAtATimeSurface(1200);
-    const host = createHost(surface);
-    try {
+    await withHost(surface, async (host) => {
       const [alpha, beta] = await twoServers(host);
       const betaCall = beta.callTool('ask_later', { delayMs: 0 });
       await waitUntil('beta on screen', () => surface.shown.length === 1);
@@ -87,8 +83,6 @@ describe('the pending queue with real servers', () => {
       await waitUntil('beta answered', () => host.store.state.requests.every((r) => r.status !== 'open'));
       assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?'], 'the withdrawn question never showed');
       assert.deepEqual(surface.told, [], 'nothing was said about a question nobody saw');
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });
