@@ -8,22 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Workbench } from '../test/e2e/harness/workbench';
 import type { Ui } from '../test/e2e/ui-setup';
 import { runTool } from '../test/e2e/ui-steps';
+import { waitUntil } from '../test/support/wait';
 import { median, round } from './stats';
 
 const SAMPLES = 20;
 
 function events(file: string): Array<Record<string, unknown>> {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
-}
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 async function scheduleForms(workbench: Workbench, count: number): Promise<void> {
@@ -40,8 +31,8 @@ async function closeAgentInput(workbench: Workbench): Promise<void> {
 
 /** The next of our forms: from the server's send to its first field focused; then declined. */
 async function nextForm(ui: Ui, benchLog: string, index: number, breakdown: Array<Record<string, number>>): Promise<number> {
-  const shown = await until('the form', () => events(benchLog).filter((e) => e.event === 'formShown')[index]);
-  const sent = await until('the send time', () => ui.records().filter((r) => r.tool === 'ask_form_later:sent')[index]);
+  const shown = await waitUntil('the form', () => events(benchLog).filter((e) => e.event === 'formShown')[index], 20_000);
+  const sent = await waitUntil('the send time', () => ui.records().filter((r) => r.tool === 'ask_form_later:sent')[index], 20_000);
   const elapsed = Number(shown.at) - Number(sent.outcome.at);
   const sentAt = Number(sent.outcome.at);
   const asked = Number(shown.askedAt);
@@ -72,7 +63,7 @@ export async function benchForms(ui: Ui, benchLog: string): Promise<{ results: R
   for (let i = 0; i < SAMPLES; i++) {
     const before = events(benchLog).filter((e) => e.event === 'plainWebviewShown').length;
     await workbench.runCommand('Elicitation Host: Benchmark: Plain Webview Form');
-    const shown = await until('the plain webview', () => events(benchLog).filter((e) => e.event === 'plainWebviewShown')[before]);
+    const shown = await waitUntil('the plain webview', () => events(benchLog).filter((e) => e.event === 'plainWebviewShown')[before], 20_000);
     const called = events(benchLog).filter((e) => e.event === 'plainWebviewCalled')[before];
     plain.push(Number(shown.at) - Number(called.at));
   }

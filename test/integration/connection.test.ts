@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { findRequest, openRequests } from '../../src/elicitation/store';
 import { CallError } from '../../src/mcp/errors';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
-import { createHost, type HttpFixture, startHttpFixture, stdioDefinition, toolJson } from '../support/servers';
+import { withHost, type HttpFixture, startHttpFixture, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil, waitUntilGone } from '../support/wait';
 import type { ServerDefinition } from '../../src/mcp/config';
 
@@ -34,8 +34,7 @@ describe('connection: every fixture, over both transports', () => {
       const definition = (): ServerDefinition => transports.find((t) => t.name === transport.name)!.definition();
 
       it('negotiates the 2025 era and lists the tools with their annotations', async () => {
-        const host = createHost(new ScriptedPrompter());
-        try {
+        await withHost(new ScriptedPrompter(), async (host) => {
           const c = await host.connect(definition());
           assert.equal(c.state, 'running');
           assert.equal(c.era, 'legacy');
@@ -47,15 +46,12 @@ describe('connection: every fixture, over both transports', () => {
           }
           assert.equal(c.tools.find((t) => t.name === 'clear_completed')?.destructive, true);
           assert.equal(c.tools.find((t) => t.name === 'book_restaurant')?.destructive, false);
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('book_restaurant: accept sends typed content; the prompt knows the server and tool', async () => {
         const prompter = new ScriptedPrompter([accept({ party_size: 4, date: '2026-12-24', dietary: 'vegan' })]);
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           const result = await c.callTool('book_restaurant', { restaurant: 'Chez Fixture' });
           assert.deepEqual(toolJson(result), { action: 'accept', content: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } });
@@ -63,62 +59,47 @@ describe('connection: every fixture, over both transports', () => {
           assert.equal(request.message, 'Please provide your reservation details for Chez Fixture:');
           assert.deepEqual(request.source, { server: c.name, tool: 'book_restaurant' });
           assert.equal(options.presentation, 'form');
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('confirm_action: a required boolean answered false is still an accept', async () => {
-        const host = createHost(new ScriptedPrompter([accept({ confirm: false })]));
-        try {
+        await withHost(new ScriptedPrompter([accept({ confirm: false })]), async (host) => {
           const c = await host.connect(definition());
           assert.deepEqual(toolJson(await c.callTool('confirm_action', { action: 'deploy' })), { action: 'accept', content: { confirm: false } });
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('collect_feedback: the optional comment may be left out', async () => {
-        const host = createHost(new ScriptedPrompter([accept({ rating: '5' })]));
-        try {
+        await withHost(new ScriptedPrompter([accept({ rating: '5' })]), async (host) => {
           const c = await host.connect(definition());
           assert.deepEqual(toolJson(await c.callTool('collect_feedback', {})), { action: 'accept', content: { rating: '5' } });
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('clear_completed: a destructive tool\'s empty-schema confirm, declined and cancelled', async () => {
         const prompter = new ScriptedPrompter([decline, cancel, accept()]);
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           assert.deepEqual(toolJson(await c.callTool('clear_completed', { count: 5 })), { action: 'decline', removed: 0 });
           assert.deepEqual(toolJson(await c.callTool('clear_completed', { count: 5 })), { action: 'cancel', removed: 0 });
           assert.deepEqual(toolJson(await c.callTool('clear_completed', { count: 5 })), { action: 'accept', content: {}, removed: 5 });
           assert.equal(prompter.asked[0].options.presentation, 'confirm');
           assert.deepEqual(prompter.asked[0].request.source, { server: c.name, tool: 'Clear completed todos', destructive: true });
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('pick_instruments: a titled multi-select', async () => {
         const prompter = new ScriptedPrompter([accept({ instruments: ['piano', 'drums'] })]);
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           assert.deepEqual(toolJson(await c.callTool('pick_instruments', {})), { action: 'accept', content: { instruments: ['piano', 'drums'] } });
           assert.equal(prompter.asked[0].options.presentation, 'pick-many');
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('an invalid schema is answered with -32602 naming every offending path; nothing is shown', async () => {
         const prompter = new ScriptedPrompter();
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           const { error } = toolJson(await c.callTool('invalid_schema', {})) as { error: { code: number; message: string; data: { problems: unknown[] } } };
           assert.equal(error.code, -32602);
@@ -130,41 +111,32 @@ describe('connection: every fixture, over both transports', () => {
           assert.equal(prompter.asked.length, 0);
           // The connection is fine afterwards.
           assert.deepEqual(toolJson(await c.callTool('echo', { text: 'still here' })), { echo: 'still here' });
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('our parser sees the schema as sent: pattern and option descriptions survive', async () => {
         const prompter = new ScriptedPrompter([accept({ code: 'ABC-1234', region: 'eu' })]);
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           assert.deepEqual(toolJson(await c.callTool('voucher', {})), { action: 'accept', content: { code: 'ABC-1234', region: 'eu' } });
           const [code, region] = prompter.asked[0].request.questions;
           assert.equal(code.kind === 'text' && code.pattern, '^[A-Z]{3}-\\d{4}$');
           assert.deepEqual(region.kind === 'single-select' && region.options[0], { value: 'eu', label: 'Europe', description: 'Frankfurt data centre' });
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('a pattern the answer breaks is refused before anything is sent', async () => {
         const prompter = new ScriptedPrompter([accept({ code: 'abc' }), accept({ code: 'XYZ-0001' })]);
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           assert.deepEqual(toolJson(await c.callTool('voucher', {})), { action: 'accept', content: { code: 'XYZ-0001' } });
           assert.deepEqual(prompter.asked[1].options.errors, [{ questionId: 'code', message: 'Voucher code must match the pattern ^[A-Z]{3}-\\d{4}$' }]);
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('the server withdraws its question: the prompt is told to close and the request is abandoned', async () => {
         const prompter = new ScriptedPrompter([waitForAbort]);
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           const outcome = toolJson(await c.callTool('cancel_elicitation', { afterMs: 300 })) as { error: { message: string } };
           assert.match(outcome.error.message, /no longer needs the answer/);
@@ -172,26 +144,21 @@ describe('connection: every fixture, over both transports', () => {
           const state = findRequest(host.store.state, prompter.asked[0].request.id)!;
           assert.equal(state.status, 'abandoned');
           assert.match(state.reason!, /withdrew the question: the server no longer needs the answer/);
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('two questions at once are both asked and both answered', async () => {
         const prompter = new ScriptedPrompter([], (request) =>
           request.questions.length === 0 ? { action: 'accept', answers: {} } : accept({ warehouse: 'wh-lyon' })(request, undefined as never),
         );
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           assert.deepEqual(toolJson(await c.callTool('two_questions', {})), {
             first: { action: 'accept', content: {} },
             second: { action: 'accept', content: { warehouse: 'wh-lyon' } },
           });
           assert.equal(prompter.asked.length, 2);
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('a tool call does not time out while its question is open; it does when idle', async () => {
@@ -201,8 +168,7 @@ describe('connection: every fixture, over both transports', () => {
             return accept({ quantity: 3 })(request, options);
           },
         ]);
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition(), { toolTimeoutMs: 400 });
           assert.deepEqual(toolJson(await c.callTool('choose_quantity', {})), { action: 'accept', content: { quantity: 3 } });
           // Progress keeps a long call alive...
@@ -210,15 +176,12 @@ describe('connection: every fixture, over both transports', () => {
           // ...silence does not.
           await assert.rejects(c.callTool('silent_wait', { ms: 3000 }), (e: unknown) =>
             e instanceof CallError && /silent_wait on .* timed out: no answer or progress for 0 s/.test(e.message));
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
 
       it('cancelling the call closes the question that belongs to it', async () => {
         const prompter = new ScriptedPrompter([waitForAbort]);
-        const host = createHost(prompter);
-        try {
+        await withHost(prompter, async (host) => {
           const c = await host.connect(definition());
           const cancelled = new AbortController();
           const call = c.callTool('book_restaurant', {}, { signal: cancelled.signal });
@@ -228,9 +191,7 @@ describe('connection: every fixture, over both transports', () => {
           assert.equal(prompter.asked[0].options.signal.aborted, true);
           await assert.rejects(call, /You cancelled the call/);
           await waitUntil('the request to leave the open list', () => openRequests(host.store.state).length === 0);
-        } finally {
-          await host.closeAll();
-        }
+        });
       });
     });
   }
@@ -239,20 +200,16 @@ describe('connection: every fixture, over both transports', () => {
 describe('connection: which call a question belongs to', () => {
   it('one call in flight: the question names its tool, destructive or not', async () => {
     const prompter = new ScriptedPrompter([decline]);
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition());
       await c.callTool('clear_completed', {});
       assert.deepEqual(prompter.asked[0].request.source, { server: 'fixture', tool: 'Clear completed todos', destructive: true });
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('several calls in flight: no tool is guessed, and the question is destructive if any of them is', async () => {
     const prompter = new ScriptedPrompter([decline]);
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition());
       // A call is in flight from the moment callTool is called: no wait is needed for the two to overlap.
       const slow = c.callTool('silent_wait', { ms: 1500 });
@@ -260,15 +217,12 @@ describe('connection: which call a question belongs to', () => {
       assert.deepEqual(prompter.asked[0].request.source, { server: 'fixture', destructive: true });
       assert.ok(host.log.lines.some((l) => l.includes('a question arrived while 2 calls were running')));
       await slow;
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('a question that may belong to either of two calls stays open until both have ended', async () => {
     const prompter = new ScriptedPrompter([waitForAbort]);
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition());
       const first = new AbortController();
       const second = new AbortController();
@@ -284,16 +238,13 @@ describe('connection: which call a question belongs to', () => {
       second.abort(new Error('stop the second'));
       assert.equal(prompter.asked[0].options.signal.aborted, true);
       await asking;
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });
 
 describe('connection: the output log', () => {
   it('shows stderr lines, and at trace level the JSON-RPC traffic both ways; nothing of it otherwise', async () => {
-    const host = createHost(new ScriptedPrompter([decline]));
-    try {
+    await withHost(new ScriptedPrompter([decline]), async (host) => {
       host.log.traceEnabled = true;
       const traced = await host.connect(stdioDefinition('traced'));
       await traced.callTool('echo', { text: 'over the wire' });
@@ -308,17 +259,14 @@ describe('connection: the output log', () => {
       host.log.traceEnabled = false;
       await traced.callTool('echo', { text: 'quietly' });
       assert.deepEqual(host.log.lines.filter((l) => l.startsWith('trace')), []);
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });
 
 describe('connection: failures and fallbacks', () => {
   it('a stdio server that crashes mid-elicitation closes the prompt and says how it ended', async () => {
     const prompter = new ScriptedPrompter([waitForAbort]);
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition('crashy'));
       await assert.rejects(c.callTool('crash_during_elicitation', { afterMs: 300 }), (e: unknown) =>
         e instanceof CallError && /crashy disconnected before answering/.test(e.message));
@@ -330,61 +278,52 @@ describe('connection: failures and fallbacks', () => {
       assert.equal(c.crash?.exitCode, 3);
       assert.match(c.detail!, /^the server exited with code 3; last output: .*fixture: crashing on purpose while a question is open$/);
       assert.ok(host.log.lines.includes('stderr fixture: crashing on purpose while a question is open'));
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('a server that fails to start reports its exit code and stderr', async () => {
-    const host = createHost(new ScriptedPrompter());
     const definition: ServerDefinition = {
       name: 'broken',
       source: { kind: 'user' },
       config: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("missing API key"); process.exit(2)'], env: {} },
     };
-    try {
+    await withHost(new ScriptedPrompter(), async (host) => {
       await assert.rejects(host.connect(definition), /^CallError: the server exited with code 2; last output: missing API key$/);
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('a command that does not exist is reported', async () => {
-    const host = createHost(new ScriptedPrompter());
-    await assert.rejects(
-      host.connect({ name: 'nope', source: { kind: 'user' }, config: { type: 'stdio', command: '/nonexistent/server', args: [], env: {} } }),
-      /ENOENT|nonexistent/,
-    );
-    await host.closeAll();
+    await withHost(new ScriptedPrompter(), async (host) => {
+      await assert.rejects(
+        host.connect({ name: 'nope', source: { kind: 'user' }, config: { type: 'stdio', command: '/nonexistent/server', args: [], env: {} } }),
+        /ENOENT|nonexistent/,
+      );
+    });
   });
 
   it('"http" falls back to legacy SSE when the server predates Streamable HTTP', async () => {
     const prompter = new ScriptedPrompter([accept({ party_size: 2, date: '2027-01-01' })]);
-    const host = createHost(prompter);
     const sseOnly = await startHttpFixture(['--sse-only']);
     try {
-      const c = await host.connect(sseOnly.definition('legacy', 'http', '/sse'));
-      assert.equal(c.transportKind, 'sse');
-      assert.deepEqual(toolJson(await c.callTool('book_restaurant', {})), { action: 'accept', content: { party_size: 2, date: '2027-01-01', dietary: 'none' } });
+      await withHost(prompter, async (host) => {
+        const c = await host.connect(sseOnly.definition('legacy', 'http', '/sse'));
+        assert.equal(c.transportKind, 'sse');
+        assert.deepEqual(toolJson(await c.callTool('book_restaurant', {})), { action: 'accept', content: { party_size: 2, date: '2027-01-01', dietary: 'none' } });
+      });
     } finally {
-      await host.closeAll();
       await sseOnly.stop();
     }
   });
 
   it('"sse" connects with legacy SSE directly', async () => {
-    const host = createHost(new ScriptedPrompter([decline]));
-    try {
+    await withHost(new ScriptedPrompter([decline]), async (host) => {
       const c = await host.connect(http.definition('sse', 'sse'));
       assert.equal(c.transportKind, 'sse');
       assert.deepEqual(toolJson(await c.callTool('clear_completed', {})), { action: 'decline', removed: 0 });
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('an HTTP server that is not there is reported as unreachable (no pointless legacy SSE attempt)', async () => {
-    const host = createHost(new ScriptedPrompter());
     // A port nobody listens on: taken from the system, then let go.
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -392,31 +331,25 @@ describe('connection: failures and fallbacks', () => {
         probe.close(() => resolve(free));
       });
     });
-    try {
+    await withHost(new ScriptedPrompter(), async (host) => {
       await assert.rejects(
         host.connect({ name: 'gone', source: { kind: 'user' }, config: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } }),
         new RegExp(`^CallError: http://127\\.0\\.0\\.1:${port}/mcp cannot be reached \\(ECONNREFUSED\\)$`),
       );
       assert.ok(!host.log.lines.some((l) => l.includes('trying legacy SSE')), 'no SSE attempt for a server that is not there');
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('an HTTP server that answers with a server error is reported with its status, not retried as SSE', async () => {
-    const host = createHost(new ScriptedPrompter());
-    try {
+    await withHost(new ScriptedPrompter(), async (host) => {
       await assert.rejects(host.connect(http.definition('broken', 'http', '/status/500')), /answered HTTP 500/);
       assert.ok(!host.log.lines.some((l) => l.includes('trying legacy SSE')));
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('URL mode can be turned off: a url request is refused with -32602 and nothing is shown', async () => {
     const prompter = new ScriptedPrompter();
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition(), { urlMode: false });
       // Not advertised: form mode only.
       assert.deepEqual(toolJson(await c.callTool('client_capabilities', {})).elicitation, { form: {} });
@@ -424,15 +357,12 @@ describe('connection: failures and fallbacks', () => {
         error: { code: -32602, message: 'URL-mode elicitation is not supported by this client (it is turned off)' },
       });
       assert.equal(prompter.asked.length, 0);
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('URL mode on: a url request reaches the prompter as a url prompt', async () => {
     const prompter = new ScriptedPrompter([accept()]);
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition());
       const declared = toolJson(await c.callTool('client_capabilities', {}));
       assert.deepEqual(declared.elicitation, { form: {}, url: {} });
@@ -442,9 +372,7 @@ describe('connection: failures and fallbacks', () => {
       const { request, options } = prompter.asked[0];
       assert.equal(options.presentation, 'url');
       assert.ok(request.mode === 'url' && request.url === 'https://example.com/review/42');
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });
 
@@ -456,8 +384,7 @@ describe('connection: several servers at once', () => {
         release.push(() => resolve(accept(request.questions.length ? { party_size: 5, date: '2026-12-31' } : {})(request, undefined as never) as never));
       }),
     );
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const [a, b] = await Promise.all([host.connect(stdioDefinition('alpha')), host.connect(http.definition('beta'))]);
       const calls = [a.callTool('book_restaurant', {}), b.callTool('book_restaurant', {}), a.callTool('clear_completed', {})];
       await waitUntil('three open questions', () => openRequests(host.store.state).length >= 3);
@@ -467,50 +394,44 @@ describe('connection: several servers at once', () => {
       assert.deepEqual(results[0], { action: 'accept', content: { party_size: 5, date: '2026-12-31', dietary: 'none' } });
       assert.deepEqual(results[1], { action: 'accept', content: { party_size: 5, date: '2026-12-31', dietary: 'none' } });
       assert.deepEqual(results[2], { action: 'accept', content: {}, removed: 5 });
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });
 
 describe('connection: timeouts of our own, and reconnecting', () => {
   it('a question left unanswered past elicitationTimeoutSeconds is withdrawn and the server hears cancel', async () => {
     const prompter = new ScriptedPrompter([waitForAbort]);
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition(), { elicitationTimeoutMs: 300 });
       assert.deepEqual(toolJson(await c.callTool('clear_completed', {})), { action: 'cancel', removed: 0 });
       const state = findRequest(host.store.state, prompter.asked[0].request.id)!;
       assert.deepEqual([state.status, state.reason], ['abandoned', 'no answer within 0 s']);
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('an HTTP server that dies while its question is open: the question closes and the call says why', async () => {
     const http = await startHttpFixture();
     const prompter = new ScriptedPrompter([waitForAbort]);
-    const host = createHost(prompter);
     try {
-      const c = await host.connect(http.definition('remote'));
-      const call = c.callTool('crash_during_elicitation', { afterMs: 300 });
-      await assert.rejects(call, /remote (disconnected before answering|cannot be reached|is not running)/);
-      assert.equal(prompter.asked.length, 1);
-      // Closed, not left open for nobody: the question was withdrawn with the reason.
-      await waitUntil('the open question to close', () => prompter.asked[0].options.signal.aborted);
-      const request = findRequest(host.store.state, prompter.asked[0].request.id)!;
-      assert.equal(request.status, 'abandoned');
-      assert.equal(request.reason, 'remote disconnected');
+      await withHost(prompter, async (host) => {
+        const c = await host.connect(http.definition('remote'));
+        const call = c.callTool('crash_during_elicitation', { afterMs: 300 });
+        await assert.rejects(call, /remote (disconnected before answering|cannot be reached|is not running)/);
+        assert.equal(prompter.asked.length, 1);
+        // Closed, not left open for nobody: the question was withdrawn with the reason.
+        await waitUntil('the open question to close', () => prompter.asked[0].options.signal.aborted);
+        const request = findRequest(host.store.state, prompter.asked[0].request.id)!;
+        assert.equal(request.status, 'abandoned');
+        assert.equal(request.reason, 'remote disconnected');
+      });
     } finally {
-      await host.closeAll();
       await http.stop();
     }
   });
 
   it('an HTTP server that goes away is reconnected to when it is back', async () => {
     const first = await startHttpFixture();
-    const host = createHost(new ScriptedPrompter());
-    try {
+    await withHost(new ScriptedPrompter(), async (host) => {
       const c = await host.connect(first.definition('flaky'));
       await first.stop();
       // The next call fails with the reason, whichever noticed first: the call itself, the
@@ -530,9 +451,7 @@ describe('connection: timeouts of our own, and reconnecting', () => {
       } finally {
         await again.stop();
       }
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });
 
@@ -543,8 +462,7 @@ describe('connection: lifecycle', () => {
   };
 
   it('stop while starting: the start ends stopped, and its process does not live on', async () => {
-    const host = createHost(new ScriptedPrompter());
-    try {
+    await withHost(new ScriptedPrompter(), async (host) => {
       const c = host.connection(stdioDefinition('slow', {}, ['--name', 'slow', '--start-delay', '1500']), { negotiation: 'legacy' });
       const starting = c.start().then(() => 'started', (e: unknown) => e);
       const pid = await waitUntil('the slow server to start its process', () => pidOf(host.log.lines, 'slow'));
@@ -554,14 +472,11 @@ describe('connection: lifecycle', () => {
       assert.equal(c.state, 'stopped');
       assert.deepEqual(c.tools, []);
       await waitUntilGone(pid);
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('after a crash and a stop, the next start goes straight from starting to running', async () => {
-    const host = createHost(new ScriptedPrompter([waitForAbort]));
-    try {
+    await withHost(new ScriptedPrompter([waitForAbort]), async (host) => {
       const c = await host.connect(stdioDefinition('crashy'));
       await assert.rejects(c.callTool('crash_during_elicitation', { afterMs: 100 }), /crashy disconnected before answering/);
       await c.stop();
@@ -573,17 +488,14 @@ describe('connection: lifecycle', () => {
       assert.ok(!states.includes('error'), states.join(' → '));
       assert.equal(c.state, 'running');
       assert.equal(c.crash, undefined);
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('a question that arrives with no call in flight is refused with a JSON-RPC error saying why; nothing is shown', async () => {
     const prompter = new ScriptedPrompter();
-    const host = createHost(prompter);
     const file = join(mkdtempSync(join(tmpdir(), 'eh-unsolicited-')), 'records.jsonl');
     writeFileSync(file, '');
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition('pushy', { FIXTURE_RECORD: file }));
       await c.callTool('ask_unsolicited', { delayMs: 100 });
       const refusal = await waitUntil('the server to hear the refusal', () =>
@@ -592,8 +504,6 @@ describe('connection: lifecycle', () => {
       assert.match(refusal.outcome.error?.message ?? '', /no tools\/call, resources\/read or prompts\/get of this client is in flight/);
       assert.equal(prompter.asked.length, 0);
       assert.ok(host.log.lines.some((l) => /warn refused a question that belongs to no call/.test(l)), host.log.lines.join('\n'));
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });

@@ -8,14 +8,14 @@ import { cannedCompletion } from '../support/gateway-harness';
 import { accept, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
 import { gatewayFixture, type GatewayHarness, startGateway } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';
-import { waitFor } from '../support/wait-for';
+import { waitUntil } from '../support/wait';
 
 const ERAS = ['legacy', 'auto'] as const;
 
 /** A person who answers once `ready` says so. */
 function acceptWhen(ready: () => boolean): Step {
   return async (request, options) => {
-    await waitFor('the test to let the person answer', ready, 20_000);
+    await waitUntil('the test to let the person answer', ready, 20_000);
     return accept()(request, options);
   };
 }
@@ -65,7 +65,7 @@ describe('gateway: around the call', function () {
       if (era === 'auto') await agent.listen({ toolsListChanged: true });
       assert.ok(!(await agent.listTools()).tools.some((t) => t.name === 'late_tool_1'));
       await agent.callTool({ name: 'add_tool', arguments: {} });
-      await waitFor('list_changed at the agent', () => changes > 0);
+      await waitUntil('list_changed at the agent', () => changes > 0);
       assert.ok((await agent.listTools()).tools.some((t) => t.name === 'late_tool_1'));
     });
 

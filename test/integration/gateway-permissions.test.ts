@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { PERMISSION_TOOL } from '../../src/gateway/permission-server';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { type GatewayHarness, startGateway, TOKEN } from '../support/gateway-harness';
-import { waitFor } from '../support/wait-for';
+import { waitUntil } from '../support/wait';
 
 const recorded = (name: string): string => readFileSync(join(__dirname, '../fixtures/claude-code', name), 'utf8');
 
@@ -89,9 +89,9 @@ describe('gateway: Claude Code permission prompts', function () {
       const prompter = new ScriptedPrompter([waitForAbort]);
       harness = await startGateway(prompter, []);
       const reply = postHook(harness.gateway.permissionHookUrl, recorded('permission-request-bash.json'), TOKEN, 300);
-      await waitFor('the question', () => prompter.asked.length === 1);
+      await waitUntil('the question', () => prompter.asked.length === 1);
       await reply;
-      await waitFor('the question to close', () => prompter.asked[0].options.signal.aborted);
+      await waitUntil('the question to close', () => prompter.asked[0].options.signal.aborted);
     });
 
     it('without the token: 400, and nobody is asked; a body that is not a permission request: 400 naming the field', async () => {

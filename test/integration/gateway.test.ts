@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { bundledFixture, gatewayFixture, type GatewayHarness, startGateway } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';
-import { waitFor } from '../support/wait-for';
+import { waitUntil } from '../support/wait';
 
 const ERAS = ['legacy', 'auto'] as const;
 
@@ -87,10 +87,10 @@ describe('gateway: agents call servers through us', function () {
       const agent = await harness.agent('restaurant', { era });
       const controller = new AbortController();
       const call = agent.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } }, { signal: controller.signal });
-      await waitFor('the question', () => prompter.asked.length === 1);
+      await waitUntil('the question', () => prompter.asked.length === 1);
       controller.abort('the agent gave up');
       await assert.rejects(call);
-      await waitFor('the question to close', () => harness!.host.store.state.requests.every((r) => r.status !== 'open'));
+      await waitUntil('the question to close', () => harness!.host.store.state.requests.every((r) => r.status !== 'open'));
       assert.equal(prompter.asked[0].options.signal.aborted, true);
     });
   }

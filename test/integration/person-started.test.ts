@@ -5,20 +5,17 @@
  */
 import { strict as assert } from 'node:assert';
 import { decline, ScriptedPrompter } from '../support/scripted-prompter';
-import { createHost, stdioDefinition } from '../support/servers';
+import { withHost, stdioDefinition } from '../support/servers';
 
 describe('connection: questions of a call the person started', () => {
   it('are marked personStarted; the same question from any other call is not', async () => {
     const prompter = new ScriptedPrompter([decline, decline]);
-    const host = createHost(prompter);
-    try {
+    await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition());
       await c.callTool('clear_completed', {}, { caller: { kind: 'person' } });
       await c.callTool('clear_completed', {});
       assert.deepEqual(prompter.asked[0].request.source, { server: 'fixture', tool: 'Clear completed todos', destructive: true, personStarted: true });
       assert.deepEqual(prompter.asked[1].request.source, { server: 'fixture', tool: 'Clear completed todos', destructive: true });
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });

@@ -8,7 +8,8 @@ import type { AskOptions, Outcome, Prompter } from '../../src/elicitation/broker
 import { PromptQueue, type ShowResult } from '../../src/ui/prompt-queue';
 import type { InputRequest } from '../../src/elicitation/request';
 import type { ServerConnection } from '../../src/mcp/connection';
-import { createHost, type Host, stdioDefinition, toolJson } from '../support/servers';
+import { withHost, type Host, stdioDefinition, toolJson } from '../support/servers';
+import { waitUntil } from '../support/wait';
 
 /** A surface that shows one question at a time and accepts each after `holdMs`. */
 class OneAtATimeSurface implements Prompter {
@@ -48,14 +49,6 @@ class OneAtATimeSurface implements Prompter {
   }
 }
 
-async function until(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Two fixture servers, "alpha" and "beta", each asking under its own name. */
 function twoServers(host: Host): Promise<ServerConnection[]> {
   return Promise.all(['alpha', 'beta'].map((name) => host.connect(stdioDefinition(name, {}, ['--name', name]))));
@@ -64,38 +57,32 @@ function twoServers(host: Host): Promise<ServerConnection[]> {
 describe('the pending queue with real servers', () => {
   it('shows questions from several servers one at a time, first come first served', async () => {
     const surface = new OneAtATimeSurface(300);
-    const host = createHost(surface);
-    try {
+    await withHost(surface, async (host) => {
       const [alpha, beta] = await twoServers(host);
       // alpha asks after 400 ms, beta after 100 ms: beta's comes first though alpha's call was made first.
       // Each call stays in flight until its question is answered.
       const calls = [alpha.callTool('ask_later', { delayMs: 400 }), beta.callTool('ask_later', { delayMs: 100 })];
       await Promise.all(calls);
-      await until('both questions to be answered', () => surface.shown.length === 2 && host.store.state.requests.every((r) => r.status !== 'open'));
+      await waitUntil('both questions to be answered', () => surface.shown.length === 2 && host.store.state.requests.every((r) => r.status !== 'open'));
       assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?', 'alpha: alpha has a question of its own: proceed?']);
       assert.equal(surface.maxVisible, 1, 'never two on screen');
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 
   it('a question withdrawn while it waits leaves the queue silently; the one on screen is not disturbed', async () => {
     const surface = new OneAtATimeSurface(1200);
-    const host = createHost(surface);
-    try {
+    await withHost(surface, async (host) => {
       const [alpha, beta] = await twoServers(host);
       const betaCall = beta.callTool('ask_later', { delayMs: 0 });
-      await until('beta on screen', () => surface.shown.length === 1);
+      await waitUntil('beta on screen', () => surface.shown.length === 1);
       // alpha's question waits behind beta's and is withdrawn after 300 ms.
       const withdrawn = toolJson(await alpha.callTool('cancel_elicitation', { afterMs: 300 }));
       // On the server's side its own withdrawal ends the request with an error, not an answer.
       assert.ok('error' in withdrawn && !('action' in withdrawn), JSON.stringify(withdrawn));
       await betaCall;
-      await until('beta answered', () => host.store.state.requests.every((r) => r.status !== 'open'));
+      await waitUntil('beta answered', () => host.store.state.requests.every((r) => r.status !== 'open'));
       assert.deepEqual(surface.shown, ['beta: beta has a question of its own: proceed?'], 'the withdrawn question never showed');
       assert.deepEqual(surface.told, [], 'nothing was said about a question nobody saw');
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });

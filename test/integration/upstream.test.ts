@@ -16,7 +16,7 @@ import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
 import { ServerManager } from '../../src/mcp/manager';
 import { connectionUpstream, type ListKind } from '../../src/mcp/upstream';
 import { accept, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
-import { createHost, DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, stdioDefinition, toolJson } from '../support/servers';
+import { withHost, DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
 const folder = mkdtempSync(join(tmpdir(), 'eh-upstream-'));
@@ -186,8 +186,7 @@ describe('upstream port: a server that died', () => {
 
 describe('upstream port over one connection (no manager)', () => {
   it('every caller during a start waits for that start, and finds the server running', async () => {
-    const host = createHost(new ScriptedPrompter([], accept()));
-    try {
+    await withHost(new ScriptedPrompter([], accept()), async (host) => {
       const connection = host.connection(stdioDefinition('single'));
       const upstream = connectionUpstream(connection, 'test#single');
       assert.equal(upstream.id, 'test#single');
@@ -195,8 +194,6 @@ describe('upstream port over one connection (no manager)', () => {
       assert.deepEqual(states, ['running', 'running', 'running']);
       assert.equal(host.log.lines.filter((l) => l.includes('connected over')).length, 1, 'one connection');
       assert.deepEqual(toolJson(await upstream.callTool('echo', { text: 'hi' })), { echo: 'hi' });
-    } finally {
-      await host.closeAll();
-    }
+    });
   });
 });

@@ -174,6 +174,22 @@ export function createHost(prompter: Prompter, options: HostOptions = {}): Host 
   };
 }
 
+/**
+ * Runs `body` against a fresh host (see `createHost`) and always closes its connections
+ * afterwards, whether the body passes or throws.
+ */
+export async function withHost<T>(prompter: Prompter, body: (host: Host) => Promise<T>): Promise<T>;
+export async function withHost<T>(prompter: Prompter, options: HostOptions, body: (host: Host) => Promise<T>): Promise<T>;
+export async function withHost<T>(prompter: Prompter, ...rest: [(host: Host) => Promise<T>] | [HostOptions, (host: Host) => Promise<T>]): Promise<T> {
+  const [options, body] = rest.length === 1 ? [{}, rest[0]] : rest;
+  const host = createHost(prompter, options);
+  try {
+    return await body(host);
+  } finally {
+    await host.closeAll();
+  }
+}
+
 /** The JSON a fixture tool returned as its text content. */
 export function toolJson(result: { content?: unknown }): Record<string, unknown> {
   const content = result.content as Array<{ type: string; text?: string }>;

@@ -1,11 +1,13 @@
 /**
- * Waiting for an event a test cannot subscribe to (a record in a file, a line in a log, a
- * process gone): polls until it holds, and fails with what it waited for when it never does.
+ * The one poller of the tests and the bench, for an event a test cannot subscribe to (a
+ * record in a file, a line in a log, a question on screen, a process gone): polls until the
+ * condition holds, and fails with what it waited for when it never does. It waits for a
+ * condition, never sleeps and then asserts.
  */
-export async function waitUntil<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+export async function waitUntil<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
