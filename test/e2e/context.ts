@@ -49,7 +49,7 @@ export function requireBuilt(...paths: string[]): void {
 export function userServerSettings(): Record<string, unknown> {
   return {
     'elicitationHost.servers': {
-      'user-fixture': { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', 'user-fixture', '--only', 'echo,book_restaurant'] },
+      'user-fixture': { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', 'user-fixture', '--only', 'echo,book_restaurant,link_later'] },
     },
     'elicitationHost.autoStart': ['*'],
   };

@@ -49,10 +49,16 @@ function formFrame(workbench: Workbench): FrameLocator {
 async function formAfterVsCodeConfirmation(workbench: Workbench, tool: string, message: string, shot: string, probeDir: string): Promise<FrameLocator> {
   const frame = formFrame(workbench);
   const form = frame.locator('h1.message', { hasText: message });
+  await afterVsCodeConfirmation(workbench, tool, () => form.isVisible().catch(() => false), `our form with "${message}"`, shot, probeDir);
+  return frame;
+}
+
+/** Waits until `shown()` holds, answering VS Code's own "Run <tool>" confirmation (Yes) if it comes first. */
+async function afterVsCodeConfirmation(workbench: Workbench, tool: string, shown: () => Promise<boolean>, what: string, shot: string, probeDir: string): Promise<void> {
   const end = Date.now() + 60_000;
   let confirmed = false;
   for (;;) {
-    if (await form.isVisible().catch(() => false)) return frame;
+    if (await shown()) return;
     // In 1.139 a modal: "Run <tool>", the tool's description, Cancel and Yes.
     const allow = workbench.dialog.filter({ hasText: `Run ${tool}` }).locator('.monaco-button', { hasText: /^(Yes|Allow|Continue)$/ });
     if (!confirmed && (await allow.first().isVisible().catch(() => false))) {
@@ -65,7 +71,7 @@ async function formAfterVsCodeConfirmation(workbench: Workbench, tool: string, m
     if (ended || Date.now() > end) {
       const path = await workbench.screenshot(`FAILED-${shot}`);
       const probe = ['started.json', 'result.json'].map((f) => `${f}: ${existsSync(join(probeDir, f)) ? readFileSync(join(probeDir, f), 'utf8') : '(none)'}`).join('; ');
-      throw new Error(`our form with "${message}" did not show ${ended ? 'before the call ended' : 'within 60 s'} (probe: ${probe}; screenshot: ${path})`);
+      throw new Error(`${what} did not show ${ended ? 'before the call ended' : 'within 60 s'} (probe: ${probe}; screenshot: ${path})`);
     }
     await workbench.page.waitForTimeout(200);
   }
@@ -79,6 +85,14 @@ interface ProbeResult {
   readonly error?: string;
 }
 
+/**
+ * VS Code 1.103 (the minimum) starts a served server through our provider (MCP: List Servers
+ * shows it running) but lists none of its tools in `vscode.lm.tools` outside chat, so its
+ * tool API cannot reach them there; the tool-API scenarios run on the newest VS Code, where
+ * this was checked. The permission hook runs on both.
+ */
+const TOOL_API_REACHES_MCP_TOOLS = versionName() === 'newest';
+
 describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
   let ui: Ui | undefined;
@@ -90,6 +104,11 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     writeFileSync(join(probeDir, 'request.json'), JSON.stringify({ server: SERVED, tool, input }));
     await ui!.workbench.runCommand('Gateway Probe: Invoke Served Tool');
   }
+
+  // Registered on the newest VS Code only (see TOOL_API_REACHES_MCP_TOOLS), not skipped: a skip would count as a failure.
+  const toolApiIt = (title: string, body: () => Promise<void>): void => {
+    if (TOOL_API_REACHES_MCP_TOOLS) it(title, body);
+  };
 
   before(async () => {
     probeDir = mkdtempSync(join(tmpdir(), 'eh-gateway-probe-'));
@@ -104,7 +123,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     rmSync(probeDir, { recursive: true, force: true });
   });
 
-  it("VS Code's tool API calls a served tool; its question is asked in our form, and the answer is the call's result", async () => {
+  toolApiIt("VS Code's tool API calls a served tool; its question is asked in our form, and the answer is the call's result", async () => {
     const { workbench } = ui!;
     await invoke('book_restaurant', { restaurant: 'Chez Gateway' });
     const frame = await formAfterVsCodeConfirmation(workbench, 'book_restaurant', 'Please provide your reservation details for Chez Gateway:', 'gateway-vscode-run-confirmation', probeDir);
@@ -121,7 +140,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     await formFrame(workbench).locator('p.idle').waitFor();
   });
 
-  it('a call the agent cancels closes our form', async () => {
+  toolApiIt('a call the agent cancels closes our form', async () => {
     const { workbench } = ui!;
     await invoke('book_restaurant', { restaurant: 'Chez Cancelled' });
     const frame = await formAfterVsCodeConfirmation(workbench, 'book_restaurant', 'Chez Cancelled', 'gateway-vscode-run-confirmation-2', probeDir);
@@ -134,6 +153,55 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     // The person is told why the form went away.
     await workbench.waitForNotification(new RegExp(`^Question from ${SERVED} · book_restaurant, for .+ closed`));
     await workbench.screenshot('gateway-cancelled-form-closed');
+  });
+
+  toolApiIt('a link from an agent\'s call waits its turn in the quick input: the ASCII site, link and warnings first, the message capped; Decline and stop asking mutes the server until Unmute', async () => {
+    const { workbench } = ui!;
+    const linkPrompt = workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Decline and stop asking' });
+    const declined = async (): Promise<void> => {
+      const result = await probeFile<ProbeResult>(join(probeDir, 'result.json'));
+      assert.equal(result.error, undefined, `the call failed: ${result.error}`);
+      assert.deepEqual(JSON.parse(result.text ?? ''), { action: 'decline' });
+    };
+    await invoke('link_later', { kind: 'idn' });
+    await afterVsCodeConfirmation(workbench, 'link_later', () => linkPrompt.first().isVisible().catch(() => false), 'the link prompt', 'gateway-link-run-confirmation', probeDir);
+    // An agent's call, not the person's: no modal, a quick pick in the queue.
+    assert.equal(await workbench.dialog.count(), 0, 'no modal dialog');
+    assert.match(await workbench.placeholder(), /^Open a link to xn--pple-43d\.com\?/, 'the site as the browser will use it');
+    const rows = (await workbench.quickPickRows()).map((r) => r.replace(/\s+/g, ' ').trim());
+    const site = rows.findIndex((r) => r.startsWith('Site: xn--pple-43d.com'));
+    const fake = rows.findIndex((r) => r.startsWith('Site: apple.com'));
+    const link = rows.findIndex((r) => r.startsWith('Link: https://xn--pple-43d.com/account'));
+    const warning = rows.findIndex((r) => r.includes('can imitate other letters'));
+    assert.ok(site === 0 && link > site && warning > link, `site, link and warning come first: ${rows.join(' | ')}`);
+    assert.ok(fake > warning, `the server's own "Site:" line comes after them, as its message: ${rows.join(' | ')}`);
+    assert.ok(!rows.some((r) => r.includes('END-OF-LINK-MESSAGE')), 'the message is capped');
+    await workbench.screenshot('gateway-link-prompt-queued');
+    await workbench.clickRow(/Decline and stop asking/);
+    await declined();
+
+    // Muted: the next link is declined unseen, and the Servers view says so.
+    await invoke('link_later', { kind: 'idn' });
+    await afterVsCodeConfirmation(workbench, 'link_later', async () => existsSync(join(probeDir, 'result.json')), 'the muted call\'s result', 'gateway-link-run-confirmation-2', probeDir);
+    await declined();
+    await workbench.openAgentInputs();
+    const muted = (r: string): boolean => new RegExp(`^${SERVED}.*muted`, 's').test(r);
+    const servers = await workbench.waitForViewRows(/Servers/, (r) => r.some(muted));
+    assert.ok(servers.some(muted), `the Servers view shows ${SERVED} muted: ${servers.join(' | ')}`);
+    await workbench.screenshot('gateway-link-server-muted');
+
+    // Unmuted from the Servers view: asked again.
+    const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /Servers/ }) }).first();
+    const row = pane.locator('.monaco-list-row', { hasText: new RegExp(`^${SERVED}`) }).first();
+    await row.hover();
+    const unmute = row.locator('.action-label[aria-label^="Unmute Questions"]');
+    await unmute.click();
+    await unmute.waitFor({ state: 'hidden' });
+    await invoke('link_later', { kind: 'idn' });
+    const site2 = workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Site: xn--pple-43d.com' }).first();
+    await afterVsCodeConfirmation(workbench, 'link_later', () => site2.isVisible().catch(() => false), 'the link prompt after Unmute', 'gateway-link-run-confirmation-3', probeDir);
+    await workbench.clickRow(/^Decline$/);
+    await declined();
   });
 
   it("Claude Code's PermissionRequest hook is asked in our quick pick, and the answer comes back as the hook's decision", async () => {

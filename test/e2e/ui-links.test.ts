@@ -97,50 +97,6 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     await workbench.screenshot('link-review-completed');
   });
 
-  it('a link from a call the person did not start waits its turn in the quick input: the ASCII site, link and warnings first, the message capped', async () => {
-    const { workbench } = ui!;
-    await runTool(workbench, 'fixture', 'link_later', { pick: 'idn' });
-    await results.next();
-    // No call of the person's is running: no modal, a quick pick in the queue.
-    await workbench.waitForQuickInputTitle('fixture', 20_000);
-    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Decline and stop asking' }).waitFor();
-    assert.equal(await workbench.dialog.count(), 0, 'no modal dialog');
-    assert.match(await workbench.placeholder(), /^Open a link to xn--pple-43d\.com\?/, 'the site as the browser will use it');
-    const rows = (await workbench.quickPickRows()).map((r) => r.replace(/\s+/g, ' ').trim());
-    const site = rows.findIndex((r) => r.startsWith('Site: xn--pple-43d.com'));
-    const fake = rows.findIndex((r) => r.startsWith('Site: apple.com'));
-    const link = rows.findIndex((r) => r.startsWith('Link: https://xn--pple-43d.com/account'));
-    const warning = rows.findIndex((r) => r.includes('can imitate other letters'));
-    assert.ok(site === 0 && link > site && warning > link, `site, link and warning come first: ${rows.join(' | ')}`);
-    assert.ok(fake > warning, `the server's own "Site:" line comes after them, as its message: ${rows.join(' | ')}`);
-    assert.ok(!rows.some((r) => r.includes('END-OF-LINK-MESSAGE')), 'the message is capped');
-    await workbench.screenshot('link-prompt-queued');
-    await workbench.clickRow(/Decline and stop asking/);
-    assert.deepEqual(await ui!.nextRecord('link_later'), { action: 'decline' });
-
-    // Muted: the next link is declined unseen, and the Servers view says so.
-    await runTool(workbench, 'fixture', 'link_later', { pick: 'idn' });
-    await results.next();
-    assert.deepEqual(await ui!.nextRecord('link_later'), { action: 'decline' });
-    await workbench.openAgentInputs();
-    const servers = await workbench.waitForViewRows(/Servers/, (r) => r.some((row) => /^fixture.*muted/s.test(row)));
-    assert.ok(servers.some((row) => /^fixture.*muted/s.test(row)), `the Servers view shows fixture muted: ${servers.join(' | ')}`);
-    await workbench.screenshot('link-server-muted');
-
-    // Unmuted from the Servers view: asked again.
-    const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /Servers/ }) }).first();
-    const row = pane.locator('.monaco-list-row', { hasText: /^fixture/ }).first();
-    await row.hover();
-    const unmute = row.locator('.action-label[aria-label^="Unmute Questions"]');
-    await unmute.click();
-    await unmute.waitFor({ state: 'hidden' });
-    await runTool(workbench, 'fixture', 'link_later', { pick: 'idn' });
-    await results.next();
-    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Site: xn--pple-43d.com' }).first().waitFor({ timeout: 20_000 });
-    await workbench.clickRow(/Decline/);
-    assert.deepEqual(await ui!.nextRecord('link_later'), { action: 'decline' });
-  });
-
   it('a two-round tool call through Run Tool: a form, then a confirm, then the result', async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'modern', 'plan_trip', 'Grace');
