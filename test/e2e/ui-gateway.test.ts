@@ -185,6 +185,10 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     await afterVsCodeConfirmation(workbench, 'link_later', async () => existsSync(join(probeDir, 'result.json')), 'the muted call\'s result', 'gateway-link-run-confirmation-2', probeDir);
     await declined();
     await workbench.openAgentInputs();
+    // The workspace's fixture lists 40 tools above it: collapsed, every server row is in view.
+    const header = workbench.page.locator('.pane-header', { hasText: /Servers/ }).first();
+    await header.hover();
+    await header.locator('.action-label[aria-label^="Collapse All"]').click();
     const muted = (r: string): boolean => new RegExp(`^${SERVED}.*muted`, 's').test(r);
     const servers = await workbench.waitForViewRows(/Servers/, (r) => r.some(muted));
     assert.ok(servers.some(muted), `the Servers view shows ${SERVED} muted: ${servers.join(' | ')}`);
@@ -200,7 +204,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     await invoke('link_later', { kind: 'idn' });
     const site2 = workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Site: xn--pple-43d.com' }).first();
     await afterVsCodeConfirmation(workbench, 'link_later', () => site2.isVisible().catch(() => false), 'the link prompt after Unmute', 'gateway-link-run-confirmation-3', probeDir);
-    await workbench.clickRow(/^Decline$/);
+    await workbench.clickRow(/Decline/);
     await declined();
   });
 
