@@ -121,7 +121,10 @@ export function sessionUpdates(suggestions: readonly PermissionUpdate[]): Permis
 
 /** The question put to the person, and who it shows as asking. */
 export function permissionQuestion(request: PermissionRequest): { params: FormParams; source: RequestSource } {
-  const source: RequestSource = { server: AGENT, tool: request.toolName, ...(DESTRUCTIVE_TOOLS.has(request.toolName) && { destructive: true }) };
+  // The agent the person is running asks before it runs a program or changes a file: its own
+  // confirmation, not a server's, so a yes/no takes the modal a call the person started gets.
+  const destructive = DESTRUCTIVE_TOOLS.has(request.toolName);
+  const source: RequestSource = { server: AGENT, tool: request.toolName, ...(destructive && { destructive: true, personStarted: true }) };
   const message = describeToolUse(request.toolName, request.input);
   const grants = sessionUpdates(request.suggestions);
   if (grants.length === 0) {

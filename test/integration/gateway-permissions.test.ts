@@ -62,7 +62,7 @@ describe('gateway: Claude Code permission prompts', function () {
         },
       });
       const { request, options } = prompter.asked[0];
-      assert.deepEqual(request.source, { server: 'Claude Code', tool: 'Bash', destructive: true });
+      assert.deepEqual(request.source, { server: 'Claude Code', tool: 'Bash', destructive: true, personStarted: true });
       assert.match(request.message, /rm -rf node_modules && npm ci/);
       assert.equal(options.presentation, 'pick');
     });
