@@ -67,6 +67,14 @@ async function invoke() {
   }
 }
 
+/** Writes where the gateway listens once it does (it starts after our host activates). */
+async function gatewayEnvironment() {
+  await vscode.extensions.getExtension(HOST)?.activate();
+  const end = Date.now() + 30_000;
+  while (!process.env.ELICITATION_HOST_MCP_URL && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  write('gateway.json', { url: process.env.ELICITATION_HOST_MCP_URL ?? '', token: process.env.ELICITATION_HOST_MCP_TOKEN ?? '' });
+}
+
 exports.activate = (context) => {
   context.subscriptions.push(
     vscode.commands.registerCommand('probe.invokeServedTool', () => void invoke()),
@@ -74,9 +82,7 @@ exports.activate = (context) => {
       write('cancelled.json', { cancelled: inFlight !== undefined });
       inFlight?.cancel();
     }),
-    vscode.commands.registerCommand('probe.gatewayEnvironment', () =>
-      write('gateway.json', { url: process.env.ELICITATION_HOST_MCP_URL, token: process.env.ELICITATION_HOST_MCP_TOKEN }),
-    ),
+    vscode.commands.registerCommand('probe.gatewayEnvironment', () => void gatewayEnvironment()),
   );
 };
 exports.deactivate = () => undefined;
