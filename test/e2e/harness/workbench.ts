@@ -84,15 +84,27 @@ export class Workbench {
     }
   }
 
-  /** F1, from wherever the focus is (a webview keeps keys to itself: focus the workbench first). */
+  /**
+   * F1, from wherever the focus is (a webview keeps keys to itself: focus the workbench first).
+   * Open means editable with the palette's ">": a quick pick still closing (inert) is not it.
+   */
   private async openPalette(): Promise<void> {
     const input = this.quickInput.locator('input');
-    for (let attempt = 0; attempt < 3; attempt++) {
+    const open = (): Promise<boolean> =>
+      input
+        .first()
+        .evaluate((el: HTMLInputElement) => el.isConnected && !el.closest('[inert]') && el.offsetParent !== null && el.value.startsWith('>'), undefined, { timeout: 500 })
+        .catch(() => false);
+    for (let attempt = 0; attempt < 5; attempt++) {
       await this.page.keyboard.press('F1');
-      if (await input.waitFor({ timeout: 1500 }).then(() => true, () => false)) return;
+      const end = Date.now() + 1500;
+      while (Date.now() < end) {
+        if (await open()) return;
+        await this.page.waitForTimeout(100);
+      }
       await this.page.locator('.part.statusbar').first().click({ position: { x: 2, y: 2 } });
     }
-    await input.waitFor();
+    throw new Error('the command palette did not open (F1 five times)');
   }
 
   /** Waits for the quick input to show a title containing this text. */

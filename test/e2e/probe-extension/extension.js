@@ -75,6 +75,17 @@ async function gatewayEnvironment() {
   write('gateway.json', { url: process.env.ELICITATION_HOST_MCP_URL ?? '', token: process.env.ELICITATION_HOST_MCP_TOKEN ?? '' });
 }
 
+/**
+ * Starts a terminal the way a person's terminal starts (not hidden, not strict) whose shell
+ * writes the gateway's variables it was given: VS Code applies our environment collection.
+ */
+function terminalEnvironment() {
+  const dir = process.env.PROBE_DIR ?? '';
+  const out = join(dir, 'terminal.txt');
+  const script = `printf '%s\\n%s\\n' "$ELICITATION_HOST_MCP_URL" "$ELICITATION_HOST_MCP_TOKEN" > '${out}.tmp' && mv '${out}.tmp' '${out}'`;
+  vscode.window.createTerminal({ name: 'Gateway Probe', shellPath: '/bin/sh', shellArgs: ['-c', script] });
+}
+
 exports.activate = (context) => {
   context.subscriptions.push(
     vscode.commands.registerCommand('probe.invokeServedTool', () => void invoke()),
@@ -83,6 +94,7 @@ exports.activate = (context) => {
       inFlight?.cancel();
     }),
     vscode.commands.registerCommand('probe.gatewayEnvironment', () => void gatewayEnvironment()),
+    vscode.commands.registerCommand('probe.terminalEnvironment', terminalEnvironment),
   );
 };
 exports.deactivate = () => undefined;
