@@ -34,6 +34,11 @@ export interface SetupContext {
   readonly permissionServerUrl?: string;
   /** The current text of a workspace file (path relative to the folder), undefined when absent. */
   read(path: string): string | undefined;
+  /**
+   * The editor's own MCP client reads `<folder>/.mcp.json` (VS Code 1.139 does, 1.103 does
+   * not): entries there would reach its agent a second time, without the token.
+   */
+  readonly editorReadsDotMcpJson?: boolean;
 }
 
 export interface FileChange {
@@ -56,6 +61,8 @@ export interface Snippet {
    * read variables there: Copy puts the token itself into the clipboard (never on screen).
    */
   readonly copyWithToken: boolean;
+  /** A shell command that does the step itself: offered to run in a terminal, where the token variable is set. */
+  readonly runInTerminal?: boolean;
 }
 
 export interface AgentSetup {
@@ -150,14 +157,45 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Our entries taken out of a `.mcp.json` the editor also reads; nothing when there is no such file. */
+function withoutOurEntries(ctx: SetupContext, path: string): FileChange | undefined {
+  const before = ctx.read(path);
+  if (before === undefined) return undefined;
+  const servers = readJsonConfig(before, path).mcpServers;
+  if (!isRecord(servers) || !Object.values(servers).some(isOurs)) return undefined;
+  return mcpServersFile({ ...ctx, servers: [] }, path, dotMcpEntry);
+}
+
 function claudeCode(ctx: SetupContext, out: Builder): void {
-  out.file(() => mcpServersFile(ctx, '.mcp.json', dotMcpEntry));
+  const names = entryNames(ctx.servers);
+  if (ctx.editorReadsDotMcpJson) {
+    // Local scope instead of .mcp.json: kept in ~/.claude.json, outside the workspace, where
+    // the shell puts the token in (in the terminal's history the variable stays a name).
+    out.file(() => withoutOurEntries(ctx, '.mcp.json'));
+  } else {
+    out.file(() => mcpServersFile(ctx, '.mcp.json', dotMcpEntry));
+  }
   if (ctx.permissionHookUrl) {
     const hookUrl = ctx.permissionHookUrl;
     out.file(() => hookSettingsFile(ctx, hookUrl));
   }
-  const names = entryNames(ctx.servers);
-  if (ctx.servers.length > 0) {
+  if (ctx.servers.length > 0 && ctx.editorReadsDotMcpJson) {
+    out.snippet({
+      title: 'Add the servers for you in this project (local scope, kept in ~/.claude.json)',
+      language: 'shell',
+      text: ctx.servers
+        .map(
+          (s, i) =>
+            `claude mcp remove --scope local ${names[i]} >/dev/null 2>&1; claude mcp add --transport http --scope local ${names[i]} ${s.url} --header "Authorization: Bearer $${TOKEN_VARIABLE}"`,
+        )
+        .join('\n'),
+      copyWithToken: false,
+      runInTerminal: true,
+    });
+    out.note(
+      "VS Code's own agent reads a project .mcp.json too: it would list these servers a second time, without the token, so Claude Code gets them in its local scope. Run the command again after Rotate Token.",
+    );
+  } else if (ctx.servers.length > 0) {
     out.snippet({
       title: 'Or add the servers for yourself only (local scope, kept in ~/.claude.json)',
       language: 'shell',
@@ -166,6 +204,7 @@ function claudeCode(ctx: SetupContext, out: Builder): void {
         .join('\n'),
       copyWithToken: false,
     });
+    out.note('Claude Code asks you once to approve the servers of a project .mcp.json.');
   }
   if (ctx.permissionServerUrl) {
     const config = { mcpServers: { [PERMISSION_SERVER_NAME]: { type: 'http', url: ctx.permissionServerUrl, headers: { Authorization: `Bearer \${${TOKEN_VARIABLE}}` } } } };
@@ -176,13 +215,15 @@ function claudeCode(ctx: SetupContext, out: Builder): void {
       copyWithToken: false,
     });
   }
-  out.note('Claude Code asks you once to approve the servers of a project .mcp.json.');
   out.note('The permission hook goes to .claude/settings.local.json, which stays on this machine; its questions appear in VS Code, and if nobody answers there Claude Code asks in its terminal.');
 }
 
 function copilotCli(ctx: SetupContext, out: Builder): void {
   out.file(() => mcpServersFile(ctx, '.mcp.json', dotMcpEntry));
   out.note('Copilot CLI reads .mcp.json in a folder you trusted; Claude Code reads the same entries.');
+  if (ctx.editorReadsDotMcpJson) {
+    out.note("VS Code's own agent reads .mcp.json too: it lists these servers a second time, and cannot reach them (it has no token).");
+  }
 }
 
 function codex(ctx: SetupContext, out: Builder): void {
@@ -280,10 +321,10 @@ class Builder {
   readonly notes: string[] = [];
   readonly problems: string[] = [];
 
-  file(make: () => FileChange): void {
+  file(make: () => FileChange | undefined): void {
     try {
       const change = make();
-      if (change.content !== change.before) this.files.push(change);
+      if (change && change.content !== change.before) this.files.push(change);
     } catch (error) {
       if (!(error instanceof ConfigParseError)) throw error;
       this.problems.push(error.message);

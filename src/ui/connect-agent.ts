@@ -66,6 +66,7 @@ export class AgentConnector {
       permissionHookUrl: gateway.permissionHookUrl,
       permissionServerUrl: gateway.permissionServerUrl,
       read: readIn(folder),
+      editorReadsDotMcpJson: readsDotMcpJson(vscode.version),
     });
     for (const problem of setup.problems) void showError(`Connect ${setup.label}: ${problem}`);
     if (setup.files.length > 0) {
@@ -102,12 +103,28 @@ export class AgentConnector {
       kind: 'info',
       heading: `${setup.label}: ${snippet.title}`,
       detail: snippet.text + (snippet.copyWithToken ? "\n\nCopy puts the token itself in its place: paste it into the agent's own settings only." : ''),
-      buttons: [{ title: 'Copy' }],
+      buttons: [...(snippet.runInTerminal ? [{ title: 'Run in Terminal' }] : []), { title: 'Copy' }],
     });
+    if (copy?.title === 'Run in Terminal') {
+      // A new terminal: ours has the gateway's variables (environmentVariableCollection).
+      const terminal = vscode.window.createTerminal({ name: `Connect ${setup.label}` });
+      terminal.show();
+      terminal.sendText(snippet.text);
+      return;
+    }
     if (copy?.title !== 'Copy') return;
     const variable = `\${${loadGateway().TOKEN_VARIABLE}}`;
     await vscode.env.clipboard.writeText(snippet.copyWithToken ? snippet.text.split(variable).join(this.host.token) : snippet.text);
   }
+}
+
+/**
+ * VS Code reads `<folder>/.mcp.json` for its own agent in 1.139 (checked in its workbench
+ * source: the "workspaceDotMcp" collection); 1.103 does not. Versions between are taken to.
+ */
+export function readsDotMcpJson(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map((n) => Number.parseInt(n, 10));
+  return major > 1 || (major === 1 && minor > 103);
 }
 
 async function writeChange(folder: vscode.WorkspaceFolder, change: FileChange): Promise<void> {

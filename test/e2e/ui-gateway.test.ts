@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
@@ -106,6 +106,17 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     await ui!.workbench.runCommand('Gateway Probe: Invoke Served Tool');
   }
 
+  /** Waits for a stand-in CLI to be called with these arguments; says what it got otherwise. */
+  async function terminalCall(command: string, args: string): Promise<void> {
+    const path = join(probeDir, `${command}.calls`);
+    const calls = (): string[] => (existsSync(path) ? readFileSync(path, 'utf8').split('\n') : []);
+    const end = Date.now() + 30_000;
+    while (!calls().includes(args)) {
+      if (Date.now() > end) throw new Error(`the terminal ran no "${command} ${args}" within 30 s; it ran: ${calls().filter(Boolean).join(' | ') || 'nothing'}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   // Registered on the newest VS Code only (see TOOL_API_REACHES_MCP_TOOLS), not skipped: a skip would count as a failure.
   const toolApiIt = (title: string, body: () => Promise<void>): void => {
     if (TOOL_API_REACHES_MCP_TOOLS) it(title, body);
@@ -113,7 +124,12 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
 
   before(async () => {
     probeDir = mkdtempSync(join(tmpdir(), 'eh-gateway-probe-'));
-    ui = await startUi('gateway', {}, { PROBE_DIR: probeDir }, undefined, [packProbe(probeDir)]);
+    // Stand-ins for the agents' CLIs, first on terminals' PATH (a login shell resets the server's): each records its arguments.
+    const bin = join(probeDir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\nprintf \'%s\\n\' "$*" >> "$PROBE_DIR/claude.calls"\n', { mode: 0o755 });
+    const terminalPath = { 'terminal.integrated.env.linux': { PATH: `${bin}:\${env:PATH}` } };
+    ui = await startUi('gateway', terminalPath, { PROBE_DIR: probeDir }, undefined, [packProbe(probeDir)]);
   });
   afterEach(async function () {
     await screenshotOnFailure(this, ui);
@@ -232,9 +248,16 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     assert.equal(decision.hookSpecificOutput?.decision?.behavior, 'allow');
   });
 
-  /** The files Connect an Agent… writes for the agents the issue names, one step each. */
-  const AGENT_FILES: ReadonlyArray<{ readonly label: string; readonly files: readonly string[]; readonly snippets: number }> = [
-    { label: 'Claude Code', files: ['.mcp.json', '.claude/settings.local.json'], snippets: 2 },
+  /**
+   * The files Connect an Agent… writes for the agents the issue names, one step each. VS Code
+   * 1.139's own agent reads a project .mcp.json too, so there Claude Code's servers go to its
+   * local scope through a command run in a terminal (1.103 reads no .mcp.json).
+   */
+  const dotMcpForClaude = versionName() === 'minimum';
+  const AGENT_FILES: ReadonlyArray<{ readonly label: string; readonly files: readonly string[]; readonly snippets: number; /** The command a "Run in Terminal" step runs (a stand-in on PATH records its arguments). */ readonly runInTerminal?: string }> = [
+    dotMcpForClaude
+      ? { label: 'Claude Code', files: ['.mcp.json', '.claude/settings.local.json'], snippets: 2 }
+      : { label: 'Claude Code', files: ['.claude/settings.local.json'], snippets: 2, runInTerminal: 'claude' },
     { label: 'Codex CLI', files: ['.codex/config.toml'], snippets: 1 },
     { label: 'Gemini CLI', files: ['.gemini/settings.json'], snippets: 1 },
   ];
@@ -266,7 +289,15 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
         for (let i = 0; i < agent.snippets; i++) {
           const snippet = workbench.dialog.filter({ hasText: `${agent.label}: ` }).locator('.monaco-button', { hasText: 'Copy' });
           await snippet.waitFor({ timeout: 20_000 });
-          await workbench.clickDialogButton('Cancel');
+          if (i === 0 && agent.runInTerminal) {
+            await workbench.screenshot(`connect-agent-${agent.label.replace(/\W+/g, '-').toLowerCase()}-command`);
+            await workbench.clickDialogButton('Run in Terminal');
+            // Typed into a new terminal of ours; the shell there has the token variable (no claude on this machine: it then says so).
+            // Run by the terminal's shell, which has the token variable: the stand-in claude records what it got.
+            await terminalCall(agent.runInTerminal, `mcp add --transport http --scope local ${SERVED} ${gateway.url}/mcp/${SERVED} --header Authorization: Bearer ${gateway.token}`);
+          } else {
+            await workbench.clickDialogButton('Cancel');
+          }
           await snippet.waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined);
         }
         await workbench.waitForNotification(new RegExp(`^${agent.label} is set up in ${agent.files.join(', ').replace(/\./g, '\\.')}`));

@@ -190,7 +190,7 @@ describe('multi round-trip requests (SEP-2322)', () => {
 
   it('cancelling the call in its second round ends the whole call: the open question closes, nothing is retried', async () => {
     const file = recordFile('raw-cancel');
-    const prompter = new ScriptedPrompter([accept({ version: '2.0.0' }), waitForAbort]);
+    const prompter = new ScriptedPrompter([accept({ version: '2.0.0' }), waitForAbort, accept({ version: '3.0.0' }), decline]);
     await withHost(prompter, async (host) => {
       const c = await host.connect(server('raw', 'raw-input-required.js', { FIXTURE_RECORD: file }));
       const cancelled = new AbortController();
@@ -200,8 +200,13 @@ describe('multi round-trip requests (SEP-2322)', () => {
       cancelled.abort(new Error('You cancelled spec_two_rounds'));
       await assert.rejects(call, /You cancelled spec_two_rounds/);
       assert.equal(prompter.asked[1].options.signal.aborted, true, 'its question closed');
-      await new Promise((r) => setTimeout(r, 200));
-      assert.equal(records(file).length, 1, 'only the first round was sent back; the second never was');
+      // A second call is the barrier: the server reads its input in order, so a retry of the
+      // cancelled round, had one been sent, would be recorded before this call's.
+      await c.callTool('spec_two_rounds', { note: 'y' });
+      const sent = records(file).map((r) => JSON.stringify(r));
+      assert.equal(sent.length, 3, `the cancelled call's first round, then the second call's two: ${sent.join(' | ')}`);
+      assert.match(sent[0], /2\.0\.0/);
+      assert.match(sent[1], /3\.0\.0/, 'nothing of the cancelled call came between');
     });
   });
 

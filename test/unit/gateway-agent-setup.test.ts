@@ -65,6 +65,25 @@ describe('Connect an Agent: what each agent gets', () => {
     assert.match(snippets[1].text, /^claude -p --mcp-config '\{"mcpServers":\{"elicitation-host":\{"type":"http","url":"http:\/\/127\.0\.0\.1:4711\/elicitation-host\/mcp".*--permission-prompt-tool mcp__elicitation-host__permission_prompt/);
   });
 
+  it('Claude Code where the editor reads .mcp.json too: no .mcp.json (our old entries taken out, others kept), a local-scope command to run in a terminal, the hook file as before', () => {
+    const reads = (files: Record<string, string> = {}): SetupContext => ({ ...context(files), editorReadsDotMcpJson: true });
+    const fresh = agentSetup('claude-code', reads());
+    assert.deepEqual(fresh.files.map((f) => f.path), ['.claude/settings.local.json'], 'no .mcp.json is created');
+    assert.equal(fresh.snippets[0].runInTerminal, true);
+    assert.equal(
+      fresh.snippets[0].text.split('\n')[0],
+      'claude mcp remove --scope local restaurant >/dev/null 2>&1; claude mcp add --transport http --scope local restaurant http://127.0.0.1:4711/mcp/restaurant --header "Authorization: Bearer $ELICITATION_HOST_MCP_TOKEN"',
+    );
+    assert.ok(fresh.notes.some((n) => n.includes('a second time')), 'the person is told why');
+    const old = '{ "mcpServers": { "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" }, "restaurant": { "type": "http", "url": "http://127.0.0.1:5000/mcp/restaurant", "headers": { "Authorization": "Bearer ${ELICITATION_HOST_MCP_TOKEN}" } } } }';
+    const cleaned = agentSetup('claude-code', reads({ '.mcp.json': old })).files.find((f) => f.path === '.mcp.json');
+    assert.ok(cleaned, 'our old entries are taken out of .mcp.json');
+    assert.deepEqual(Object.keys(json(cleaned.content).mcpServers), ['github']);
+    const foreignOnly = '{ "mcpServers": { "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" } } }';
+    assert.equal(agentSetup('claude-code', reads({ '.mcp.json': foreignOnly })).files.find((f) => f.path === '.mcp.json'), undefined, 'a file without our entries is left alone');
+    assert.ok(agentSetup('copilot-cli', reads()).notes.some((n) => n.includes('a second time')), 'Copilot CLI is warned');
+  });
+
   it('merges into existing files: other servers, hooks and comments stay; our stale entries go; a foreign entry with our name is reported', () => {
     const before = `{
   // team servers
