@@ -2,6 +2,7 @@
  * The runner's exit codes. `call-all` goes on after a tool fails, so one run can meet
  * several of them; the run exits with the most serious.
  */
+import { terminalSafe } from '../elicitation/plain-text';
 
 export const ExitCode = {
   /** Every call returned a result without isError, and every question was answered as asked. */
@@ -33,4 +34,23 @@ export class RunVerdict {
   get exitCode(): ExitCode {
     return this.worst;
   }
+}
+
+/**
+ * A command's arguments parsed, or its usage printed: bad usage on stderr with the error
+ * (exit 1), --help on stdout (exit 0). Returns the options, or the exit code to end with.
+ */
+export function optionsOrExit<T>(argv: readonly string[], parse: (argv: readonly string[]) => T | 'help', usage: string): { readonly options: T } | { readonly exit: ExitCode } {
+  let options: T | 'help';
+  try {
+    options = parse(argv);
+  } catch (error) {
+    process.stderr.write(`error: ${terminalSafe((error as Error).message)}\n\n${usage}\n`);
+    return { exit: ExitCode.failure };
+  }
+  if (options === 'help') {
+    process.stdout.write(`${usage}\n`);
+    return { exit: ExitCode.ok };
+  }
+  return { options };
 }

@@ -7,18 +7,16 @@ import { pathToFileURL } from 'node:url';
 import type { Prompter } from '../elicitation/broker';
 import { terminalSafe } from '../elicitation/plain-text';
 import { sourceLabel } from '../elicitation/request';
-import { InputStore } from '../elicitation/store';
 import type { ServerDefinition } from '../mcp/config';
-import { type ServerLog, ServerConnection } from '../mcp/connection';
-import { createBroker } from '../mcp/create-broker';
+import { ServerConnection } from '../mcp/connection';
 import { argumentsFor } from '../mcp/tool-args';
 import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
-import { ExitCode, RunVerdict } from './exit-code';
-import { announceRefusedLink } from './announce';
+import { ExitCode, optionsOrExit, RunVerdict } from './exit-code';
 import { choosePrompter } from './choose-prompter';
 import { serveMain } from './serve';
 import { consoleUrlFlow } from './console-prompter';
-import { createOutput, relayStderr } from './output';
+import { createOutput } from './output';
+import { runnerHost } from './runner-host';
 
 /** The script or package the command runs (`node server.js --port 3` is "server.js"), else the command. */
 function stdioServerName(command: string, args: readonly string[]): string {
@@ -43,17 +41,9 @@ function resultText(result: Record<string, unknown>): string {
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'serve') return serveMain(argv.slice(1), { version: VERSION });
-  let options: CliOptions | 'help';
-  try {
-    options = parseArgs(argv);
-  } catch (error) {
-    process.stderr.write(`error: ${terminalSafe((error as Error).message)}\n\n${USAGE}\n`);
-    return ExitCode.failure;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return ExitCode.ok;
-  }
+  const parsed = optionsOrExit(argv, parseArgs, USAGE);
+  if ('exit' in parsed) return parsed.exit;
+  const options: CliOptions = parsed.options;
   const out = createOutput(options.json);
   const verdict = new RunVerdict();
   let prompter: Prompter;
@@ -63,20 +53,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     out.error((error as Error).message);
     return ExitCode.failure;
   }
-  const store = new InputStore();
-  const broker = createBroker({
-    store,
-    prompter,
-    onLinkRefused: (source, url, reason) => announceRefusedLink(out, source, url, reason),
-  });
-  const log: ServerLog = {
-    info: () => undefined,
-    warn: () => undefined,
-    error: () => undefined,
-    trace: () => undefined,
-    traceEnabled: false,
-    stderr: relayStderr,
-  };
+  const { broker, log } = runnerHost(prompter, out, { printErrors: false });
   const connection = new ServerConnection(definitionOf(options), {
     broker,
     log,

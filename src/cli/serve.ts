@@ -11,21 +11,17 @@
  * The token is `--token`, else ELICITATION_HOST_MCP_TOKEN; it is never printed.
  */
 import { pathToFileURL } from 'node:url';
-import { terminalSafe } from '../elicitation/plain-text';
 import { sourceLabel } from '../elicitation/request';
-import { InputStore } from '../elicitation/store';
 import { Gateway } from '../gateway/gateway';
 import { TOKEN_VARIABLE } from '../gateway/agent-setup';
 import type { ServerDefinition } from '../mcp/config';
-import { createBroker } from '../mcp/create-broker';
 import { ServerConnection } from '../mcp/connection';
-import type { ServerLog } from '../mcp/ports';
 import { connectionUpstream } from '../mcp/upstream';
-import { ExitCode, RunVerdict } from './exit-code';
-import { announceRefusedLink } from './announce';
+import { ExitCode, optionsOrExit, RunVerdict } from './exit-code';
 import { choosePrompter } from './choose-prompter';
 import { consoleUrlFlow } from './console-prompter';
-import { createOutput, type Output, relayStderr } from './output';
+import { createOutput, type Output } from './output';
+import { runnerHost } from './runner-host';
 
 export const SERVE_USAGE = `Usage:
   elicitation-host serve [options] -- <command> [args...]
@@ -175,20 +171,7 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
   const out = deps.out ?? createOutput(options.json);
   const verdict = new RunVerdict();
   const prompter = choosePrompter(options, out, verdict, (message) => new ServeUsageError(message));
-  const store = new InputStore();
-  const broker = createBroker({
-    store,
-    prompter,
-    onLinkRefused: (source, url, reason) => announceRefusedLink(out, source, url, reason),
-  });
-  const log: ServerLog = {
-    info: () => undefined,
-    warn: () => undefined,
-    error: (message) => out.error(message),
-    trace: () => undefined,
-    traceEnabled: false,
-    stderr: relayStderr,
-  };
+  const { store, broker, log } = runnerHost(prompter, out, { printErrors: true });
   const definition = serveDefinition(options);
   const connection = new ServerConnection(definition, {
     broker,
@@ -236,17 +219,9 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
 
 /** The command: serves until SIGINT or SIGTERM, then exits with the run's verdict. */
 export async function serveMain(argv: readonly string[], deps: ServeDeps): Promise<number> {
-  let options: ServeOptions | 'help';
-  try {
-    options = parseServeArgs(argv);
-  } catch (error) {
-    process.stderr.write(`error: ${terminalSafe((error as Error).message)}\n\n${SERVE_USAGE}\n`);
-    return ExitCode.failure;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${SERVE_USAGE}\n`);
-    return ExitCode.ok;
-  }
+  const parsed = optionsOrExit(argv, parseServeArgs, SERVE_USAGE);
+  if ('exit' in parsed) return parsed.exit;
+  const options: ServeOptions = parsed.options;
   let running: RunningServe;
   try {
     running = await startServe(options, deps);

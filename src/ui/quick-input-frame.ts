@@ -120,19 +120,25 @@ export function declineRows(frame: Pick<PromptFrame, 'mute'>): Row[] {
  * ends. Rows with role `message` are for reading: accepting one does nothing. The decline
  * rows are handled here; `onAccept` handles the prompt's own.
  */
+/** A quick pick for one step of a prompt: its title, its place in the steps, its buttons; kept open on focus loss. */
+export function stepPick(frame: PromptFrame): vscode.QuickPick<Row> {
+  const pick = vscode.window.createQuickPick<Row>();
+  pick.title = oneLine(frame.title);
+  pick.ignoreFocusOut = true;
+  pick.step = frame.step;
+  pick.totalSteps = frame.totalSteps;
+  pick.buttons = stepButtons(frame);
+  return pick;
+}
+
 export function runQuickPick(
   frame: PromptFrame,
   setup: (pick: vscode.QuickPick<Row>) => void,
   onAccept: (pick: vscode.QuickPick<Row>) => StepResult | undefined,
 ): Promise<StepResult> {
   if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
-  const pick = vscode.window.createQuickPick<Row>();
-  pick.title = oneLine(frame.title);
-  pick.ignoreFocusOut = true;
+  const pick = stepPick(frame);
   pick.matchOnDescription = true;
-  pick.step = frame.step;
-  pick.totalSteps = frame.totalSteps;
-  pick.buttons = stepButtons(frame);
   setup(pick);
   return settle(pick, frame, (finish) => [
     pick.onDidAccept(() => {

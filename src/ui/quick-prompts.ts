@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { ContentValue, MultiSelectQuestion, Question } from '../elicitation/model';
 import { checkValue, defaultOf, parseTypedText } from '../elicitation/validation';
-import { declineRows, messageRows, type PromptFrame, type Row, runQuickPick, SEPARATOR_FITS, separator, settle, type StepResult, stepButtons } from './quick-input-frame';
+import { declineRows, messageRows, type PromptFrame, type Row, runQuickPick, SEPARATOR_FITS, separator, settle, type StepResult, stepButtons, stepPick } from './quick-input-frame';
 import { iconSafe, messageSafe, oneLine } from './text';
 
 const secretWarning = 'Careful: this looks like a request for a secret. MCP servers must not ask for passwords or keys this way.';
@@ -123,13 +123,8 @@ export async function askPickMany(question: MultiSelectQuestion, frame: PromptFr
   if (frame.signal.aborted) return { kind: 'aborted' };
   const stopped = await showLongMessage(frame);
   if (stopped) return stopped;
-  const pick = vscode.window.createQuickPick<Row>();
-  pick.title = oneLine(frame.title);
-  pick.ignoreFocusOut = true;
+  const pick = stepPick(frame);
   pick.canSelectMany = true;
-  pick.step = frame.step;
-  pick.totalSteps = frame.totalSteps;
-  pick.buttons = stepButtons(frame);
   const chosenBefore = new Set(Array.isArray(initial) ? initial : (question.defaultValue ?? []));
   const rows: Row[] = question.options.map((o) => ({
     label: iconSafe(o.label, 300),

@@ -9,8 +9,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeBrowser, FIXTURES, versionName } from './context';
-import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+import { FIXTURES, versionName } from './context';
+import { startUi, type Ui, uiHooks } from './ui-setup';
 import { openToolList, ResultTabs } from './ui-steps';
 
 const INPUT_TITLE = 'MCP server configuration: ${input:fixture-token}';
@@ -39,14 +39,7 @@ describe(`UI: server inputs (VS Code ${versionName()})`, function () {
     // Only this server: it starts at activation, so its input is asked at once.
     ui = await startUi('inputs', { 'elicitationHost.servers': {}, 'elicitationHost.autoStart': ['needs-token'] }, {}, folder);
   });
-  afterEach(async function () {
-    await screenshotOnFailure(this, ui);
-  });
-  after(async () => {
-    await ui?.stop();
-    await closeBrowser();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  uiHooks(() => ui, () => rmSync(folder, { recursive: true, force: true }));
 
   /** Runs read_env on the server and returns the token it sees. */
   async function tokenSeenByServer(results: ResultTabs): Promise<string> {

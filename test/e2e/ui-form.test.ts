@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from './harness/workbench';
-import { closeBrowser, versionName } from './context';
-import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+import { versionName } from './context';
+import { startUi, type Ui, uiHooks } from './ui-setup';
 import { openToolList, ResultTabs, runTool } from './ui-steps';
 
 /** The form document inside the Agent Input webview, once it shows this message. */
@@ -44,13 +44,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     ui = await startUi('form');
     results = new ResultTabs(ui.workbench);
   });
-  afterEach(async function () {
-    await screenshotOnFailure(this, ui);
-  });
-  after(async () => {
-    await ui?.stop();
-    await closeBrowser();
-  });
+  uiHooks(() => ui);
 
   it('book_restaurant: filled and submitted, the server receives typed content', async () => {
     const { workbench } = ui!;

@@ -11,9 +11,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
+import { waitUntil } from '../support/wait';
 import type { Workbench } from './harness/workbench';
-import { closeBrowser, REPO, versionName, WORKSPACE } from './context';
-import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+import { REPO, versionName, WORKSPACE } from './context';
+import { startUi, type Ui, uiHooks } from './ui-setup';
 
 const PROBE_SOURCE = join(REPO, 'test/e2e/probe-extension');
 /** From test/e2e/context.ts userServerSettings(): a user server, served to VS Code's agent by default. */
@@ -30,11 +31,7 @@ function packProbe(into: string): string {
 
 /** Waits for a file the probe writes whole (it renames it into place). */
 async function probeFile<T>(path: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (!existsSync(path)) {
-    if (Date.now() > end) throw new Error(`the probe wrote no ${path} within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntil(`the probe to write ${path}`, () => existsSync(path), timeoutMs);
   return JSON.parse(readFileSync(path, 'utf8')) as T;
 }
 
@@ -106,15 +103,10 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     await ui!.workbench.runCommand('Gateway Probe: Invoke Served Tool');
   }
 
-  /** Waits for a stand-in CLI to be called with these arguments; says what it got otherwise. */
+  /** Waits for a stand-in CLI to be called with these arguments. */
   async function terminalCall(command: string, args: string): Promise<void> {
     const path = join(probeDir, `${command}.calls`);
-    const calls = (): string[] => (existsSync(path) ? readFileSync(path, 'utf8').split('\n') : []);
-    const end = Date.now() + 30_000;
-    while (!calls().includes(args)) {
-      if (Date.now() > end) throw new Error(`the terminal ran no "${command} ${args}" within 30 s; it ran: ${calls().filter(Boolean).join(' | ') || 'nothing'}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(`the terminal to run "${command} ${args}"`, () => existsSync(path) && readFileSync(path, 'utf8').split('\n').includes(args), 30_000);
   }
 
   // Registered on the newest VS Code only (see TOOL_API_REACHES_MCP_TOOLS), not skipped: a skip would count as a failure.
@@ -131,14 +123,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     const terminalPath = { 'terminal.integrated.env.linux': { PATH: `${bin}:\${env:PATH}` } };
     ui = await startUi('gateway', terminalPath, { PROBE_DIR: probeDir }, undefined, [packProbe(probeDir)]);
   });
-  afterEach(async function () {
-    await screenshotOnFailure(this, ui);
-  });
-  after(async () => {
-    await ui?.stop();
-    await closeBrowser();
-    rmSync(probeDir, { recursive: true, force: true });
-  });
+  uiHooks(() => ui, () => rmSync(probeDir, { recursive: true, force: true }));
 
   toolApiIt("VS Code's tool API calls a served tool; its question is asked in our form, and the answer is the call's result", async () => {
     const { workbench } = ui!;
@@ -312,11 +297,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
       // Agents started in an integrated terminal find the gateway there.
       rmSync(join(probeDir, 'terminal.txt'), { force: true });
       await workbench.runCommand('Gateway Probe: Write Terminal Environment');
-      const end = Date.now() + 30_000;
-      while (!existsSync(join(probeDir, 'terminal.txt'))) {
-        if (Date.now() > end) throw new Error('the probe\'s terminal wrote nothing within 30 s');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitUntil("the probe's terminal to write its environment", () => existsSync(join(probeDir, 'terminal.txt')), 30_000);
       assert.deepEqual(readFileSync(join(probeDir, 'terminal.txt'), 'utf8').split('\n').slice(0, 2), [gateway.url, gateway.token], 'a new terminal has ELICITATION_HOST_MCP_URL and _TOKEN');
     } finally {
       clear();

@@ -6,8 +6,8 @@
 /// <reference lib="dom" />
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { closeBrowser, FIXTURES, userServerSettings, versionName } from './context';
-import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+import { FIXTURES, userServerSettings, versionName } from './context';
+import { startUi, type Ui, uiHooks } from './ui-setup';
 import { ResultTabs, runTool } from './ui-steps';
 
 describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})`, function () {
@@ -23,13 +23,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     });
     results = new ResultTabs(ui.workbench);
   });
-  afterEach(async function () {
-    await screenshotOnFailure(this, ui);
-  });
-  after(async () => {
-    await ui?.stop();
-    await closeBrowser();
-  });
+  uiHooks(() => ui);
 
   it('the link prompt shows who asks, the site on its own line, the whole link and its warnings', async () => {
     const { workbench } = ui!;

@@ -7,8 +7,8 @@
 import { strict as assert } from 'node:assert';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from './harness/workbench';
-import { closeBrowser, versionName } from './context';
-import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+import { versionName } from './context';
+import { startUi, type Ui, uiHooks } from './ui-setup';
 import { openToolList, ResultTabs, runTool } from './ui-steps';
 
 /** Waits until the quick input shows a prompt whose rows or message contain this text. */
@@ -64,13 +64,7 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     ui = await startUi('prompts');
     results = new ResultTabs(ui.workbench);
   });
-  afterEach(async function () {
-    await screenshotOnFailure(this, ui);
-  });
-  after(async () => {
-    await ui?.stop();
-    await closeBrowser();
-  });
+  uiHooks(() => ui);
 
   it('a destructive confirm is a modal whose default is Decline; accepted with the keyboard', async () => {
     const { workbench } = ui!;

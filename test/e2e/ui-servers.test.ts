@@ -3,8 +3,8 @@
  * installed from its .vsix.
  */
 import { strict as assert } from 'node:assert';
-import { closeBrowser, versionName } from './context';
-import { screenshotOnFailure, startUi, type Ui } from './ui-setup';
+import { versionName } from './context';
+import { startUi, type Ui, uiHooks } from './ui-setup';
 import { openToolList } from './ui-steps';
 
 describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
@@ -14,13 +14,9 @@ describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
   before(async () => {
     ui = await startUi('servers');
   });
-  afterEach(async function () {
-    await screenshotOnFailure(this, ui);
+  uiHooks(() => ui);
+  afterEach(async () => {
     await ui?.workbench.page.keyboard.press('Escape');
-  });
-  after(async () => {
-    await ui?.stop();
-    await closeBrowser();
   });
 
   it('the Servers view lists the fixture servers and their tools', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Context } from 'mocha';
 import { installVsix, type RunningVsCode, startVsCodeServer } from './harness/server';
 import { Workbench } from './harness/workbench';
-import { FIXTURES, provisioned, requireBuilt, RESULTS, sharedBrowser, userServerSettings, versionName, VSIX, WORKSPACE } from './context';
+import { closeBrowser, FIXTURES, provisioned, requireBuilt, RESULTS, sharedBrowser, userServerSettings, versionName, VSIX, WORKSPACE } from './context';
 
 export interface Ui {
   readonly workbench: Workbench;
@@ -90,4 +90,19 @@ export async function screenshotOnFailure(ctx: Context, ui: Ui | undefined): Pro
   const path = await ui.workbench.screenshot(name).catch(() => undefined);
   if (path) process.stdout.write(`      screenshot: ${path}\n`);
   await ui.workbench.dismissLeftovers();
+}
+
+/**
+ * The hooks every file of UI scenarios shares: a screenshot of a failing step (and the
+ * workbench cleared for the next), then the workbench and the browser stopped at the end.
+ */
+export function uiHooks(current: () => Ui | undefined, cleanup?: () => void): void {
+  afterEach(async function () {
+    await screenshotOnFailure(this, current());
+  });
+  after(async () => {
+    await current()?.stop();
+    await closeBrowser();
+    cleanup?.();
+  });
 }

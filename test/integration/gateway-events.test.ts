@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { cannedCompletion } from '../support/gateway-harness';
 import { accept, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
-import { gatewayFixture, type GatewayHarness, startGateway } from '../support/gateway-harness';
+import { gatewayFixture, gatewaysPerTest } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
@@ -22,12 +22,8 @@ function acceptWhen(ready: () => boolean): Step {
 
 describe('gateway: around the call', function () {
   this.timeout(40_000);
-  let harness: GatewayHarness | undefined;
+  const gateways = gatewaysPerTest();
   before(() => requireFixtures());
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-  });
 
   for (const era of ERAS) {
     const label = era === 'legacy' ? '2025 era' : '2026-07-28 era';
@@ -35,7 +31,7 @@ describe('gateway: around the call', function () {
     it(`progress reaches the agent while the person answers, so a 1 s request timeout that resets on progress holds (${label})`, async () => {
       const notes: Array<{ progress: number; message?: string }> = [];
       const prompter = new ScriptedPrompter([acceptWhen(() => notes.length >= 4)]);
-      harness = await startGateway(prompter, [gatewayFixture('todos')], { gateway: { heartbeatMs: 150 } });
+      const harness = await gateways.start(prompter, [gatewayFixture('todos')], { gateway: { heartbeatMs: 150 } });
       const agent = await harness.agent('todos', { era });
       await agent.listTools(); // started: the notes below are the person's, not the server's start
       const result = await agent.callTool(
@@ -49,7 +45,7 @@ describe('gateway: around the call', function () {
 
     it(`a server that starts slowly sends the agent progress meanwhile (${label})`, async () => {
       const notes: string[] = [];
-      harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('slowstart')], { gateway: { heartbeatMs: 100 } });
+      const harness = await gateways.start(new ScriptedPrompter(), [gatewayFixture('slowstart')], { gateway: { heartbeatMs: 100 } });
       const agent = await harness.agent('slowstart', { era });
       // The tsx-run fixture takes about a second to start; 600 ms without progress would time out.
       const result = await agent.callTool({ name: 'echo', arguments: { text: 'hi' } }, { timeout: 600, resetTimeoutOnProgress: true, onprogress: (p) => notes.push(p.message ?? '') });
@@ -58,7 +54,7 @@ describe('gateway: around the call', function () {
     });
 
     it(`a changed tool list reaches the agent (${label})`, async () => {
-      harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('todos')]);
+      const harness = await gateways.start(new ScriptedPrompter(), [gatewayFixture('todos')]);
       const agent = await harness.agent('todos', { era });
       let changes = 0;
       agent.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
@@ -70,7 +66,7 @@ describe('gateway: around the call', function () {
     });
 
     it(`sampling the server asks for goes to an agent that offers it, and the answer comes back (${label})`, async () => {
-      harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('writer')]);
+      const harness = await gateways.start(new ScriptedPrompter(), [gatewayFixture('writer')]);
       const agent = await harness.agent('writer', { era, capabilities: { sampling: {} } });
       const prompts: string[] = [];
       agent.setRequestHandler('sampling/createMessage', (request) => {
@@ -85,7 +81,7 @@ describe('gateway: around the call', function () {
   }
 
   it('sampling is refused to the server when the agent does not offer it', async () => {
-    harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('writer')]);
+    const harness = await gateways.start(new ScriptedPrompter(), [gatewayFixture('writer')]);
     const agent = await harness.agent('writer');
     const result = toolJson((await agent.callTool({ name: 'ask_model', arguments: {} })) as CallToolResult);
     assert.equal((result.error as { code: number }).code, -32600);
@@ -94,7 +90,7 @@ describe('gateway: around the call', function () {
 
   it('an upstream server dying with a question open: the question closes, the agent gets the reason, the next call starts it again', async () => {
     const prompter = new ScriptedPrompter([waitForAbort, accept()]);
-    harness = await startGateway(prompter, [gatewayFixture('fragile')]);
+    const harness = await gateways.start(prompter, [gatewayFixture('fragile')]);
     const agent = await harness.agent('fragile');
     const result = (await agent.callTool({ name: 'crash_during_elicitation', arguments: { afterMs: 300 } })) as CallToolResult;
     assert.equal(result.isError, true);
@@ -106,7 +102,7 @@ describe('gateway: around the call', function () {
 
   it('a URL-mode question is shown to the person as a link, and the agent gets the outcome', async () => {
     const prompter = new ScriptedPrompter([accept()]);
-    harness = await startGateway(prompter, [gatewayFixture('reviews')]);
+    const harness = await gateways.start(prompter, [gatewayFixture('reviews')]);
     const agent = await harness.agent('reviews', { era: 'auto' });
     const result = toolJson((await agent.callTool({ name: 'open_review', arguments: {} })) as CallToolResult);
     assert.equal(result.action, 'accept');
@@ -116,7 +112,7 @@ describe('gateway: around the call', function () {
   });
 
   it('resources and prompts are forwarded', async () => {
-    harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('docs')]);
+    const harness = await gateways.start(new ScriptedPrompter(), [gatewayFixture('docs')]);
     for (const era of ERAS) {
       const agent = await harness.agent('docs', { era });
       assert.ok((await agent.listResources()).resources.some((r) => r.uri === 'fixture://readme'));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { PERMISSION_TOOL } from '../../src/gateway/permission-server';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
-import { type GatewayHarness, startGateway, TOKEN } from '../support/gateway-harness';
+import { gatewaysPerTest, TOKEN, type GatewayHarness } from '../support/gateway-harness';
 import { waitUntil } from '../support/wait';
 
 const recorded = (name: string): string => readFileSync(join(__dirname, '../fixtures/claude-code', name), 'utf8');
@@ -40,16 +40,12 @@ function postHook(url: string, body: string, token = TOKEN, abortAfterMs?: numbe
 
 describe('gateway: Claude Code permission prompts', function () {
   this.timeout(20_000);
-  let harness: GatewayHarness | undefined;
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-  });
+  const gateways = gatewaysPerTest();
 
   describe('the PermissionRequest hook', () => {
     it('shows the command in a destructive question and answers allow for this session in the hook shape', async () => {
       const prompter = new ScriptedPrompter([accept({ decision: 'session' })]);
-      harness = await startGateway(prompter, []);
+      const harness = await gateways.start(prompter, []);
       const reply = await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-bash.json'));
       assert.equal(reply.status, 200);
       assert.deepEqual(JSON.parse(reply.body), {
@@ -69,7 +65,7 @@ describe('gateway: Claude Code permission prompts', function () {
 
     it('a declined edit is denied; a read-only fetch is a plain confirm', async () => {
       const prompter = new ScriptedPrompter([decline, accept()]);
-      harness = await startGateway(prompter, []);
+      const harness = await gateways.start(prompter, []);
       const denied = JSON.parse((await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-edit.json'))).body) as {
         hookSpecificOutput: { decision: { behavior: string } };
       };
@@ -81,13 +77,13 @@ describe('gateway: Claude Code permission prompts', function () {
     });
 
     it('a dismissed question gives no decision (an empty 200): Claude Code asks in its terminal', async () => {
-      harness = await startGateway(new ScriptedPrompter([cancel]), []);
+      const harness = await gateways.start(new ScriptedPrompter([cancel]), []);
       assert.deepEqual(await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-webfetch.json')), { status: 200, body: '' });
     });
 
     it('when Claude Code stops waiting (its hook timeout), the question closes', async () => {
       const prompter = new ScriptedPrompter([waitForAbort]);
-      harness = await startGateway(prompter, []);
+      const harness = await gateways.start(prompter, []);
       const reply = postHook(harness.gateway.permissionHookUrl, recorded('permission-request-bash.json'), TOKEN, 300);
       await waitUntil('the question', () => prompter.asked.length === 1);
       await reply;
@@ -96,7 +92,7 @@ describe('gateway: Claude Code permission prompts', function () {
 
     it('without the token: 400, and nobody is asked; a body that is not a permission request: 400 naming the field', async () => {
       const prompter = new ScriptedPrompter();
-      harness = await startGateway(prompter, []);
+      const harness = await gateways.start(prompter, []);
       assert.equal((await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-bash.json'), '')).status, 400);
       assert.equal((await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-bash.json'), 'guess')).status, 400);
       const bad = await postHook(harness.gateway.permissionHookUrl, JSON.stringify({ hook_event_name: 'PermissionRequest', tool_name: 'Bash' }));
@@ -116,7 +112,7 @@ describe('gateway: Claude Code permission prompts', function () {
     for (const era of ['legacy', 'auto'] as const) {
       it(`answers allow with the input unchanged, or deny (${era === 'legacy' ? '2025 era' : '2026-07-28 era'})`, async () => {
         const prompter = new ScriptedPrompter([accept(), decline]);
-        harness = await startGateway(prompter, []);
+        const harness = await gateways.start(prompter, []);
         const client = await promptClient(harness, era);
         try {
           assert.equal(client.getServerVersion()?.name, 'elicitation-host');
@@ -135,7 +131,7 @@ describe('gateway: Claude Code permission prompts', function () {
     }
 
     it('refuses arguments outside the contract with a protocol error naming the field', async () => {
-      harness = await startGateway(new ScriptedPrompter(), []);
+      const harness = await gateways.start(new ScriptedPrompter(), []);
       const client = await promptClient(harness, 'legacy');
       try {
         await assert.rejects(client.callTool({ name: PERMISSION_TOOL, arguments: { tool_name: 'Bash' } }), /input must be an object/);

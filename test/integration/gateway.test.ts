@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
-import { bundledFixture, gatewayFixture, type GatewayHarness, startGateway } from '../support/gateway-harness';
+import { bundledFixture, gatewayFixture, gatewaysPerTest } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
@@ -18,17 +18,13 @@ function resultJson(result: unknown): Record<string, unknown> {
 
 describe('gateway: agents call servers through us', function () {
   this.timeout(30_000);
-  let harness: GatewayHarness | undefined;
+  const gateways = gatewaysPerTest();
   before(() => requireFixtures());
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-  });
 
   for (const era of ERAS) {
     describe(`an agent in the ${era === 'legacy' ? '2025 era' : '2026-07-28 era'}`, () => {
       it('sees the server under its configured name and its tools as the server wrote them', async () => {
-        harness = await startGateway(new ScriptedPrompter(), [gatewayFixture('restaurant')]);
+        const harness = await gateways.start(new ScriptedPrompter(), [gatewayFixture('restaurant')]);
         const agent = await harness.agent('restaurant', { era });
         assert.equal(agent.getServerVersion()?.name, 'restaurant');
         assert.equal(agent.getProtocolEra(), era === 'legacy' ? 'legacy' : 'modern');
@@ -40,7 +36,7 @@ describe('gateway: agents call servers through us', function () {
 
       it('a form the server asks is answered by the person, shown as asked for this agent; the result returns', async () => {
         const prompter = new ScriptedPrompter([accept({ party_size: 4, date: '2026-12-24', dietary: 'vegan' })]);
-        harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
+        const harness = await gateways.start(prompter, [gatewayFixture('restaurant')]);
         const agent = await harness.agent('restaurant', { era, name: 'claude-code', title: 'Claude Code' });
         const result = resultJson(await agent.callTool({ name: 'book_restaurant', arguments: { restaurant: 'Chez Test' } }));
         assert.deepEqual(result, { action: 'accept', content: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } });
@@ -51,7 +47,7 @@ describe('gateway: agents call servers through us', function () {
 
       it('a destructive confirm declined by the person reaches the server as decline', async () => {
         const prompter = new ScriptedPrompter([decline]);
-        harness = await startGateway(prompter, [gatewayFixture('todos')]);
+        const harness = await gateways.start(prompter, [gatewayFixture('todos')]);
         const agent = await harness.agent('todos', { era });
         assert.deepEqual(resultJson(await agent.callTool({ name: 'clear_completed', arguments: { count: 3 } })), { action: 'decline', removed: 0 });
         assert.equal(prompter.asked[0].options.presentation, 'confirm');
@@ -63,19 +59,18 @@ describe('gateway: agents call servers through us', function () {
   it('a two-round 2026-07-28 server asks twice through an agent of either era', async () => {
     for (const era of ERAS) {
       const prompter = new ScriptedPrompter([accept({ destination: 'Lisbon', nights: 2 }), accept()]);
-      harness = await startGateway(prompter, [bundledFixture('trips', 'modern.js')]);
+      const harness = await gateways.start(prompter, [bundledFixture('trips', 'modern.js')]);
       const agent = await harness.agent('trips', { era });
       assert.deepEqual(resultJson(await agent.callTool({ name: 'plan_trip', arguments: {} })), { destination: 'Lisbon', nights: 2, booked: true });
       assert.equal(harness.connections[0].connection.era, 'modern');
       assert.deepEqual(prompter.asked.map((a) => a.request.message), ['Where should Ada go?', 'Book 2 nights in Lisbon?']);
       await harness.close();
-      harness = undefined;
     }
   });
 
   it('a dismissed question is the server\'s to interpret, and the agent gets its answer', async () => {
     const prompter = new ScriptedPrompter([cancel]);
-    harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
+    const harness = await gateways.start(prompter, [gatewayFixture('restaurant')]);
     const agent = await harness.agent('restaurant');
     assert.deepEqual(resultJson(await agent.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } })), { action: 'cancel' });
   });
@@ -83,21 +78,21 @@ describe('gateway: agents call servers through us', function () {
   for (const era of ERAS) {
     it(`the agent cancelling its call closes the open question and cancels the upstream call (${era === 'legacy' ? '2025 era' : '2026-07-28 era'})`, async () => {
       const prompter = new ScriptedPrompter([waitForAbort]);
-      harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
+      const harness = await gateways.start(prompter, [gatewayFixture('restaurant')]);
       const agent = await harness.agent('restaurant', { era });
       const controller = new AbortController();
       const call = agent.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } }, { signal: controller.signal });
       await waitUntil('the question', () => prompter.asked.length === 1);
       controller.abort('the agent gave up');
       await assert.rejects(call);
-      await waitUntil('the question to close', () => harness!.host.store.state.requests.every((r) => r.status !== 'open'));
+      await waitUntil('the question to close', () => harness.host.store.state.requests.every((r) => r.status !== 'open'));
       assert.equal(prompter.asked[0].options.signal.aborted, true);
     });
   }
 
   it('a 2025-era server that answers with input-required rounds is asked through too', async () => {
     const prompter = new ScriptedPrompter([accept({ version: '1.2.3' }), accept()]);
-    harness = await startGateway(prompter, [bundledFixture('rounds', 'raw-input-required.js')]);
+    const harness = await gateways.start(prompter, [bundledFixture('rounds', 'raw-input-required.js')]);
     const agent = await harness.agent('rounds');
     const result = resultJson(await agent.callTool({ name: 'spec_two_rounds', arguments: {} }));
     assert.equal(result.state, 'round-2:1.2.3');
@@ -106,7 +101,7 @@ describe('gateway: agents call servers through us', function () {
 
   it('a -32042 "open this link first" error is shown to the person, and the call is retried for the agent', async () => {
     const prompter = new ScriptedPrompter([accept()]);
-    harness = await startGateway(prompter, [gatewayFixture('bank')]);
+    const harness = await gateways.start(prompter, [gatewayFixture('bank')]);
     harness.host.urlFlow.finish = 'never'; // the server's completion notification, not the person, says the link is done
     const agent = await harness.agent('bank', { era: 'auto' });
     assert.deepEqual(resultJson(await agent.callTool({ name: 'needs_authorization', arguments: { autoCompleteMs: 100 } })), { authorized: true });
@@ -117,8 +112,8 @@ describe('gateway: agents call servers through us', function () {
     // The person answers each booking with a party size read from the question's own text.
     const sizeFor = (message: string): number => Number(/table (\d+)/.exec(message)?.[1]);
     const prompter = new ScriptedPrompter([], (request, options) => accept({ party_size: sizeFor(request.message), date: '2026-01-01' })(request, options));
-    harness = await startGateway(prompter, [gatewayFixture('restaurant')]);
-    const agents = await Promise.all([1, 2, 3].map((n) => harness!.agent('restaurant', { name: `agent-${n}`, era: n % 2 ? 'legacy' : 'auto' })));
+    const harness = await gateways.start(prompter, [gatewayFixture('restaurant')]);
+    const agents = await Promise.all([1, 2, 3].map((n) => harness.agent('restaurant', { name: `agent-${n}`, era: n % 2 ? 'legacy' : 'auto' })));
     const results = await Promise.all(
       agents.flatMap((agent, a) => [1, 2].map((c) => agent.callTool({ name: 'book_restaurant', arguments: { restaurant: `table ${a * 2 + c}` } }))),
     );

@@ -3,19 +3,17 @@
  */
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InputStore } from '../../src/elicitation/store';
 import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
 import type { ServerConnection } from '../../src/mcp/connection';
-import { createBroker } from '../../src/mcp/create-broker';
 import { CallError } from '../../src/mcp/errors';
-import { type ManagerDeps, ServerManager } from '../../src/mcp/manager';
+import { ServerManager } from '../../src/mcp/manager';
+import { managerDeps } from '../support/manager-deps';
 import { ScriptedPrompter } from '../support/scripted-prompter';
-import { DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, toolJson } from '../support/servers';
+import { FIXTURES, MemoryLog, requireFixtures, toolJson } from '../support/servers';
 import { waitUntil, waitUntilGone } from '../support/wait';
 
 const folder = mkdtempSync(join(tmpdir(), 'eh-manager-'));
@@ -42,30 +40,19 @@ interface Setup {
 
 function setup(autoStart: string[] = [], reconnectDelaysMs?: number[]): Setup {
   requireFixtures();
-  const store = new InputStore();
-  const broker = createBroker({ store, prompter: new ScriptedPrompter() });
   const asked: string[] = [];
   const trusted = { value: true };
   const log = new MemoryLog();
-  const deps: ManagerDeps = {
-    broker,
-    settings: () => DEFAULT_SETTINGS,
-    roots: () => [],
-    clientInfo: { name: 'tests', version: '0' },
-    urlFlow: new ScriptedUrlFlow(),
-    logFor: () => log,
+  const deps = managerDeps(new ScriptedPrompter(), log, folder, {
     workspaceTrusted: () => trusted.value,
     autoStart: (name) => autoStart.includes(name) || autoStart.includes('*'),
-    userHome: '/home/tester',
     env: { FROM_HOST: 'host-value' },
-    firstWorkspaceFolder: () => folder,
     resolveInput: async (input) => {
       asked.push(input.id);
       return `secret-for-${input.id}`;
     },
-    readFile: (path) => readFile(path, 'utf8'),
     ...(reconnectDelaysMs && { reconnectDelaysMs }),
-  };
+  });
   return { manager: new ServerManager(deps), asked, trusted, log };
 }
 

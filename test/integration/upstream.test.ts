@@ -6,17 +6,15 @@
  */
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/client';
-import { InputStore } from '../../src/elicitation/store';
-import { createBroker } from '../../src/mcp/create-broker';
 import { type ConfigSource, parseMcpJson } from '../../src/mcp/config';
 import { ServerManager } from '../../src/mcp/manager';
 import { connectionUpstream, type ListKind } from '../../src/mcp/upstream';
+import { managerDeps } from '../support/manager-deps';
 import { accept, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
-import { withHost, DEFAULT_SETTINGS, FIXTURES, MemoryLog, requireFixtures, ScriptedUrlFlow, stdioDefinition, toolJson } from '../support/servers';
+import { withHost, FIXTURES, MemoryLog, requireFixtures, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
 const folder = mkdtempSync(join(tmpdir(), 'eh-upstream-'));
@@ -31,27 +29,10 @@ interface Setup {
 
 async function setup(script: string, steps: Step[] = []): Promise<Setup> {
   requireFixtures();
-  const store = new InputStore();
   const prompter = new ScriptedPrompter(steps, accept());
-  const broker = createBroker({ store, prompter });
   const log = new MemoryLog();
   const recordFile = join(mkdtempSync(join(tmpdir(), 'eh-upstream-rec-')), 'records.jsonl');
-  const manager = new ServerManager({
-    broker,
-    settings: () => DEFAULT_SETTINGS,
-    roots: () => [],
-    clientInfo: { name: 'tests', version: '0' },
-    urlFlow: new ScriptedUrlFlow(),
-    logFor: () => log,
-    workspaceTrusted: () => true,
-    autoStart: () => false,
-    userHome: '/home/tester',
-    env: {},
-    firstWorkspaceFolder: () => folder,
-    resolveInput: async () => undefined,
-    readFile: (path) => readFile(path, 'utf8'),
-    relaySampling: true,
-  });
+  const manager = new ServerManager(managerDeps(prompter, log, folder, { relaySampling: true }));
   const servers = { fixture: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, script)], env: { FIXTURE_RECORD: recordFile } } };
   await manager.update([{ source, parsed: parseMcpJson(JSON.stringify({ servers }), source) }]);
   const records = (): Array<{ tool: string; outcome: Record<string, unknown> }> => {

@@ -116,6 +116,29 @@ export async function startGateway(
   };
 }
 
+/**
+ * Registers an afterEach that closes what the test started: `const gateways = gatewaysPerTest()`
+ * in a describe, then `const harness = await gateways.start(...)` in a test.
+ */
+export function gatewaysPerTest(): { start: typeof startGateway } {
+  let open: GatewayHarness[] = [];
+  afterEach(async () => {
+    const closing = open;
+    open = [];
+    await Promise.all(closing.map((h) => h.close()));
+  });
+  return {
+    async start(...args) {
+      const harness = await startGateway(...args);
+      let closed: Promise<void> | undefined;
+      // Closed once, whether the test closes it itself or the hook does.
+      const once: GatewayHarness = { ...harness, close: () => (closed ??= harness.close()) };
+      open.push(once);
+      return once;
+    },
+  };
+}
+
 /** A sampling answer for tests: what the agent's model "said". */
 export function cannedCompletion(text: string): CreateMessageResult {
   return { role: 'assistant', content: { type: 'text', text }, model: 'test-model' } as CreateMessageResult;
