@@ -129,51 +129,20 @@ describe('Connect an Agent: what each agent gets', () => {
   });
 
   it('Codex: [mcp_servers.NAME] tables with url and bearer_token_env_var, merged into the TOML file', () => {
-    const before = `model = "o4"
-approval_policy = "on-request"
-
-[mcp_servers.docs]
-command = "npx"
-args = ["-y", "docs-mcp"]
-
-[mcp_servers.old]
-url = "http://127.0.0.1:5000/mcp/old"
-bearer_token_env_var = "ELICITATION_HOST_MCP_TOKEN"
-
-[mcp_servers.old.tools.search]
-approval_mode = "approve"
-
-[mcp_servers.restaurant]
-url = "https://restaurant.example/mcp"
-notes = """
-[mcp_servers.not_a_header]
-"""
-
-[profiles.fast]
-model = "o4-mini"
-`;
+    // What stays, as it was: the person's settings, another server, a profile.
+    const head = 'model = "o4"\napproval_policy = "on-request"\n\n[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs-mcp"]\n';
+    const profile = '[profiles.fast]\nmodel = "o4-mini"\n';
+    const ours = (name: string, path: string): string => `[mcp_servers.${name}]\nurl = "http://127.0.0.1:4711/mcp/${path}"\nbearer_token_env_var = "ELICITATION_HOST_MCP_TOKEN"\n`;
+    const before = [
+      head,
+      '[mcp_servers.old]\nurl = "http://127.0.0.1:5000/mcp/old"\nbearer_token_env_var = "ELICITATION_HOST_MCP_TOKEN"\n',
+      '[mcp_servers.old.tools.search]\napproval_mode = "approve"\n',
+      // A foreign server with our name, and a multi-line string that looks like a header.
+      '[mcp_servers.restaurant]\nurl = "https://restaurant.example/mcp"\nnotes = """\n[mcp_servers.not_a_header]\n"""\n',
+      profile,
+    ].join('\n');
     const change = file('codex', '.codex/config.toml', { '.codex/config.toml': before });
-    assert.equal(
-      change.content,
-      `model = "o4"
-approval_policy = "on-request"
-
-[mcp_servers.docs]
-command = "npx"
-args = ["-y", "docs-mcp"]
-
-[profiles.fast]
-model = "o4-mini"
-
-[mcp_servers.restaurant]
-url = "http://127.0.0.1:4711/mcp/restaurant"
-bearer_token_env_var = "ELICITATION_HOST_MCP_TOKEN"
-
-[mcp_servers.My-Tools-v2]
-url = "http://127.0.0.1:4711/mcp/My-Tools_v2"
-bearer_token_env_var = "ELICITATION_HOST_MCP_TOKEN"
-`,
-    );
+    assert.equal(change.content, [head, profile, ours('restaurant', 'restaurant'), ours('My-Tools-v2', 'My-Tools_v2')].join('\n'));
     assert.deepEqual(change.replaced, ['restaurant']);
     assert.equal(agentSetup('codex', context()).snippets[0].text.split('\n')[0], 'codex mcp add restaurant --url http://127.0.0.1:4711/mcp/restaurant --bearer-token-env-var ELICITATION_HOST_MCP_TOKEN');
   });
