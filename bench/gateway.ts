@@ -36,7 +36,7 @@ import { connectionUpstream, type Upstream } from '../src/mcp/upstream';
 import { TOKEN, UpstreamList } from '../test/support/gateway-harness';
 import { submitted } from '../test/support/scripted-prompter';
 import { createHost, DEFAULT_SETTINGS, FIXTURES, type Host, type HostOptions, requireFixtures, toolJson } from '../test/support/servers';
-import { median, percentile, round } from './stats';
+import { againstBaseline, median, round } from './stats';
 
 const FIXTURE_ARGS = [join(FIXTURES, 'stdio.js'), '--only', 'echo,collect_feedback'];
 const SERVER_NAME = 'bench';
@@ -184,16 +184,10 @@ export async function benchGatewayLatency(total = 1000, blocks = 10, warmup = 10
     }
     const per = Math.ceil(total / blocks);
     const ratios = Array.from({ length: blocks }, (_, b) => median(oursSamples.slice(b * per, (b + 1) * per)) / median(bareSamples.slice(b * per, (b + 1) * per)));
-    const oursMedian = median(oursSamples);
-    const bareMedian = median(bareSamples);
     await Promise.all([oursClient.close(), bareClient.close()]);
     return {
       calls: oursSamples.length,
-      oursMedianMs: round(oursMedian),
-      bareMedianMs: round(bareMedian),
-      ratio: round(oursMedian / bareMedian),
-      oursP90Ms: round(percentile(oursSamples, 90)),
-      bareP90Ms: round(percentile(bareSamples, 90)),
+      ...againstBaseline(oursSamples, bareSamples),
       blockRatios: { min: round(Math.min(...ratios)), median: round(median(ratios)), max: round(Math.max(...ratios)) },
     };
   } finally {

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Prompter } from '../src/elicitation/broker';
 import { submitted } from '../test/support/scripted-prompter';
 import { createHost, FIXTURES, requireFixtures } from '../test/support/servers';
-import { median, percentile, round } from './stats';
+import { againstBaseline } from './stats';
 
 const ANSWER = { party_size: 4, date: '2026-12-24', dietary: 'vegan' };
 
@@ -70,14 +70,5 @@ export async function benchMiddle(total = 1000, rounds = 10): Promise<MiddleResu
     bareSamples.push(...(await bare(per)));
     oursSamples.push(...(await ours(per)));
   }
-  const oursMedian = median(oursSamples);
-  const bareMedian = median(bareSamples);
-  return {
-    elicitations: oursSamples.length,
-    oursMedianMs: round(oursMedian),
-    bareMedianMs: round(bareMedian),
-    ratio: round(oursMedian / bareMedian),
-    oursP90Ms: round(percentile(oursSamples, 90)),
-    bareP90Ms: round(percentile(bareSamples, 90)),
-  };
+  return { elicitations: oursSamples.length, ...againstBaseline(oursSamples, bareSamples) };
 }

@@ -14,3 +14,16 @@ export function round(value: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** Ours against the baseline measured in the same run: medians, their ratio, and both p90s. */
+export function againstBaseline(ours: readonly number[], bare: readonly number[]) {
+  const oursMedian = median(ours);
+  const bareMedian = median(bare);
+  return {
+    oursMedianMs: round(oursMedian),
+    bareMedianMs: round(bareMedian),
+    ratio: round(oursMedian / bareMedian),
+    oursP90Ms: round(percentile(ours, 90)),
+    bareP90Ms: round(percentile(bare, 90)),
+  };
+}

@@ -50,49 +50,32 @@ const common = {
   legalComments: 'none',
 };
 
+/** A Node bundle loaded by require() (the extension host, the runner): CommonJS, ESM sources preferred. */
+const nodeCjs = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // ESM builds first: jsonc-parser's UMD build requires its parts dynamically, which a bundle cannot follow.
+  mainFields: ['module', 'main'],
+};
+
 const builds = [
   {
-    ...common,
+    ...nodeCjs,
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
     external: ['vscode'],
-    // ESM builds first: jsonc-parser's UMD build requires its parts dynamically, which a bundle cannot follow.
-    mainFields: ['module', 'main'],
     plugins: [lazySdk],
     define: { BENCHMARK: String(benchmark) },
   },
+  { ...nodeCjs, entryPoints: ['src/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.js', conditions: ['require', 'node'] },
+  { ...nodeCjs, entryPoints: ['src/gateway/bundle.ts'], outfile: 'dist/gateway.js', conditions: ['require', 'node'] },
   {
-    ...common,
-    entryPoints: ['src/mcp/sdk.ts'],
-    outfile: 'dist/mcp-sdk.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    conditions: ['require', 'node'],
-  },
-  {
-    ...common,
-    entryPoints: ['src/gateway/bundle.ts'],
-    outfile: 'dist/gateway.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    conditions: ['require', 'node'],
-  },
-  {
-    ...common,
+    ...nodeCjs,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
-    mainFields: ['module', 'main'],
     conditions: ['require', 'node'],
   },
   {
