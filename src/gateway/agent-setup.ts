@@ -130,7 +130,9 @@ function mcpServersFile(ctx: SetupContext, path: string, entry: (url: string) =>
     }
   }
   for (const [name, value] of wanted) changes.push([['mcpServers', name], value]);
-  return { kind: 'file', path, before, content: editJsonConfig(before, changes), replaced };
+  // Nothing to change leaves the text as it is (an edit would still reformat its end).
+  const content = changes.length === 0 && before !== undefined ? before : editJsonConfig(before, changes);
+  return { kind: 'file', path, before, content, replaced };
 }
 
 /** The entry Claude Code and Copilot CLI both read from `.mcp.json` (Claude Code drops the `tools` key Copilot needs). */
@@ -159,11 +161,7 @@ function shellQuote(text: string): string {
 
 /** Our entries taken out of a `.mcp.json` the editor also reads; nothing when there is no such file. */
 function withoutOurEntries(ctx: SetupContext, path: string): FileChange | undefined {
-  const before = ctx.read(path);
-  if (before === undefined) return undefined;
-  const servers = readJsonConfig(before, path).mcpServers;
-  if (!isRecord(servers) || !Object.values(servers).some(isOurs)) return undefined;
-  return mcpServersFile({ ...ctx, servers: [] }, path, dotMcpEntry);
+  return ctx.read(path) === undefined ? undefined : mcpServersFile({ ...ctx, servers: [] }, path, dotMcpEntry);
 }
 
 function claudeCode(ctx: SetupContext, out: Builder): void {
