@@ -3,10 +3,10 @@
  * question to the person, and the person's answer in Claude Code's two contracts: the
  * `PermissionRequest` hook's decision and the `--permission-prompt-tool` result. Pure.
  *
- * Shell commands and file changes are destructive (a modal where the UI has one). When
- * Claude Code offers "always allow" suggestions, the person may allow for this session:
- * the suggestions go back with `destination: "session"`, so a click in VS Code never
- * writes a rule into anyone's settings file.
+ * Shell commands and file changes are destructive: a modal where the UI has one, with
+ * Decline, Allow this time and, when Claude Code offers "always allow" suggestions, Allow
+ * for this session. Those suggestions go back with `destination: "session"`, so a click in
+ * VS Code never writes a rule into anyone's settings file.
  */
 import type { FormParams } from '../elicitation/broker';
 import type { ElicitResult } from '../elicitation/model';
@@ -42,6 +42,7 @@ const SHOWN_CHARS = 1500;
 const AGENT = 'Claude Code';
 
 export const DECISION_FIELD = 'decision';
+const SESSION_CHOICE = 'Allow for this session';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -131,11 +132,12 @@ export function permissionQuestion(request: PermissionRequest): { params: FormPa
     // A yes/no question: a confirm, modal for destructive tools.
     return { source, params: { message, requestedSchema: { type: 'object', properties: {} } } };
   }
-  const summary = clip(grants.map(describeSuggestion).join('; '), 200);
+  // The grant is spelt out in the message: a dialog's buttons hold a short label only.
+  const summary = clip(grants.map(describeSuggestion).join('; '), 300);
   return {
     source,
     params: {
-      message,
+      message: `${message}\n\n"${SESSION_CHOICE}" also allows, until Claude Code exits: ${summary}`,
       requestedSchema: {
         type: 'object',
         properties: {
@@ -144,7 +146,7 @@ export function permissionQuestion(request: PermissionRequest): { params: FormPa
             title: 'Allow',
             oneOf: [
               { const: 'once', title: 'Allow this time' },
-              { const: 'session', title: `Allow for this session: ${summary}` },
+              { const: 'session', title: SESSION_CHOICE },
             ],
             default: 'once',
           },

@@ -7,11 +7,12 @@
  */
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../elicitation/broker';
-import type { Question } from '../elicitation/model';
+import type { Question, SelectOption } from '../elicitation/model';
 import type { InputRequest, UrlInputRequest } from '../elicitation/request';
 import type { InputStore } from '../elicitation/store';
 import { toAnswerValue } from '../elicitation/validation';
 import { checkUrl } from '../elicitation/url-check';
+import { dialogChoices } from './dialog-choices';
 import { MutedServers } from './mutes';
 import { type Dialog, errorText, showDialog, showError, showInfo } from './notify';
 import { PromptQueue, type ShowResult } from './prompt-queue';
@@ -133,6 +134,9 @@ export class NativePrompter {
       case 'pick-many':
       case 'input': {
         const question = request.questions[0];
+        // A destructive choice of the person's own call: a modal, one button per choice.
+        const choices = request.source.destructive && request.source.personStarted ? dialogChoices(question) : undefined;
+        if (choices) return this.choiceDialog(job, question, choices);
         const error = options.errors?.find((e) => e.questionId === question.id)?.message;
         return fromStep(await askQuestion(question, this.frame(job), this.steps.draftOf(request, question), error), question);
       }
@@ -164,6 +168,18 @@ export class NativePrompter {
     const choice = await this.dialog(job, { kind: 'warning', heading: `${destructiveWhat(job.request)} Accept?`, detail: job.request.message, buttons: [decline, accept] });
     if (choice === 'aborted') return choice;
     return choice === accept ? { action: 'accept', answers: {} } : choice === decline ? { action: 'decline' } : { action: 'cancel' };
+  }
+
+  /** A destructive one-choice question of a call the person started: Decline (the default button) or one of the choices. */
+  private async choiceDialog(job: Job, question: Question, choices: readonly SelectOption[]): Promise<Outcome | 'aborted'> {
+    const decline: vscode.MessageItem = { title: 'Decline' };
+    const buttons = choices.map((choice) => ({ title: choice.label, value: choice.value }));
+    const detail = [job.request.message, question.description].filter((text) => text !== undefined && text !== '').join('\n\n');
+    const choice = await this.dialog<vscode.MessageItem & { value?: string }>(job, { kind: 'warning', heading: destructiveWhat(job.request), detail, buttons: [decline, ...buttons] });
+    if (choice === 'aborted') return choice;
+    if (choice === undefined) return { action: 'cancel' };
+    if (choice === decline || choice.value === undefined) return { action: 'decline' };
+    return { action: 'accept', answers: { [question.id]: { state: 'submitted', value: { kind: 'selected', value: choice.value } } } };
   }
 
   /** A link: a dialog for a call the person started, otherwise a quick pick in the queue. */

@@ -2,7 +2,7 @@
  * UI scenarios: the gateway in the real workbench. A probe extension (probe-extension/)
  * stands in for an agent in VS Code: it calls a served server's tool through VS Code's own
  * tool API, the question is asked in our prompt, and the probe gets the answer; a cancelled
- * call closes our prompt; Claude Code's permission hook is answered in our quick pick;
+ * call closes our prompt; Claude Code's permission hook is answered in our modal;
  * Connect an Agent… writes each agent's project file, never the token.
  */
 import { strict as assert } from 'node:assert';
@@ -210,7 +210,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     await declined();
   });
 
-  it("Claude Code's PermissionRequest hook is asked in our quick pick, and the answer comes back as the hook's decision", async () => {
+  it("Claude Code's PermissionRequest hook is asked in our modal (Decline, Allow this time, Allow for this session), and the answer comes back as the hook's decision", async () => {
     const { workbench } = ui!;
     await workbench.runCommand('Gateway Probe: Write Gateway Environment');
     const gateway = await probeFile<{ url?: string; token?: string }>(join(probeDir, 'gateway.json'));
@@ -221,16 +221,26 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
       headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.token}` },
       body,
     });
-    // One choice (allow this time, or for the session): our quick pick, saying who asks.
-    await workbench.waitForQuickInputTitle(/Claude Code · Bash/, 30_000);
-    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Allow this time' }).waitFor();
+    // A shell command: a modal saying who asks, the command, and what the session grant allows.
+    await workbench.dialog.waitFor({ timeout: 30_000 });
+    const text = await workbench.dialog.innerText();
+    assert.match(text, /"Claude Code" wants to run "Bash", a destructive action\./);
+    assert.match(text, /rm -rf node_modules && npm ci/);
+    assert.match(text, /"Allow for this session" also allows, until Claude Code exits: Bash\(npm ci:\*\)/);
+    const buttons = (await workbench.dialog.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b !== '');
+    // VS Code adds Cancel (as Escape: no decision, Claude Code asks in its terminal).
+    assert.deepEqual([...buttons].sort(), ['Allow for this session', 'Allow this time', 'Cancel', 'Decline'], `the dialog's buttons: ${buttons.join(' | ')}`);
+    const focused = await workbench.page.evaluate(() => document.activeElement?.textContent?.trim());
+    assert.equal(focused, 'Decline', 'the default button is not the one that runs the command');
     await workbench.screenshot('gateway-claude-code-permission');
-    await workbench.clickRow('Allow this time');
+    await workbench.clickDialogButton('Allow for this session');
     const response = await answer;
     assert.equal(response.status, 200);
-    const decision = (await response.json()) as { hookSpecificOutput?: { hookEventName?: string; decision?: { behavior?: string } } };
+    const decision = (await response.json()) as { hookSpecificOutput?: { hookEventName?: string; decision?: { behavior?: string; updatedPermissions?: Array<{ type?: string; destination?: string }> } } };
     assert.equal(decision.hookSpecificOutput?.hookEventName, 'PermissionRequest');
     assert.equal(decision.hookSpecificOutput?.decision?.behavior, 'allow');
+    // The suggestion goes back for this session only: nothing is written into a settings file.
+    assert.deepEqual(decision.hookSpecificOutput?.decision?.updatedPermissions?.map((u) => [u.type, u.destination]), [['addRules', 'session']]);
   });
 
   /**

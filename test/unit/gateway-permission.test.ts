@@ -13,6 +13,7 @@ import {
 } from '../../src/gateway/permission-question';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import { choosePresentation } from '../../src/elicitation/request';
+import { dialogChoices } from '../../src/ui/dialog-choices';
 
 const recorded = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, '../fixtures/claude-code', name), 'utf8'));
 
@@ -28,8 +29,12 @@ describe('Claude Code permission requests as questions', () => {
     assert.ok(question.kind === 'single-select');
     assert.deepEqual(question.options.map((o) => [o.value, o.label]), [
       ['once', 'Allow this time'],
-      ['session', 'Allow for this session: Bash(npm ci:*)'],
+      ['session', 'Allow for this session'],
     ]);
+    // What the session grant allows is in the message (a dialog button holds a short label).
+    assert.match(params.message, /"Allow for this session" also allows, until Claude Code exits: Bash\(npm ci:\*\)$/);
+    // The person started their agent: a modal asks it, one button per choice.
+    assert.deepEqual(dialogChoices(question)?.map((o) => o.label), ['Allow this time', 'Allow for this session']);
   });
 
   it('without suggestions it is a plain yes/no (a confirm, modal for destructive tools)', () => {
