@@ -40,7 +40,7 @@ export interface CallContext {
   readonly roots: () => readonly Root[];
   readonly log: ServerLog;
   /** What a failed request means for the caller, secrets out (and for the server's liveness). */
-  readonly failure: (error: unknown, signal: AbortSignal | undefined) => Error;
+  readonly failure: (error: unknown, signal: AbortSignal | undefined) => Promise<Error>;
 }
 
 export interface CallRequest {
@@ -103,7 +103,7 @@ export async function runCall(ctx: CallContext, request: CallRequest, options: C
       log: (line) => ctx.log.info(line),
     });
   } catch (error) {
-    throw ctx.failure(error, signal);
+    throw await ctx.failure(error, signal);
   } finally {
     ctx.inFlight.delete(call);
     watchdog.dispose();
@@ -127,7 +127,7 @@ async function send(ctx: CallContext, method: CallMethod, params: Record<string,
   } catch (error) {
     // -32042 is for the rounds to handle.
     if (requiredLinksOf(error) && !call.signal.aborted) throw error;
-    throw ctx.failure(error, call.signal);
+    throw await ctx.failure(error, call.signal);
   } finally {
     watched.done();
   }

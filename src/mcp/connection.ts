@@ -242,8 +242,8 @@ export class ServerConnection {
 
   async refreshTools(): Promise<readonly ToolInfo[]> {
     const live = this.requireLive();
-    const { tools } = await live.client.listTools(undefined, { cacheMode: 'refresh' }).catch((error: unknown) => {
-      throw this.failure(error, undefined, live);
+    const { tools } = await live.client.listTools(undefined, { cacheMode: 'refresh' }).catch(async (error: unknown) => {
+      throw await this.failure(error, undefined, live);
     });
     if (this.live !== live) return this.tools;
     this.rawTools = tools;
@@ -287,8 +287,8 @@ export class ServerConnection {
 
   private async list<T>(request: (client: Client) => Promise<T>): Promise<T> {
     const live = this.requireLive();
-    return request(live.client).catch((error: unknown) => {
-      throw this.failure(error, undefined, live);
+    return request(live.client).catch(async (error: unknown) => {
+      throw await this.failure(error, undefined, live);
     });
   }
 
@@ -420,12 +420,15 @@ export class ServerConnection {
   }
 
   /** What a failed request means for the person, secrets out; a server that is gone is marked lost. */
-  private failure(error: unknown, signal: AbortSignal | undefined, live: Connected): Error {
+  private async failure(error: unknown, signal: AbortSignal | undefined, live: Connected): Promise<Error> {
     if (requiredLinksOf(error) && !signal?.aborted) return error as Error;
     if (signal?.aborted) return new CallError(this.redactor.text(abortMessage(signal)));
     if (error instanceof CallError) return this.redactor.error(error);
     if (isConnectionClosed(error)) {
-      return new CallError(`${this.name} disconnected before answering${this.crash ? ` (${this.redactor.text(describeCrash(this.crash))})` : ''}`);
+      // The close comes before the exit: wait (briefly) for how the process ended and its last words.
+      await live.process?.settled(EXIT_WAIT_MS);
+      const crash = live.process?.ended ?? this.crash;
+      return new CallError(`${this.name} disconnected before answering${crash ? ` (${this.redactor.text(describeCrash(crash))})` : ''}`);
     }
     const code = networkCodeOf(error);
     if (code && isHttp(this.definition.config)) {

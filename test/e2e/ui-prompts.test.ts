@@ -403,4 +403,24 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
     process.stdout.write(`      (the prompt closed ${Math.round((await hiddenAt) - exitedAt)} ms after the server exited)\n`);
     assert.equal(await workbench.pendingStatus(), '');
   });
+
+  it("an error notification shows server text as text: a tool's markup title and a crashed server's last words", async () => {
+    const { workbench } = ui!;
+    // Run Tool starts the server again (the crash above left it in error), then the call fails.
+    await openToolList(workbench, 'second');
+    await workbench.pick('markup_crash');
+    const error = workbench.page.locator('.notifications-toasts .notification-list-item', { hasText: /on second failed/ });
+    await error.waitFor({ timeout: 20_000 });
+    const text = await error.innerText();
+    assert.match(text, /second disconnected before answering \(the server exited with code 3; last output: /, `the error says how the server ended: ${text}`);
+    await assertShownAsText(error, 'the error notification', ['Crashing $(alert) [Open settings](command:workbench.action.openSettings) <img src=x onerror=alert(1)>', 'last words $(alert) [Open settings](command:workbench.action.openSettings) <img src=x onerror=alert(1)>']);
+    // The call's progress notification leaves; the error is then the only toast of the tool.
+    await workbench.page.locator('.notifications-toasts .notification-list-item', { hasText: /Crashing/ }).and(workbench.page.locator(':not(:has-text("failed"))')).waitFor({ state: 'detached', timeout: 20_000 });
+    // Expanded, so the screenshot shows it whole.
+    await error.hover();
+    await error.locator('.action-label[aria-label^="Expand"]').click();
+    await error.locator('.action-label[aria-label^="Collapse"]').waitFor();
+    await assertShownAsText(error, 'the expanded error notification', ['last words $(alert) [Open settings](command:workbench.action.openSettings) <img src=x onerror=alert(1)>']);
+    await workbench.screenshot('prompt-markup-error-notification');
+  });
 });

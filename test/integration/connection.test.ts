@@ -268,8 +268,9 @@ describe('connection: failures and fallbacks', () => {
     const prompter = new ScriptedPrompter([waitForAbort]);
     await withHost(prompter, async (host) => {
       const c = await host.connect(stdioDefinition('crashy'));
+      // The call's error says how the process ended and its last words, not only that it is gone.
       await assert.rejects(c.callTool('crash_during_elicitation', { afterMs: 300 }), (e: unknown) =>
-        e instanceof CallError && /crashy disconnected before answering/.test(e.message));
+        e instanceof CallError && /^crashy disconnected before answering \(the server exited with code 3; last output: .*fixture: crashing on purpose while a question is open\)$/.test(e.message));
       assert.equal(prompter.asked[0].options.signal.aborted, true);
       const request = findRequest(host.store.state, prompter.asked[0].request.id)!;
       assert.equal(request.status, 'abandoned');
