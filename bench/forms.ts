@@ -21,12 +21,9 @@ async function scheduleForms(workbench: Workbench, count: number): Promise<void>
   await runTool(workbench, 'fixture', 'ask_form_later', String(count));
 }
 
-async function closeAgentInput(workbench: Workbench): Promise<void> {
-  const tab = workbench.page.locator('.tab', { hasText: 'Agent Input' });
-  if ((await tab.count()) === 0) return;
-  await tab.first().click();
-  await workbench.page.keyboard.press('Control+W');
-  await tab.first().waitFor({ state: 'detached' });
+/** The panel closes by itself once nothing waits (src/ui/form-panel.ts): the next form starts a new one. */
+async function agentInputClosed(workbench: Workbench): Promise<void> {
+  await workbench.page.locator('.tab', { hasText: 'Agent Input' }).first().waitFor({ state: 'detached', timeout: 30_000 });
 }
 
 /** The next of our forms: from the server's send to its first field focused; then declined. */
@@ -73,7 +70,7 @@ export async function benchForms(ui: Ui, benchLog: string): Promise<{ results: R
   const laterBreakdown: Array<Record<string, number>> = [];
   let index = 0;
   for (let i = 0; i < SAMPLES; i++) {
-    await closeAgentInput(workbench);
+    await agentInputClosed(workbench);
     await scheduleForms(workbench, 1);
     first.push(await nextForm(ui, benchLog, index++, firstBreakdown));
   }

@@ -161,12 +161,44 @@ function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: str
     root.setAttribute('role', 'group');
     root.setAttribute('aria-labelledby', `${id}-label`);
   }
+  // An optional yes/no without a default starts unanswered (drawn indeterminate) and stays
+  // out of the answers until the person ticks or unticks it; Clear makes it unanswered again.
+  const triState = !question.required && question.defaultValue === undefined;
+  let answered = !triState;
+  const clear = el('a', 'clear', 'Clear');
+  const setAnswered = (value: boolean): void => {
+    answered = value || !triState;
+    box.indeterminate = !answered;
+    clear.hidden = !triState || !answered;
+  };
+  if (triState) {
+    clear.href = '#';
+    clear.title = 'Leave this question unanswered';
+    clear.addEventListener('click', (event) => {
+      event.preventDefault();
+      box.checked = false;
+      setAnswered(false);
+      // The form's listeners send the draft (now none) and validate.
+      root.dispatchEvent(new Event('change', { bubbles: true }));
+      box.focus();
+    });
+    // On the checkbox's line, right after it.
+    const line = el('div', 'check-line');
+    box.replaceWith(line);
+    line.append(box, clear);
+    // Captured on the field before the form's own listeners read it: a toggle answers it.
+    root.addEventListener('change', (event) => event.composedPath().includes(box) && setAnswered(true), true);
+    box.setAttribute('aria-description', 'Not answered until you tick or untick it');
+  }
+  setAnswered(!triState);
   return {
     question,
     root,
-    read: () => Boolean(box.checked),
+    read: () => (answered ? Boolean(box.checked) : null),
     write(value) {
-      if (value !== undefined) box.checked = value === true;
+      if (value === undefined) return setAnswered(!triState);
+      box.checked = value === true;
+      setAnswered(true);
     },
     focus: () => box.focus(),
     showError,

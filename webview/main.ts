@@ -33,6 +33,8 @@ const scriptStartedAt = Date.now();
 const vscode = acquireVsCodeApi();
 const post = (message: PageMessage): void => vscode.postMessage(message);
 const DRAFT_DELAY_MS = 250;
+/** The submit keys as this platform writes them (the page handles Ctrl and Cmd alike). */
+const SUBMIT_KEYS = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘+Enter' : 'Ctrl+Enter';
 
 // A violated policy is a bug of ours: the host logs it, and the tests assert there are none.
 document.addEventListener('securitypolicyviolation', (event) => {
@@ -174,12 +176,18 @@ function render(shown: FormView): void {
     body.append(field.root);
   }
 
+  // Sticky at the bottom (styles.css): a long form keeps its buttons and their keys in view.
   const actions = document.createElement('div');
   actions.className = 'actions';
+  const keys = document.createElement('span');
+  keys.className = 'keys';
+  keys.textContent = `${SUBMIT_KEYS} to ${form.ownQuestion ? 'run' : 'submit'} · Escape to cancel`;
   actions.append(
-    button('Submit', submit, false, 'Send your answers (Ctrl+Enter)'),
-    button('Decline', () => finish('decline'), true, 'Tell the server no'),
+    // The person's own question (Run Tool's arguments) has nobody to decline to.
+    form.ownQuestion ? button('Run', submit, false, `Run the tool with these arguments (${SUBMIT_KEYS})`) : button('Submit', submit, false, `Send your answers (${SUBMIT_KEYS})`),
+    ...(form.ownQuestion ? [] : [button('Decline', () => finish('decline'), true, 'Tell the server no')]),
     button('Cancel', () => finish('cancel'), true, 'Dismiss without answering (Escape)'),
+    keys,
   );
   const stepByStep = document.createElement('a');
   stepByStep.href = '#';

@@ -21,6 +21,11 @@ export interface RequestSource {
    * is warranted for it; a question from any other call, or from no known call, never gets one.
    */
   readonly personStarted?: boolean;
+  /**
+   * The person's own question: Run Tool asking for the arguments of the tool they chose.
+   * Nobody is there to decline to, so it offers Run and Cancel only.
+   */
+  readonly ownQuestion?: boolean;
 }
 
 export interface FormInputRequest {

@@ -33,7 +33,8 @@ export class ProgressRelay {
 
   /** Progress the upstream server (or our connection layer) reported. */
   forward(progress: UpstreamProgress): void {
-    if (!this.sink) return;
+    // "The question ended" is for our own progress view; the agent's heartbeat covers the wait.
+    if (!this.sink || (progress.asking === false && progress.message === undefined && progress.progress === undefined)) return;
     const value = typeof progress.progress === 'number' && Number.isFinite(progress.progress) && progress.progress > this.last ? progress.progress : this.last + 1;
     const total = typeof progress.total === 'number' && progress.total >= value ? progress.total : undefined;
     this.emit({ progress: value, ...(total !== undefined && { total }), ...(progress.message !== undefined && { message: progress.message }) });

@@ -123,7 +123,7 @@ export class ElicitBridge {
         : undefined;
     // While any question is open, no call of this server times out under the person's hands.
     const resumes = this.deps.inFlight().map((c) => c.watchdog.pause());
-    for (const c of calls) c.onProgress?.({ message: `${server} is waiting for your answer` });
+    for (const c of calls) c.onProgress?.({ message: `${server} is waiting for your answer`, asking: true });
     try {
       const result = await broker.elicit(params, { source: sourceOf(server, calls), signal: controller.signal, applyDefaults: settings.applyDefaults, asForm, callsInFlight: this.deps.inFlight().length });
       if (params.mode === 'url' && params.elicitationId && result.action === 'accept' && !this.awaitingCompletion.has(params.elicitationId)) {
@@ -135,6 +135,7 @@ export class ElicitBridge {
       for (const c of calls) c.signal.removeEventListener('abort', onCallAbort);
       if (timer) clearTimeout(timer);
       resumes.forEach((resume) => resume());
+      for (const c of calls) c.onProgress?.({ asking: false });
     }
   }
 

@@ -55,6 +55,8 @@ export interface CallProgress {
   readonly total?: number;
   /** The input-required round, from 1, while the server asks for more input. */
   readonly round?: number;
+  /** A question of this call was put to the person (true) or ended (false): ours, not the server's. */
+  readonly asking?: boolean;
 }
 
 /** Who made a call: shown to the person with every question it raises. */

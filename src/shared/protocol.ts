@@ -12,6 +12,8 @@ export interface FormView {
   readonly tool?: string;
   /** The agent whose call asked, through the gateway ("…, for Claude Code"). */
   readonly agent?: string;
+  /** The person's own question (Run Tool's arguments): Run and Cancel, no Decline. */
+  readonly ownQuestion?: boolean;
   readonly message: string;
   readonly questions: readonly Question[];
   /** Drafts to restore, by question id (typed as the question takes them). */

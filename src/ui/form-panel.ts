@@ -2,7 +2,9 @@
  * The Agent Input panel: one webview panel that shows the current form. The page is kept
  * alive; the next form re-renders it instead of creating a new webview. Closing the panel
  * cancels nothing: the request stays pending, and reopening it restores every draft.
- * Only Submit, Decline, Cancel, the server or a timeout end a request.
+ * Only Submit, Decline, Cancel, the server or a timeout end a request. When the last form
+ * ends and nothing waits, the tab closes after a moment (a call's next form, arriving
+ * meanwhile, reuses the page), unless the person pinned it.
  */
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -25,6 +27,9 @@ interface FormJob {
   readonly askedAt: number;
 }
 
+/** How long an empty panel stays open for a next form before its tab closes. */
+export const CLOSE_WHEN_IDLE_MS = 2000;
+
 function nonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
@@ -41,6 +46,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   private readonly errors = new Map<string, Record<string, string>>();
   /** The request whose form the page was last given: the only one it may answer. */
   private shownRequestId: string | undefined;
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -94,6 +100,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   }
 
   private show(takeFocus: boolean): void {
+    this.keepOpen();
     if (!this.panel) {
       this.panel = this.createPanel(takeFocus);
       return; // the page renders the current form once it says it is ready
@@ -171,6 +178,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       server: request.source.server,
       ...(request.source.tool && { tool: request.source.tool }),
       ...(request.source.agent && { agent: request.source.agent }),
+      ...(request.source.ownQuestion && { ownQuestion: true }),
       message: request.message,
       questions: request.questions,
       drafts,
@@ -259,7 +267,32 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   /** The current request ended one way or another: the next waiting form takes the panel. */
   private next(): void {
     this.current = this.waiting.shift();
-    if (this.current || this.panel) this.show(false);
+    if (this.current) {
+      this.show(false);
+    } else if (this.panel) {
+      this.renderCurrent();
+      this.closeSoon();
+    }
+  }
+
+  /** Nothing waits: the tab closes in a moment, unless a form comes or the person pinned it. */
+  private closeSoon(): void {
+    this.keepOpen();
+    const panel = this.panel;
+    this.closeTimer = setTimeout(() => {
+      this.closeTimer = undefined;
+      if (this.current || this.panel !== panel || !panel) return;
+      if (isPinned(panel)) {
+        this.log.info('Nothing waits for an answer; the Agent Input tab stays open because it is pinned.');
+        return;
+      }
+      panel.dispose();
+    }, CLOSE_WHEN_IDLE_MS);
+  }
+
+  private keepOpen(): void {
+    if (this.closeTimer) clearTimeout(this.closeTimer);
+    this.closeTimer = undefined;
   }
 
   /** The request ended elsewhere (withdrawn, server gone, timed out). */
@@ -278,6 +311,14 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   }
 
   dispose(): void {
+    this.keepOpen();
     this.panel?.dispose();
   }
+}
+
+/** The panel's tab is pinned (VS Code tells only through the tab groups). */
+function isPinned(panel: vscode.WebviewPanel): boolean {
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => tab.isPinned && tab.label === panel.title && tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(panel.viewType)),
+  );
 }

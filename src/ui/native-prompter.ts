@@ -115,6 +115,7 @@ export class NativePrompter {
       message: job.request.message,
       signal: job.options.signal,
       deferral: this.deferral,
+      ...(source.ownQuestion && { ownQuestion: true }),
       ...(MutedServers.canMute(source) && { mute: { who: source.server, mute: () => this.mutes.mute(source.server) } }),
       ...extra,
     };

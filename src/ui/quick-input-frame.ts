@@ -31,6 +31,8 @@ export interface PromptFrame {
   readonly canGoBack?: boolean;
   /** A step of a form the form panel handed over: it offers the way back to the panel. */
   readonly offerForm?: boolean;
+  /** The person's own question (Run Tool's arguments): no Decline, nobody to decline to. */
+  readonly ownQuestion?: boolean;
   /** Offers "Decline and stop asking" (a server, not an extension): `who` is named, `mute` silences it. */
   readonly mute?: { readonly who: string; readonly mute: () => void };
   readonly signal: AbortSignal;
@@ -76,11 +78,11 @@ export const FORM_BUTTON: vscode.QuickInputButton = {
 };
 
 /** Back (from the second step on), back to the form (where offered), Decline, Decline and stop asking (where offered). */
-export function stepButtons(frame: Pick<PromptFrame, 'canGoBack' | 'offerForm' | 'mute'>): vscode.QuickInputButton[] {
+export function stepButtons(frame: Pick<PromptFrame, 'canGoBack' | 'offerForm' | 'mute' | 'ownQuestion'>): vscode.QuickInputButton[] {
   return [
     ...(frame.canGoBack ? [vscode.QuickInputButtons.Back] : []),
     ...(frame.offerForm ? [FORM_BUTTON] : []),
-    DECLINE_BUTTON,
+    ...(frame.ownQuestion ? [] : [DECLINE_BUTTON]),
     ...(frame.mute ? [MUTE_BUTTON] : []),
   ];
 }
@@ -105,8 +107,9 @@ export function separator(label = ''): Row {
   return { label: oneLine(label, SEPARATOR_FITS), kind: vscode.QuickPickItemKind.Separator, role: 'message' };
 }
 
-/** Decline, and "Decline and stop asking" where the frame offers it: the last rows of a pick. */
-export function declineRows(frame: Pick<PromptFrame, 'mute'>): Row[] {
+/** Decline, and "Decline and stop asking" where the frame offers it: the last rows of a pick (none for the person's own question). */
+export function declineRows(frame: Pick<PromptFrame, 'mute' | 'ownQuestion'>): Row[] {
+  if (frame.ownQuestion) return [];
   return [
     { label: '$(circle-slash) Decline', role: 'decline', alwaysShow: true },
     ...(frame.mute

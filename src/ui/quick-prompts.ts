@@ -67,7 +67,9 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
         ...declineRows(frame),
       ];
       pick.placeholder = describeQuestion(question);
-      const preselected = rows.find((r) => r.value === initial) ?? rows.find((r) => r.value === question.defaultValue) ?? rows[0];
+      // An optional yes/no nobody has answered stays unanswered on Enter (as in the form): Leave empty first.
+      const untouched = question.kind === 'boolean' && !question.required ? empty[0] : rows[0];
+      const preselected = rows.find((r) => r.value === initial) ?? rows.find((r) => r.value === question.defaultValue) ?? untouched;
       if (preselected) pick.activeItems = [preselected];
     },
     (pick) => {

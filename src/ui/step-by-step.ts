@@ -113,21 +113,21 @@ export class StepByStep {
     pick.totalSteps = frame.totalSteps;
     pick.ignoreFocusOut = true;
     pick.buttons = [vscode.QuickInputButtons.Back, ...(frame.offerForm ? [FORM_BUTTON] : [])];
-    pick.placeholder = 'Review your answers: choose one to change it, or Submit';
+    pick.placeholder = `Review your answers: choose one to change it, or ${frame.ownQuestion ? 'Run' : 'Submit'}`;
     const answerRows: ReviewRow[] = request.questions.map((q, index) => ({
       label: iconSafe(q.title, 200),
       description: iconSafe(shownAnswer(q, this.draftOf(request, q)), 300),
       index,
       alwaysShow: true,
     }));
-    const submit: ReviewRow = { label: '$(check) Submit', action: 'submit', alwaysShow: true };
+    const submit: ReviewRow = { label: frame.ownQuestion ? '$(play) Run' : '$(check) Submit', action: 'submit', alwaysShow: true };
     pick.items = [
       ...wrap(request.message).map((line): ReviewRow => ({ label: escapeIcons(line) || ' ', alwaysShow: true })),
       { label: 'Your answers', kind: vscode.QuickPickItemKind.Separator },
       ...answerRows,
       { label: '', kind: vscode.QuickPickItemKind.Separator },
       submit,
-      { label: '$(circle-slash) Decline', action: 'decline', alwaysShow: true },
+      ...(frame.ownQuestion ? [] : [{ label: '$(circle-slash) Decline', action: 'decline' as const, alwaysShow: true }]),
       ...(frame.mute ? [{ label: '$(bell-slash) Decline and stop asking', description: `no more questions from ${iconSafe(frame.mute.who, 80)} this session`, action: 'mute' as const, alwaysShow: true }] : []),
     ];
     pick.activeItems = [submit];

@@ -11,16 +11,18 @@ import type { ToolInfo } from '../mcp/connection';
 import type { ServerManager } from '../mcp/manager';
 import { formatToolResult } from '../mcp/result-format';
 import { argumentSkeleton } from '../mcp/tool-args';
+import { CallProgressView } from './call-progress';
 import { errorText, showError, showInfo } from './notify';
 import type { OwnQuickInput } from './own-quick-input';
-import { iconSafe, linkSafe } from './text';
+import { iconSafe } from './text';
 
 export const RESULT_SCHEME = 'elicitation-host-result';
 
 /** Read-only documents holding tool results. */
 export class ResultDocuments implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
-  private count = 0;
+  /** Results are numbered per server and tool: the third echo is echo-3, whatever ran between. */
+  private readonly counts = new Map<string, number>();
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.contents.get(uri.toString()) ?? '';
@@ -28,7 +30,10 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
 
   add(server: string, tool: string, text: string): vscode.Uri {
     const safe = (s: string): string => s.replace(/[^\w.-]+/g, '_').slice(0, 60);
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safe(server)}/${safe(tool)}-${++this.count}.md` });
+    const base = `/${safe(server)}/${safe(tool)}`;
+    const count = (this.counts.get(base) ?? 0) + 1;
+    this.counts.set(base, count);
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `${base}-${count}.md` });
     this.contents.set(uri.toString(), text);
     return uri;
   }
@@ -110,7 +115,7 @@ export class ToolRunner {
       const result = await this.broker.elicit(
         { message: `Arguments for ${tool.title ?? tool.name}`, requestedSchema: tool.inputSchema },
         // The person's own question (it may take a modal, and a muted server does not silence it).
-        { source: { server, tool: tool.title ?? tool.name, personStarted: true }, signal: new AbortController().signal, applyDefaults: true },
+        { source: { server, tool: tool.title ?? tool.name, personStarted: true, ownQuestion: true }, signal: new AbortController().signal, applyDefaults: true },
       );
       return result.action === 'accept' ? (result.content ?? {}) : undefined;
     } catch (error) {
@@ -138,26 +143,19 @@ export class ToolRunner {
 
   private async call(id: string, server: string, tool: ToolInfo, args: Record<string, unknown>): Promise<void> {
     const name = tool.title ?? tool.name;
+    const cancel = new AbortController();
+    // Out of the way of the call's own questions (see call-progress.ts).
+    const progress = new CallProgressView(`${name} on ${server}`, () => cancel.abort(new Error(`You stopped ${name}`)));
     try {
-      const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: linkSafe(`${name} on ${server}`, 120), cancellable: true },
-        (progress, token) => {
-          const cancel = new AbortController();
-          token.onCancellationRequested(() => cancel.abort(new Error(`You cancelled ${name}`)));
-          return this.manager.callTool(id, tool.name, args, {
-            caller: { kind: 'person' },
-            signal: cancel.signal,
-            onProgress: (p) => {
-              const text = p.round !== undefined ? `round ${p.round}: waiting for your input` : p.message;
-              progress.report({ ...(text !== undefined && { message: linkSafe(text, 200) }) });
-            },
-          });
-        },
-      );
+      const result = await this.manager.callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p) });
+      progress.dispose();
       const uri = this.results.add(server, tool.name, formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>));
       await vscode.window.showTextDocument(uri, { preview: false });
     } catch (error) {
-      void showError(`${name} on ${server} failed: ${errorText(error)}`);
+      progress.dispose();
+      // Stopped by the person (the notification's Cancel): no error for what they asked for.
+      if (cancel.signal.aborted) void showInfo(`${name} on ${server} stopped.`);
+      else void showError(`${name} on ${server} failed: ${errorText(error)}`);
     }
   }
 }

@@ -11,6 +11,7 @@ import type { Workbench } from './harness/workbench';
 import { versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 import { openToolList, ResultTabs, runTool } from './ui-steps';
+import { waitUntil } from '../support/wait';
 
 /** The form document inside the Agent Input webview, once it shows this message. */
 async function formWith(workbench: Workbench, message: string): Promise<FrameLocator> {
@@ -117,22 +118,62 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await results.next();
   });
 
-  it('Decline and Cancel are distinguished at the server; the second form reuses the panel', async () => {
+  it('Decline and Cancel are distinguished at the server; when nothing waits, the Agent Input tab closes', async () => {
     const { workbench } = ui!;
+    const tab = workbench.page.locator('.tab', { hasText: 'Agent Input' });
     await runTool(workbench, 'fixture', 'collect_feedback', 'the demo');
     let frame = await formWith(workbench, 'Please provide your feedback about: the demo');
-    const webviewsBefore = await workbench.page.locator('iframe.webview').count();
     await frame.locator('vscode-button', { hasText: 'Decline' }).click();
     assert.deepEqual(await ui!.nextRecord('collect_feedback'), { action: 'decline' });
     await results.next();
+    // No "No agent is waiting" tab left behind.
+    await tab.waitFor({ state: 'detached', timeout: 20_000 });
     await runTool(workbench, 'fixture', 'collect_feedback', 'the second form');
     frame = await formWith(workbench, 'Please provide your feedback about: the second form');
-    assert.equal(await workbench.page.locator('iframe.webview').count(), webviewsBefore, 'no new webview was created');
-    assert.equal(await workbench.page.locator('.tab', { hasText: 'Agent Input' }).count(), 1, 'one Agent Input tab');
     await frame.locator('h1.message').click();
     await workbench.page.keyboard.press('Escape');
     assert.deepEqual(await ui!.nextRecord('collect_feedback'), { action: 'cancel' });
     await results.next();
+    await tab.waitFor({ state: 'detached', timeout: 20_000 });
+  });
+
+  it('forms that follow each other reuse the panel, its buttons and keys stay in view on a long form, and a pinned tab stays open', async () => {
+    const { workbench } = ui!;
+    const tab = workbench.page.locator('.tab', { hasText: 'Agent Input' });
+    await runTool(workbench, 'fixture', 'ask_form_later', '2');
+    let frame = await formWith(workbench, 'Ten fields, please');
+    const webviews = await workbench.page.locator('iframe.webview').count();
+    // The actions are sticky: at the top of a form taller than the panel, Submit is on screen.
+    const layout = await frame.locator('vscode-button', { hasText: 'Submit' }).evaluate((button) => {
+      window.scrollTo(0, 0);
+      const box = button.getBoundingClientRect();
+      return { formHeight: document.documentElement.scrollHeight, viewport: window.innerHeight, top: box.top, bottom: box.bottom };
+    });
+    assert.ok(layout.formHeight > layout.viewport, `the form is taller than the panel (${layout.formHeight} > ${layout.viewport} px)`);
+    assert.ok(layout.top >= 0 && layout.bottom <= layout.viewport, `Submit is on screen: ${JSON.stringify(layout)}`);
+    assert.equal(await frame.locator('.actions .keys').textContent(), 'Ctrl+Enter to submit · Escape to cancel');
+    await workbench.screenshot('form-sticky-actions');
+    // Pinned by the person: it stays when nothing waits.
+    await tab.click();
+    await workbench.runCommand('View: Pin Editor');
+    await tab.locator('.codicon-pinned, .codicon-pin').first().waitFor();
+    await frame.locator('vscode-button', { hasText: 'Decline' }).click();
+    assert.equal((await ui!.nextRecord('ask_form_later')).action, 'decline');
+    // The call's second form, half a second later, in the same page.
+    await ui!.nextRecord('ask_form_later:sent');
+    await ui!.nextRecord('ask_form_later:sent');
+    frame = await formWith(workbench, 'Ten fields, please');
+    await frame.locator('vscode-button:not([disabled])', { hasText: 'Decline' }).click();
+    assert.equal((await ui!.nextRecord('ask_form_later')).action, 'decline');
+    assert.equal(await workbench.page.locator('iframe.webview').count(), webviews, 'no new webview for the second form');
+    await results.next();
+    await waitUntil('the log to say the pinned tab stays', () => extensionLog(ui!.server.userDataDir).includes('the Agent Input tab stays open because it is pinned') || undefined, 20_000);
+    assert.equal(await tab.count(), 1, 'the pinned tab is still open');
+    await tab.click();
+    await workbench.runCommand('View: Unpin Editor');
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label').first().click();
+    await tab.waitFor({ state: 'detached' });
   });
 
   it('Answer step by step: the form\'s drafts go to the quick-input steps, and what the steps collect comes back to the form', async () => {
@@ -175,14 +216,85 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     assert.deepEqual(await frame.locator('[data-question-id] vscode-label').allTextContents(), ['Destination', 'Nights', 'Travellers', 'Refundable']);
     assert.equal(await workbench.page.locator('.tab', { hasText: 'Agent Input' }).count(), 1, 'the one Agent Input panel');
     assert.equal(await frame.locator(`${field('nights')} input`).inputValue(), '3', 'defaults are filled');
+    // The person's own question: Run or Cancel; nobody to decline to.
+    assert.deepEqual((await frame.locator('.actions vscode-button').allTextContents()).map((t) => t.trim()), ['Run', 'Cancel']);
+    assert.equal(await frame.locator('.actions .keys').textContent(), 'Ctrl+Enter to run · Escape to cancel');
     await frame.locator(`${field('destination')} input`).fill('Lisbon');
     await frame.locator(`${field('nights')} input`).fill('5');
     await frame.locator(`${field('travellers')} vscode-radio`, { hasText: 'family' }).click();
     await frame.locator(`${field('refundable')} vscode-checkbox`).click();
     await workbench.screenshot('form-run-tool-arguments');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('vscode-button', { hasText: 'Run' }).click();
     assert.deepEqual(await ui!.nextRecord('plan_trip'), { destination: 'Lisbon', nights: 5, travellers: 'family', refundable: false });
     await results.next();
+  });
+
+  it('an optional yes/no nobody touched is left out (the form shows it unanswered, Clear unanswers it; the quick pick offers Leave empty first)', async () => {
+    const { workbench } = ui!;
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: 'Name' },
+        agree: { type: 'boolean', title: 'Agree to the terms' },
+        newsletter: { type: 'boolean', title: 'Newsletter' },
+        updates: { type: 'boolean', title: 'Updates' },
+      },
+      required: ['name'],
+    };
+    const askSchema = async (json: object): Promise<void> => {
+      await openToolList(workbench, 'fixture');
+      await workbench.pick('ask_schema');
+      const args = await formWith(workbench, 'Arguments for ask_schema');
+      await args.locator(`${field('schema')} input`).fill(JSON.stringify(json));
+      await args.locator('vscode-button', { hasText: 'Run' }).click();
+    };
+    await askSchema(schema);
+    const frame = await formWith(workbench, 'Please answer');
+    const box = (id: string) => frame.locator(`${field(id)} vscode-checkbox`);
+    const unanswered = (id: string): Promise<boolean> => box(id).evaluate((b) => (b as HTMLElement & { indeterminate: boolean }).indeterminate);
+    await frame.locator(`${field('name')} input`).fill('Ada');
+    assert.deepEqual([await unanswered('agree'), await unanswered('newsletter'), await unanswered('updates')], [true, true, true], 'untouched optional yes/no questions show as unanswered');
+    // Ticked, then cleared: unanswered again. Ticked and unticked: an answer, false.
+    await box('newsletter').click();
+    assert.equal(await unanswered('newsletter'), false);
+    await frame.locator(`${field('newsletter')} a.clear`).click();
+    assert.equal(await unanswered('newsletter'), true);
+    await box('updates').click();
+    await box('updates').click();
+    assert.equal(await unanswered('updates'), false);
+    await workbench.screenshot('form-optional-booleans');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await results.next();
+    assert.match(await workbench.editorText(), /"content":\{"name":"Ada","updates":false\}/);
+    // One optional yes/no in the quick pick: Enter leaves it unanswered.
+    await askSchema({ type: 'object', properties: { agree: { type: 'boolean', title: 'Agree to the terms' } } });
+    await workbench.waitForQuickInputTitle('fixture · ask_schema');
+    const active = workbench.quickInput.locator('.quick-input-list .monaco-list-row.focused');
+    await active.filter({ hasText: 'Leave empty' }).waitFor();
+    await workbench.page.keyboard.press('Enter');
+    await results.next();
+    assert.match(await workbench.editorText(), /"outcome":\{"action":"accept","content":\{\}\}/);
+  });
+
+  it("while the call's form is on screen its progress is in the status bar, not over the form; after, the notification's Cancel stops the call", async () => {
+    const { workbench } = ui!;
+    const { page } = workbench;
+    const callToast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Cancel stops the tool call' });
+    await runTool(workbench, 'fixture', 'ask_then_work', '60000');
+    const frame = await formWith(workbench, 'Two fields, then some work');
+    await page.locator('.statusbar-item', { hasText: 'waiting for your answer' }).first().waitFor({ timeout: 20_000 });
+    // One Cancel on screen, the form's: the call's notification has given way.
+    await callToast.waitFor({ state: 'detached', timeout: 20_000 });
+    await workbench.screenshot('form-call-progress-in-status-bar');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    assert.deepEqual(await ui!.nextRecord('ask_then_work:asked'), { action: 'accept', content: {} });
+    // The call goes on: its notification is back, and its Cancel stops the call (no error for that).
+    await callToast.waitFor({ timeout: 20_000 });
+    await workbench.screenshot('form-call-progress-back');
+    await callToast.hover();
+    await callToast.locator('.monaco-button', { hasText: 'Cancel' }).click();
+    assert.deepEqual(await ui!.nextRecord('ask_then_work'), { stopped: true });
+    await workbench.waitForNotification(/ask_then_work on fixture stopped\./);
   });
 
   it('looks right in a light theme, and no Content-Security-Policy rule is broken', async () => {

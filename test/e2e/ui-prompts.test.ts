@@ -320,6 +320,8 @@ describe(`UI: native prompts and the pending queue (VS Code ${versionName()})`, 
       }
       await workbench.screenshot(`prompt-markup-${shape}`);
       if (shape === 'input') {
+        // A server's question has its Decline button (Run Tool's own arguments have none: ui-servers).
+        await workbench.quickInput.locator('.quick-input-titlebar .action-label[aria-label^="Decline"]').first().waitFor();
         // The validation message names the field: the same rules hold there.
         await page.keyboard.press('Enter');
         await workbench.quickInput.locator('.quick-input-message', { hasText: 'is required' }).waitFor();

@@ -48,6 +48,9 @@ describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
     await workbench.pick('echo');
     // The tool's one argument, asked like any question, prefilled with its default.
     await workbench.waitForQuickInputTitle('fixture · echo');
+    await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for echo' }).waitFor();
+    // The person's own question: nobody to decline to, so no Decline button (set before the box shows).
+    assert.deepEqual(await workbench.quickInput.locator('.quick-input-titlebar .action-label[aria-label^="Decline"]').count(), 0);
     await workbench.typeInQuickInput('hello from the UI test');
     await workbench.screenshot('run-tool-argument');
     await workbench.page.keyboard.press('Enter');
