@@ -266,6 +266,8 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator('vscode-button', { hasText: 'Submit' }).click();
     await results.next();
     assert.match(await workbench.editorText(), /"content":\{"name":"Ada","updates":false\}/);
+    // Results are numbered per tool: other tools ran before, this is ask_schema's first.
+    await workbench.page.locator('.tab', { hasText: 'ask_schema-1.md' }).waitFor();
     // One optional yes/no in the quick pick: Enter leaves it unanswered.
     await askSchema({ type: 'object', properties: { agree: { type: 'boolean', title: 'Agree to the terms' } } });
     await workbench.waitForQuickInputTitle('fixture · ask_schema');
