@@ -13,6 +13,7 @@ import { AgentConnector, SETUP_SCHEME, SetupDocuments } from './ui/connect-agent
 import { GatewayHost } from './ui/gateway-host';
 import { GatewayToken } from './ui/gateway-token';
 import { FormPanel } from './ui/form-panel';
+import { HISTORY_SCHEME, HistoryView, persistedHistory } from './ui/history-view';
 import { InputResolver } from './ui/inputs';
 import { ServerLogs } from './ui/logs';
 import { MutedServers } from './ui/mutes';
@@ -40,7 +41,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const mutes = new MutedServers(log);
   const native = new NativePrompter(store, mutes, log);
   const quickInput = new OwnQuickInput(() => native.pause());
-  const forms = new FormPanel(context.extensionUri, store, native, log, bench?.record);
+  // The manager comes later (it needs the broker, which needs the panel): asked only once a form ends.
+  const callsInFlight = { count: () => manager.callsInFlight, onChange: (listener: () => void) => manager.onCallsChanged.add(listener) };
+  const forms = new FormPanel(context.extensionUri, store, native, log, callsInFlight, bench?.record);
   const prompter = new VsCodePrompter(native, forms);
   const broker = createBroker({
     store,
@@ -89,7 +92,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const diagnostics = vscode.languages.createDiagnosticCollection('mcp.json');
   const loader = new ConfigLoader(manager, diagnostics, log);
   const results = new ResultDocuments();
-  const runner = new ToolRunner(manager, broker, results, quickInput);
+  const { history, persistence } = persistedHistory(context.workspaceState);
+  const stopFollowing = history.follow(store);
+  const historyView = new HistoryView(history);
+  const runner = new ToolRunner(manager, broker, results, quickInput, (match, text) => history.attachResult(match, text));
   const serversView = new ServersTreeProvider(manager, mutes, agentChoices);
   const pendingView = new PendingTreeProvider(store);
 
@@ -108,6 +114,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     new PendingStatusBar(store),
     vscode.window.createTreeView('elicitationHost.servers', { treeDataProvider: serversView, showCollapseAll: true }),
     vscode.window.registerTreeDataProvider('elicitationHost.pending', pendingView),
+    persistence,
+    historyView,
+    { dispose: stopFollowing },
+    vscode.window.registerTreeDataProvider('elicitationHost.history', historyView),
+    vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, historyView),
+    vscode.commands.registerCommand('elicitationHost.clearHistory', () => history.clear()),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     vscode.commands.registerCommand('elicitationHost.runTool', (node?: ServersNode) =>
       report(runner.run(serverOf(manager, node)?.id, node?.kind === 'tool' ? node.tool.name : undefined)),

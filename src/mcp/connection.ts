@@ -70,6 +70,8 @@ export class ServerConnection {
   readonly onDidChange = new Listeners<ServerConnection>();
   /** A list of the server's changed: it said so, or it (re)started with a new one. */
   readonly onListChanged = new Listeners<ListKind>();
+  /** A call of ours started or ended (see `pending.calls` for how many run). */
+  readonly onCallsChanged = new Listeners<void>();
   private ranBefore = false;
 
   private live: Connected | undefined;
@@ -399,7 +401,7 @@ export class ServerConnection {
   /** Sends a request of ours, answering every question it raises (see calls.ts). */
   private call(method: CallMethod, params: Record<string, unknown>, label: string, options: CallOptions): Promise<unknown> {
     const live = this.requireLive();
-    return runCall(
+    const running = runCall(
       {
         server: this.name,
         live,
@@ -417,6 +419,9 @@ export class ServerConnection {
       { method, params, label },
       options,
     );
+    // runCall counts the call in flight before its first await and forgets it before it settles.
+    this.onCallsChanged.fire();
+    return running.finally(() => this.onCallsChanged.fire());
   }
 
   /** What a failed request means for the person, secrets out; a server that is gone is marked lost. */

@@ -59,6 +59,8 @@ export function serverId(definition: ServerDefinition): string {
  */
 export class ServerManager {
   readonly onDidChange = new Listeners<void>();
+  /** A call to any server started or ended. */
+  readonly onCallsChanged = new Listeners<void>();
   /** A server's list changed (it said so, or it started with a new one). */
   readonly onListChanged = new Listeners<{ readonly id: string; readonly kind: ListKind }>();
   private readonly entries = new Map<string, ServerEntry>();
@@ -176,6 +178,7 @@ export class ServerManager {
     const connection = new ServerConnection(resolved.definition, { ...this.deps, log: this.deps.logFor(entry.definition.name), secrets: resolved.secrets });
     entry.connection = connection;
     connection.onDidChange.add(() => this.onDidChange.fire());
+    connection.onCallsChanged.add(() => this.onCallsChanged.fire());
     connection.onListChanged.add((kind) => {
       if (entry.connection === connection) this.onListChanged.fire({ id: entry.id, kind });
     });
@@ -220,6 +223,11 @@ export class ServerManager {
 
   async stopAll(): Promise<void> {
     await Promise.all(this.servers.map((e) => this.stopEntry(e)));
+  }
+
+  /** Calls of ours in flight, to every server (the person's and the agents'). */
+  get callsInFlight(): number {
+    return this.servers.reduce((sum, e) => sum + (e.connection?.pending.calls ?? 0), 0);
   }
 
   /** Calls a tool, starting its server on first use. */

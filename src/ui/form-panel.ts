@@ -2,9 +2,9 @@
  * The Agent Input panel: one webview panel that shows the current form. The page is kept
  * alive; the next form re-renders it instead of creating a new webview. Closing the panel
  * cancels nothing: the request stays pending, and reopening it restores every draft.
- * Only Submit, Decline, Cancel, the server or a timeout end a request. When the last form
- * ends and nothing waits, the tab closes after a moment (a call's next form, arriving
- * meanwhile, reuses the page), unless the person pinned it.
+ * Only Submit, Decline, Cancel, the server or a timeout end a request. When nothing waits
+ * and no call is left that could ask again, the tab closes (a call's next form reuses the
+ * page meanwhile), unless the person pinned it. No timer: it closes when the call ends.
  */
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -27,8 +27,12 @@ interface FormJob {
   readonly askedAt: number;
 }
 
-/** How long an empty panel stays open for a next form before its tab closes. */
-export const CLOSE_WHEN_IDLE_MS = 2000;
+/** The calls in flight, which may ask again (the server manager). */
+export interface CallsInFlight {
+  count(): number;
+  /** Adds a listener for a call starting or ending; returns the function that removes it. */
+  onChange(listener: () => void): () => void;
+}
 
 function nonce(): string {
   const bytes = new Uint8Array(18);
@@ -46,13 +50,15 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   private readonly errors = new Map<string, Record<string, string>>();
   /** The request whose form the page was last given: the only one it may answer. */
   private shownRequestId: string | undefined;
-  private closeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set while the panel waits for the last call to end before it closes. */
+  private stopWaitingForCalls: (() => void) | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly store: InputStore,
     private readonly native: NativePrompter,
     private readonly log: vscode.LogOutputChannel,
+    private readonly calls: CallsInFlight,
     /** Timings for `npm run bench`: set only in the benchmark build. */
     private readonly timings?: (record: Record<string, unknown>) => void,
   ) {}
@@ -275,24 +281,27 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     }
   }
 
-  /** Nothing waits: the tab closes in a moment, unless a form comes or the person pinned it. */
+  /** Nothing waits: the tab closes once no call is left that could ask again, unless pinned. */
   private closeSoon(): void {
     this.keepOpen();
     const panel = this.panel;
-    this.closeTimer = setTimeout(() => {
-      this.closeTimer = undefined;
+    const closeIfDone = (): void => {
+      if (this.calls.count() > 0) return;
+      this.keepOpen();
       if (this.current || this.panel !== panel || !panel) return;
       if (isPinned(panel)) {
         this.log.info('Nothing waits for an answer; the Agent Input tab stays open because it is pinned.');
         return;
       }
       panel.dispose();
-    }, CLOSE_WHEN_IDLE_MS);
+    };
+    this.stopWaitingForCalls = this.calls.onChange(closeIfDone);
+    closeIfDone();
   }
 
   private keepOpen(): void {
-    if (this.closeTimer) clearTimeout(this.closeTimer);
-    this.closeTimer = undefined;
+    this.stopWaitingForCalls?.();
+    this.stopWaitingForCalls = undefined;
   }
 
   /** The request ended elsewhere (withdrawn, server gone, timed out). */

@@ -12,7 +12,7 @@ import type { FieldError } from '../elicitation/validation';
 import { buildContent, defaultOf, fromAnswerValue, ownAnswer, toAnswerValue } from '../elicitation/validation';
 import { type Deferral, FORM_BUTTON, type PromptFrame, type StepResult } from './quick-input-frame';
 import { askQuestion } from './quick-prompts';
-import { shownAnswer } from './shown-answer';
+import { shownAnswer } from '../elicitation/shown-answer';
 import { escapeIcons, iconSafe, oneLine, wrap } from './text';
 
 /** How the step-by-step run ended: an outcome, back to the form, or interrupted. */

@@ -11,6 +11,7 @@ import type { ToolInfo } from '../mcp/connection';
 import type { ServerManager } from '../mcp/manager';
 import { formatToolResult } from '../mcp/result-format';
 import { argumentSkeleton } from '../mcp/tool-args';
+import type { ResultMatch } from '../elicitation/history';
 import { CallProgressView } from './call-progress';
 import { errorText, showError, showInfo } from './notify';
 import type { OwnQuickInput } from './own-quick-input';
@@ -45,6 +46,8 @@ export class ToolRunner {
     private readonly broker: Broker,
     private readonly results: ResultDocuments,
     private readonly quickInput: OwnQuickInput,
+    /** Gives the questions the call asked its result (the history keeps it with them). */
+    private readonly onResult?: (match: ResultMatch, text: string) => void,
   ) {}
 
   async run(serverId?: string, toolName?: string): Promise<void> {
@@ -144,12 +147,15 @@ export class ToolRunner {
   private async call(id: string, server: string, tool: ToolInfo, args: Record<string, unknown>): Promise<void> {
     const name = tool.title ?? tool.name;
     const cancel = new AbortController();
+    const startedAt = Date.now();
     // Out of the way of the call's own questions (see call-progress.ts).
     const progress = new CallProgressView(`${name} on ${server}`, () => cancel.abort(new Error(`You stopped ${name}`)));
     try {
       const result = await this.manager.callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p) });
       progress.dispose();
-      const uri = this.results.add(server, tool.name, formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>));
+      const text = formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>);
+      this.onResult?.({ server, tool: name, since: startedAt }, text);
+      const uri = this.results.add(server, tool.name, text);
       await vscode.window.showTextDocument(uri, { preview: false });
     } catch (error) {
       progress.dispose();

@@ -257,6 +257,23 @@ describe('server manager', () => {
     }
   });
 
+  it('counts the calls in flight to every server and says when one starts or ends (the form panel closes when none is left)', async () => {
+    const { manager } = setup(['*']);
+    await load(manager, mcpJson({ a: fixture(), b: fixture() }));
+    try {
+      const seen: number[] = [];
+      manager.onCallsChanged.add(() => seen.push(manager.callsInFlight));
+      const [a, b] = ['a', 'b'].map((name) => manager.find(name)!.id);
+      const slow = manager.callTool(a, 'silent_wait', { ms: 300 });
+      await manager.callTool(b, 'echo', { text: 'x' });
+      await slow;
+      assert.equal(manager.callsInFlight, 0);
+      assert.deepEqual(seen, [1, 2, 1, 0]);
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
   it('start on an errored HTTP server never leaves a second connection behind: stopAll stops every one it made', async () => {
     // An HTTP server that fails every request: each start ends in error with a reconnection armed.
     const failing = createHttpServer((_req, res) => res.writeHead(500).end('down on purpose'));

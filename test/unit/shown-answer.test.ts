@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { parseRequestedSchema } from '../../src/elicitation/schema';
-import { MASKED, shownAnswer } from '../../src/ui/shown-answer';
+import { MASKED, shownAnswer } from '../../src/elicitation/shown-answer';
 
 describe('answers as the step-by-step review shows them', () => {
   const parsed = parseRequestedSchema({

@@ -1,9 +1,9 @@
 /**
- * An answer as a summary shows it (the step-by-step review): option titles for choices,
+ * An answer as a summary shows it (the step-by-step review, the history): option titles for choices,
  * Yes or No, and a mask for secret-looking answers, whose length is not told either.
  * Free of `vscode`, so it is unit tested.
  */
-import type { ContentValue, Question } from '../elicitation/model';
+import type { ContentValue, Question } from './model';
 
 export const MASKED = '••••••••';
 
