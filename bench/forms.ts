@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Workbench } from '../test/e2e/harness/workbench';
 import type { Ui } from '../test/e2e/ui-setup';
-import { runTool } from '../test/e2e/ui-steps';
+import { type ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
 import { median, round } from './stats';
 
@@ -53,7 +53,7 @@ function medians(rows: Array<Record<string, number>>): Record<string, number> {
   return Object.fromEntries(keys.map((k) => [k, round(median(rows.map((r) => r[k]).filter((v) => Number.isFinite(v))), 1)]));
 }
 
-export async function benchForms(ui: Ui, benchLog: string): Promise<{ results: Record<string, unknown>; rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }> }> {
+export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<{ results: Record<string, unknown>; rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }> }> {
   const { workbench } = ui;
   process.stdout.write(`forms: ${SAMPLES} plain webviews, ${SAMPLES} first forms (new panel), ${SAMPLES} later forms (panel kept)…\n`);
   const plain: number[] = [];
@@ -73,11 +73,13 @@ export async function benchForms(ui: Ui, benchLog: string): Promise<{ results: R
     await agentInputClosed(workbench);
     await scheduleForms(workbench, 1);
     first.push(await nextForm(ui, benchLog, index++, firstBreakdown));
+    await resultTabs.next();
   }
   // Later forms: one run asks for them one after another; the panel stays, the page re-renders.
   const later: number[] = [];
   await scheduleForms(workbench, SAMPLES);
   for (let i = 0; i < SAMPLES; i++) later.push(await nextForm(ui, benchLog, index++, laterBreakdown));
+  await resultTabs.next();
   const floor = median(plain);
   const results = {
     forms: {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { closeBrowser } from '../test/e2e/context';
 import { startUi } from '../test/e2e/ui-setup';
-import { runTool } from '../test/e2e/ui-steps';
+import { ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { benchForms } from './forms';
 import { median, round } from './stats';
 
@@ -69,6 +69,8 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean }
   try {
     const { workbench } = ui;
     const page = workbench.page;
+    // Each call opens its result, which takes the focus: waited for before the next palette (it would close it).
+    const results = new ResultTabs(workbench);
     if (which.visible) {
       process.stdout.write(`visible: ${SAMPLES} confirms from a fixture server vs ${SAMPLES} plain showQuickPick calls…\n`);
       const plain: number[] = [];
@@ -96,6 +98,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean }
         await workbench.clickRow(/Accept/);
         await ui.nextRecord('ask_later');
         await workbench.waitForQuickInputHidden();
+        await results.next();
       }
       const plainMedian = median(plain);
       const oursMedian = median(ours);
@@ -116,7 +119,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean }
       });
     }
     if (which.forms) {
-      const forms = await benchForms(ui, benchLog);
+      const forms = await benchForms(ui, benchLog, results);
       Object.assign(figures.results, forms.results);
       figures.rows.push(...forms.rows);
     }

@@ -154,7 +154,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   await loader.loadAll();
   if (gatewayEnabled()) report(gateway.start());
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);
-  return createApi({ broker, manager, applyDefaults: () => connectionSettings().applyDefaults });
+  return createApi({
+    broker,
+    store,
+    manager,
+    applyDefaults: () => connectionSettings().applyDefaults,
+    displayNameOf: (id) => {
+      const manifest = vscode.extensions.getExtension(id)?.packageJSON as { displayName?: unknown; name?: unknown } | undefined;
+      return typeof manifest?.displayName === 'string' ? manifest.displayName : typeof manifest?.name === 'string' ? manifest.name : undefined;
+    },
+  });
 }
 
 export function deactivate(): void {}

@@ -141,7 +141,8 @@ function render(shown: FormView): void {
   const header = document.createElement('header');
   const who = document.createElement('div');
   who.className = 'source';
-  const what = form.tool ? `${form.server} · ${form.tool}` : form.server;
+  const asker = form.extension ? `Extension: ${form.server}` : form.server;
+  const what = form.tool ? `${asker} · ${form.tool}` : asker;
   // Through the gateway: which agent's call asked, as every other surface says it (sourceLabel).
   who.textContent = form.agent ? `${what}, for ${form.agent}` : what;
   const message = document.createElement('h1');

@@ -59,6 +59,10 @@ export interface ElicitContext {
    * calls were made by the person or their agents, not by the server.
    */
   readonly callsInFlight?: number;
+  /** Told the request as soon as it exists, before it is shown (an extension's live request follows it). */
+  readonly onRequest?: (request: InputRequest) => void;
+  /** Drafts to start from, by question id (an extension's live request may bring answers). */
+  readonly drafts?: Answers;
 }
 
 /** Final check of accepted content against the original schema (ajv, host side). */
@@ -194,6 +198,14 @@ export class Broker {
   ): Promise<ElicitResult> {
     const { store, prompter } = this.options;
     store.dispatch({ type: 'requested', request });
+    for (const [questionId, answer] of Object.entries(ctx.drafts ?? {})) {
+      const drafted = store.dispatch({ type: 'answerChanged', requestId: request.id, questionId, answer });
+      if (!drafted.ok) {
+        this.finish(request.id, 'cancel');
+        throw new InvalidSchemaError([{ path: `answers.${questionId}`, message: drafted.reason }]);
+      }
+    }
+    ctx.onRequest?.(request);
     const presentation = choosePresentation(request, { forceForm: ctx.asForm === true || this.options.forceForm() });
     // The surface closes when the server stops waiting, and when we finish for any other reason.
     const done = new AbortController();

@@ -12,6 +12,8 @@ export interface FormView {
   readonly tool?: string;
   /** The agent whose call asked, through the gateway ("…, for Claude Code"). */
   readonly agent?: string;
+  /** `server` names another VS Code extension, shown as "Extension: name" (never as a server). */
+  readonly extension?: boolean;
   /** The person's own question (Run Tool's arguments): Run and Cancel, no Decline. */
   readonly ownQuestion?: boolean;
   readonly message: string;

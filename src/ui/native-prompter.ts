@@ -205,8 +205,9 @@ export class NativePrompter {
 
 /** What the destructive confirm says first: who wants to run what. */
 function destructiveWhat(request: InputRequest): string {
-  const { server, tool } = request.source;
-  return tool ? `"${server}" wants to run "${tool}", a destructive action.` : `"${server}" asks to go ahead with a destructive action.`;
+  const { server, tool, requester } = request.source;
+  const who = requester === 'extension' ? `The extension "${server}"` : `"${server}"`;
+  return tool ? `${who} wants to run "${tool}", a destructive action.` : `${who} asks to go ahead with a destructive action.`;
 }
 
 /** A single question's step result as the broker's outcome. */

@@ -30,7 +30,7 @@ function zipEntries(file: string): Map<string, Buffer> {
 }
 
 describe('the packaged extension', () => {
-  it('holds the bundles, media, the README and its images, the manifest and LICENSE, and nothing of the sources, tests or node_modules', () => {
+  it('holds the bundles, media, the README and its images, the manifest, LICENSE and the API\'s elicitation-host.d.ts, and nothing of the sources, tests or node_modules', () => {
     requireBuilt(VSIX);
     const names = [...zipEntries(VSIX).keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
     assert.deepEqual(names, [
@@ -43,6 +43,8 @@ describe('the packaged extension', () => {
       'dist/webview/styles.css',
       'docs/images/demo-form.png',
       'docs/images/demo-pick.png',
+      // The API's contract, for extensions that ask through it to copy.
+      'elicitation-host.d.ts',
       'media/agent-inputs.svg',
       'package.json',
       'readme.md',

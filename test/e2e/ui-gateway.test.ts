@@ -6,7 +6,6 @@
  * Connect an Agent… writes each agent's project file, never the token.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,26 +13,12 @@ import type { FrameLocator } from 'playwright-core';
 import { waitUntil } from '../support/wait';
 import type { Workbench } from './harness/workbench';
 import { REPO, versionName, WORKSPACE } from './context';
+import { packTestExtension, probeFile } from './test-extensions';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
-const PROBE_SOURCE = join(REPO, 'test/e2e/probe-extension');
 /** From test/e2e/context.ts userServerSettings(): a user server, served to VS Code's agent by default. */
 const SERVED = 'user-fixture';
 
-/** Packs the probe the way ours is packed, so it installs as any extension does. */
-function packProbe(into: string): string {
-  const vsix = join(into, 'gateway-probe.vsix');
-  const vsce = join(REPO, 'node_modules/.bin/vsce');
-  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: PROBE_SOURCE, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`packing the probe extension failed (run "npm ci" for @vscode/vsce): ${result.stdout}${result.stderr}`);
-  return vsix;
-}
-
-/** Waits for a file the probe writes whole (it renames it into place). */
-async function probeFile<T>(path: string, timeoutMs = 60_000): Promise<T> {
-  await waitUntil(`the probe to write ${path}`, () => existsSync(path), timeoutMs);
-  return JSON.parse(readFileSync(path, 'utf8')) as T;
-}
 
 /** The form document inside the Agent Input webview. */
 function formFrame(workbench: Workbench): FrameLocator {
@@ -121,7 +106,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     mkdirSync(bin);
     writeFileSync(join(bin, 'claude'), '#!/bin/sh\nprintf \'%s\\n\' "$*" >> "$PROBE_DIR/claude.calls"\n', { mode: 0o755 });
     const terminalPath = { 'terminal.integrated.env.linux': { PATH: `${bin}:\${env:PATH}` } };
-    ui = await startUi('gateway', terminalPath, { PROBE_DIR: probeDir }, undefined, [packProbe(probeDir)]);
+    ui = await startUi('gateway', terminalPath, { PROBE_DIR: probeDir }, undefined, [packTestExtension('probe-extension', probeDir)]);
   });
   uiHooks(() => ui, () => rmSync(probeDir, { recursive: true, force: true }));
 

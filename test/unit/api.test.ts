@@ -1,40 +1,171 @@
 /**
- * The API other extensions get: questions asked in the calling extension's own name,
- * shown as an extension whatever name it gives; nothing mutable handed out.
+ * The API other extensions get (version 1, elicitation-host.d.ts): questions asked in the
+ * calling extension's own name, shown as an extension whatever name it gives; confirm,
+ * elicit and the Agent Host Protocol's live requests through the real broker and store;
+ * nothing mutable handed out.
  */
 import { strict as assert } from 'node:assert';
-import { createApi, REQUESTER_FITS, requesterName } from '../../src/api';
-import { Broker } from '../../src/elicitation/broker';
+import type { CancellationToken } from 'vscode';
+import type { InputAnswer, InputAnswerChange } from '../../elicitation-host';
+import { createApi, ElicitationRequestError, REQUESTER_FITS, requesterName } from '../../src/api';
+import { fromInputAnswer, toElicitParams, toInputAnswer } from '../../src/api/ahp';
+import type { Step } from '../support/scripted-prompter';
+import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import { InputStore } from '../../src/elicitation/store';
+import { createBroker } from '../../src/mcp/create-broker';
 import type { ServerManager } from '../../src/mcp/manager';
-import { accept, ScriptedPrompter } from '../support/scripted-prompter';
-
-const confirm = { message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } };
+import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 
 function setup(prompter: ScriptedPrompter) {
-  const broker = new Broker({ store: new InputStore(), prompter, checkContent: () => [], forceForm: () => false });
-  // requestInput never reaches the server manager: only servers() and callTool() use it.
-  return createApi({ broker, manager: {} as ServerManager, applyDefaults: () => false });
+  const store = new InputStore();
+  const broker = createBroker({ store, prompter, forceForm: () => false });
+  // The questions never reach the server manager: only servers() and callTool() use it.
+  const api = createApi({ broker, store, manager: {} as ServerManager, applyDefaults: () => false, displayNameOf: (id) => (id === 'acme.agent' ? 'Acme Agent' : undefined) });
+  return { api, store, ext: api.forExtension('acme.agent') };
 }
 
+/** A token the test cancels, shaped as VS Code's. */
+function token(): { token: CancellationToken; cancel(): void } {
+  const listeners: Array<() => void> = [];
+  const t = { isCancellationRequested: false, onCancellationRequested: (l: () => void) => (listeners.push(l), { dispose: () => undefined }) } as unknown as CancellationToken;
+  return { token: t, cancel: () => ((t as { isCancellationRequested: boolean }).isCancellationRequested = true, listeners.forEach((l) => l())) };
+}
+
+const QUESTIONS = [
+  { id: 'city', kind: 'text', title: 'City', required: true },
+  { id: 'nights', kind: 'integer', title: 'Nights', minimum: 1, maximum: 30 },
+  { id: 'pets', kind: 'boolean', title: 'Pets' },
+  { id: 'room', kind: 'single-select', title: 'Room', options: [{ id: 'single', label: 'Single' }, { id: 'double', label: 'Double' }] },
+  { id: 'extras', kind: 'multi-select', title: 'Extras', options: [{ id: 'breakfast', label: 'Breakfast' }, { id: 'parking', label: 'Parking' }] },
+] as const;
+
 describe('the extension API', () => {
-  it('hands out three functions and no store', () => {
-    const api = setup(new ScriptedPrompter());
-    assert.deepEqual(Object.keys(api).sort(), ['callTool', 'requestInput', 'servers']);
+  it('hands out version 1: forExtension, servers and callTool; an asker has confirm, elicit and requestInput; no store', () => {
+    const { api, ext } = setup(new ScriptedPrompter());
+    assert.equal(api.version, 1);
+    assert.deepEqual(Object.keys(api).sort(), ['callTool', 'forExtension', 'servers', 'version']);
+    assert.deepEqual(Object.keys(ext).sort(), ['confirm', 'elicit', 'requestInput']);
   });
 
-  it('a question is asked as from the extension, even under a configured server\'s name', async () => {
-    const prompter = new ScriptedPrompter([accept()]);
-    const api = setup(prompter);
-    assert.equal((await api.requestInput(confirm, { requester: 'fixture' })).action, 'accept');
-    assert.deepEqual(prompter.asked[0].request.source, { server: 'fixture', requester: 'extension' });
+  it("a question is asked as from the extension (its display name from its manifest), even under a configured server's name", async () => {
+    const prompter = new ScriptedPrompter([accept(), accept()]);
+    const { api, ext } = setup(prompter);
+    assert.equal(await ext.confirm({ question: 'Proceed?' }), true);
+    assert.deepEqual(prompter.asked[0].request.source, { server: 'Acme Agent', requester: 'extension' });
+    await api.forExtension('fixture').confirm({ question: 'Proceed?' });
+    assert.deepEqual(prompter.asked[1].request.source, { server: 'fixture', requester: 'extension' });
   });
 
-  it('the name is text: invisible characters removed, spaces folded, long names cut; none at all is refused', async () => {
+  it('the name is text: invisible characters removed, spaces folded, long names cut; none at all is refused', () => {
     assert.equal(requesterName(' My\u202E\u200B  Extension\n'), 'My Extension');
     assert.equal(requesterName('x'.repeat(200)).length, REQUESTER_FITS);
-    const api = setup(new ScriptedPrompter());
-    await assert.rejects(api.requestInput(confirm, { requester: '\u200B ' }), /needs options\.requester/);
-    await assert.rejects(api.requestInput(confirm, undefined as never), /needs options\.requester/);
+    const { api } = setup(new ScriptedPrompter());
+    assert.throws(() => api.forExtension('\u200B '), /needs the id/);
+    assert.throws(() => api.forExtension(undefined as never), /needs the id/);
+  });
+
+  it('confirm is true only on an explicit accept; decline, cancel and a withdrawn question are false; destructive takes the modal', async () => {
+    const prompter = new ScriptedPrompter([decline, cancel, accept(), waitForAbort]);
+    const { ext } = setup(prompter);
+    assert.equal(await ext.confirm({ question: 'Delete?' }), false);
+    assert.equal(await ext.confirm({ question: 'Delete?' }), false);
+    assert.equal(await ext.confirm({ question: 'Delete these 5 files?', destructive: true }), true);
+    assert.deepEqual(prompter.asked[2].request.source, { server: 'Acme Agent', requester: 'extension', destructive: true, personStarted: true });
+    assert.equal(prompter.asked[2].options.presentation, 'confirm');
+    const t = token();
+    const asked = ext.confirm({ question: 'Still there?', token: t.token });
+    t.cancel();
+    assert.equal(await asked, false);
+    assert.equal(prompter.asked[3].options.signal.aborted, true, 'the prompt closes');
+  });
+
+  it('elicit has the MCP semantics, and a bad schema throws a typed -32602 naming the field', async () => {
+    const { ext } = setup(new ScriptedPrompter([accept({ city: 'Porto' })]));
+    assert.deepEqual(await ext.elicit({ message: 'Where?', requestedSchema: { type: 'object', properties: { city: { type: 'string' } } } }), { action: 'accept', content: { city: 'Porto' } });
+    await assert.rejects(ext.elicit({ message: 'Where?', requestedSchema: { type: 'object', properties: { address: { type: 'object' } } } }), (e: unknown) =>
+      e instanceof ElicitationRequestError && e.name === 'ElicitationRequestError' && e.code === -32602 && /properties\.address/.test(e.message));
+  });
+
+  it('requestInput: starts from the given answers, reports every change (the person typing, the caller updating), and completes with the answers', async () => {
+    let typed: () => void = () => undefined;
+    const person: Step = (request) =>
+      new Promise((resolve) => {
+        typed = () => resolve(accept({ city: 'Porto', nights: 3, room: 'double', extras: ['parking'] })(request, undefined as never) as never);
+      });
+    const { ext, store } = setup(new ScriptedPrompter([person]));
+    const handle = ext.requestInput({ message: 'Your stay', questions: QUESTIONS, answers: { city: { state: 'draft', value: { kind: 'text', value: 'Lis' } } } });
+    const changes: InputAnswerChange[] = [];
+    handle.onDidChangeAnswer((c) => changes.push(c));
+    const open = store.state.requests.find((r) => r.status === 'open')!;
+    assert.deepEqual(open.answers.city, { state: 'draft', value: { kind: 'text', value: 'Lis' } }, 'the given answer is the draft the prompts show');
+    // The person types in the form (the store's draft), the caller updates another draft.
+    store.dispatch({ type: 'answerChanged', requestId: open.request.id, questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } });
+    assert.deepEqual(handle.updateDraft('pets', { state: 'draft', value: { kind: 'boolean', value: true } }), { ok: true });
+    assert.equal(handle.updateDraft('pets', { state: 'draft', value: { kind: 'text', value: 'yes' } }).ok, false, 'a value of the wrong kind is refused');
+    assert.equal(handle.updateDraft('nowhere', { state: 'skipped' }).ok, false, 'an unknown question is refused');
+    assert.deepEqual(changes, [
+      { questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } },
+      { questionId: 'pets', answer: { state: 'draft', value: { kind: 'boolean', value: true } } },
+    ]);
+    typed();
+    const done = await handle.completion;
+    assert.equal(done.response, 'accept');
+    assert.deepEqual(done.answers.city, { state: 'submitted', value: { kind: 'text', value: 'Porto' } });
+    assert.deepEqual(done.answers.extras, { state: 'submitted', value: { kind: 'selected-many', value: ['parking'] } });
+  });
+
+  it('requestInput: abandon or the token withdraws it (cancel); a malformed request is refused naming the field', async () => {
+    const prompter = new ScriptedPrompter([waitForAbort, waitForAbort]);
+    const { ext } = setup(prompter);
+    const handle = ext.requestInput({ message: 'Wait', questions: [{ id: 'a', kind: 'text' }] });
+    handle.abandon();
+    assert.equal((await handle.completion).response, 'cancel');
+    assert.equal(prompter.asked[0].options.signal.aborted, true);
+    const t = token();
+    const second = ext.requestInput({ message: 'Wait', questions: [{ id: 'a', kind: 'text' }] }, { token: t.token });
+    t.cancel();
+    assert.equal((await second.completion).response, 'cancel');
+    await assert.rejects(ext.requestInput({ message: 'x', questions: [{ id: 'a', kind: 'colour' } as never] }).completion, (e: unknown) => e instanceof ElicitationRequestError && e.code === -32602 && /questions\[0\]\.kind/.test(e.message));
+    await assert.rejects(ext.requestInput({ message: 'x', questions: [{ id: 'a', kind: 'text' }], answers: { a: { state: 'draft', value: { kind: 'number', value: 1 } } } }).completion, /answers\.a/);
+  });
+});
+
+describe('Agent Host Protocol answers and questions, both ways', () => {
+  const answers: InputAnswer[] = [
+    { state: 'draft', value: { kind: 'text', value: 'Porto' } },
+    { state: 'submitted', value: { kind: 'number', value: 2.5 } },
+    { state: 'submitted', value: { kind: 'boolean', value: false } },
+    { state: 'draft', value: { kind: 'selected', value: 'double' } },
+    { state: 'submitted', value: { kind: 'selected-many', value: ['a', 'b'] } },
+    { state: 'skipped' },
+  ];
+
+  it('every answer shape goes in and comes back unchanged, as a copy', () => {
+    for (const answer of answers) {
+      const ours = fromInputAnswer(answer);
+      assert.deepEqual(ours, answer);
+      const back = toInputAnswer(ours);
+      assert.deepEqual(back, answer);
+      if ('value' in back && back.value.kind === 'selected-many' && 'value' in ours) assert.notEqual(back.value.value, (ours.value as { value: unknown }).value, 'not our array');
+    }
+  });
+
+  it('refuses answers that do not fit, naming the field', () => {
+    assert.throws(() => fromInputAnswer({ state: 'maybe' }), /answer\.state/);
+    assert.throws(() => fromInputAnswer({ state: 'draft' }), /answer\.value/);
+    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'number', value: '3' } }), /answer\.value\.value: does not fit the kind number/);
+    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'selected-many', value: ['a', 1] } }), /does not fit/);
+  });
+
+  it('questions become the flat schema the broker parses: the same ids, kinds, options and required ones', () => {
+    const params = toElicitParams({ message: 'Your stay', questions: QUESTIONS });
+    assert.ok(!('mode' in params));
+    const parsed = parseRequestedSchemaOrThrow(params.requestedSchema).questions;
+    assert.deepEqual(parsed.map((q) => [q.id, q.kind, q.required]), [['city', 'text', true], ['nights', 'integer', false], ['pets', 'boolean', false], ['room', 'single-select', false], ['extras', 'multi-select', false]]);
+    const room = parsed.find((q) => q.id === 'room');
+    assert.ok(room?.kind === 'single-select');
+    assert.deepEqual(room.options.map((o) => [o.value, o.label]), [['single', 'Single'], ['double', 'Double']]);
+    assert.deepEqual(toElicitParams({ message: 'Review', url: 'https://example.com/r/1' }), { mode: 'url', message: 'Review', url: 'https://example.com/r/1' });
+    assert.throws(() => toElicitParams({ message: 'x', questions: [{ id: 'a', kind: 'text' }, { id: 'a', kind: 'text' }] }), /questions\[1\]\.id: "a" is used twice/);
   });
 });

@@ -27,18 +27,20 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
 describe('Elicitation Host in a real VS Code', () => {
   it('activates and exports its API, and nothing mutable: not the input store', async () => {
     const host = await api();
-    assert.deepEqual(Object.keys(host).sort(), ['callTool', 'requestInput', 'servers']);
+    assert.deepEqual(Object.keys(host).sort(), ['callTool', 'forExtension', 'servers', 'version']);
+    assert.equal(host.version, 1);
     assert.equal('store' in host, false);
+    assert.deepEqual(Object.keys(host.forExtension('vscode.git')).sort(), ['confirm', 'elicit', 'requestInput']);
   });
 
   it('an extension asking without naming itself is refused; a name is never taken for a server\'s', async () => {
     const host = await api();
-    await assert.rejects(host.requestInput({ message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } }, { requester: ' \u200B ' }), /needs options\.requester/);
+    assert.throws(() => host.forExtension(' \u200B '), /needs the id/);
   });
 
   it('registers its commands', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const command of ['runTool', 'startServer', 'stopServer', 'restartServer', 'showServerOutput', 'refreshServers', 'forgetInputs', 'showPendingInputs', 'muteServer', 'unmuteServer']) {
+    for (const command of ['runTool', 'startServer', 'stopServer', 'restartServer', 'showServerOutput', 'refreshServers', 'forgetInputs', 'showPendingInputs', 'muteServer', 'unmuteServer', 'clearHistory']) {
       assert.ok(commands.includes(`elicitationHost.${command}`), `elicitationHost.${command} is registered`);
     }
   });

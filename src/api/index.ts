@@ -1,0 +1,162 @@
+/**
+ * What other extensions (and the end-to-end tests) get from `activate`: version 1 of the
+ * API in elicitation-host.d.ts (the contract, shipped in the package). Questions are asked
+ * in the calling extension's name through the same broker, prompts, queue and history as a
+ * server's; nothing mutable is handed out (not the input store, whose drafts may be
+ * secrets). VS Code does not tell us which extension calls, so the caller names itself;
+ * an installed extension's id shows as its display name.
+ */
+import type { CancellationToken } from 'vscode';
+import type * as Public from '../../elicitation-host';
+import type { Broker, FormParams, UrlParams } from '../elicitation/broker';
+import type { ElicitResult } from '../elicitation/model';
+import { withoutInvisible } from '../elicitation/plain-text';
+import type { RequestSource } from '../elicitation/request';
+import { findRequest, type InputStore } from '../elicitation/store';
+import { toRpcError } from '../mcp/errors';
+import type { ServerManager } from '../mcp/manager';
+import { fromInputAnswer, fromInputAnswers, RequestShapeError, toElicitParams, toInputAnswer, toInputAnswers } from './ahp';
+
+export type ElicitationHostApi = Public.ElicitationHostApi;
+export type ServerSummary = Public.ServerSummary;
+
+/** An extension's name as shown: text, without invisible characters, short. */
+export const REQUESTER_FITS = 60;
+
+export function requesterName(requester: unknown): string {
+  const name = typeof requester === 'string' ? withoutInvisible(requester).replace(/\s+/g, ' ').trim() : '';
+  if (!name) throw new TypeError('forExtension needs the id (or name) of the asking extension');
+  return name.length > REQUESTER_FITS ? `${name.slice(0, REQUESTER_FITS - 1)}…` : name;
+}
+
+/** A refused request, as the d.ts describes it: a JSON-RPC style code and a message naming the field or limit. */
+export class ElicitationRequestError extends Error {
+  override readonly name = 'ElicitationRequestError' as const;
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function refused(error: unknown): ElicitationRequestError {
+  if (error instanceof RequestShapeError) return new ElicitationRequestError(-32602, `Invalid input request: ${error.message}`);
+  const rpc = toRpcError(error);
+  return new ElicitationRequestError(rpc.code, rpc.message);
+}
+
+/** A CancellationToken as the broker's signal (fired at once if it already was). */
+function signalOf(token: CancellationToken | undefined, extra?: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const withdraw = (): void => controller.abort(new Error('the extension withdrew the question'));
+  if (token?.isCancellationRequested) withdraw();
+  else token?.onCancellationRequested(withdraw);
+  if (extra) {
+    if (extra.aborted) controller.abort(extra.reason);
+    else extra.addEventListener('abort', () => controller.abort(extra.reason), { once: true });
+  }
+  return controller.signal;
+}
+
+export interface ApiDeps {
+  readonly broker: Broker;
+  readonly store: InputStore;
+  readonly manager: ServerManager;
+  readonly applyDefaults: () => boolean;
+  /** An installed extension's display name, by id. */
+  readonly displayNameOf?: (extensionId: string) => string | undefined;
+}
+
+function asker({ broker, store, applyDefaults }: ApiDeps, name: string): Public.ExtensionAsker {
+  const source: RequestSource = { server: name, requester: 'extension' };
+  const ask = async (params: FormParams | UrlParams, src: RequestSource, signal: AbortSignal, extra: { onRequest?: Parameters<Broker['elicit']>[1]['onRequest']; drafts?: Parameters<Broker['elicit']>[1]['drafts'] } = {}): Promise<ElicitResult> => {
+    try {
+      return await broker.elicit(params, { source: src, signal, applyDefaults: applyDefaults(), ...extra });
+    } catch (error) {
+      throw refused(error);
+    }
+  };
+  return {
+    async confirm(options) {
+      if (typeof options?.question !== 'string') throw new ElicitationRequestError(-32602, 'confirm needs options.question (a string)');
+      // A destructive confirm from the person's own agent takes the modal, as a destructive Run Tool does.
+      const src: RequestSource = options.destructive === true ? { ...source, destructive: true, personStarted: true } : source;
+      const result = await ask({ message: options.question, requestedSchema: { type: 'object', properties: {} } }, src, signalOf(options.token));
+      return result.action === 'accept';
+    },
+    elicit(params, options) {
+      return ask(params as FormParams | UrlParams, source, signalOf(options?.token)) as Promise<Public.ElicitResult>;
+    },
+    requestInput(request, options) {
+      const abandon = new AbortController();
+      const listeners = new Set<(change: Public.InputAnswerChange) => void>();
+      let requestId: string | undefined;
+      const unsubscribe = store.subscribe((_state, action) => {
+        if (action.type !== 'answerChanged' || action.requestId !== requestId) return;
+        const change: Public.InputAnswerChange = { questionId: action.questionId, ...(action.answer && { answer: toInputAnswer(action.answer) }) };
+        for (const listener of [...listeners]) listener(change);
+      });
+      let params: ReturnType<typeof toElicitParams>;
+      let drafts: ReturnType<typeof fromInputAnswers>;
+      try {
+        params = toElicitParams(request);
+        drafts = fromInputAnswers(request?.answers);
+      } catch (error) {
+        unsubscribe();
+        const failed = Promise.reject(refused(error));
+        return { onDidChangeAnswer: () => ({ dispose: () => undefined }), completion: failed, updateDraft: () => ({ ok: false, reason: 'the request was refused' }), abandon: () => undefined };
+      }
+      const signal = signalOf(options?.token, abandon.signal);
+      const completion = ask(params as FormParams | UrlParams, source, signal, { onRequest: (r) => (requestId = r.id), drafts })
+        .then((result) => {
+          const state = requestId === undefined ? undefined : findRequest(store.state, requestId);
+          return { response: result.action, answers: state ? toInputAnswers(state.answers) : {} };
+        })
+        .finally(unsubscribe);
+      return {
+        onDidChangeAnswer(listener) {
+          listeners.add(listener);
+          return { dispose: () => listeners.delete(listener) };
+        },
+        completion,
+        updateDraft(questionId, answer) {
+          if (requestId === undefined) return { ok: false, reason: 'the request is not open' };
+          let converted;
+          try {
+            converted = answer === undefined ? undefined : fromInputAnswer(answer);
+          } catch (error) {
+            return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+          }
+          const result = store.dispatch({ type: 'answerChanged', requestId, questionId, ...(converted && { answer: converted }) });
+          return result.ok ? { ok: true } : { ok: false, reason: result.reason };
+        },
+        abandon: () => abandon.abort(new Error('the extension withdrew the question')),
+      };
+    },
+  };
+}
+
+export function createApi(deps: ApiDeps): ElicitationHostApi {
+  const { manager } = deps;
+  return {
+    version: 1,
+    forExtension(extensionId) {
+      const id = typeof extensionId === 'string' ? extensionId.trim() : '';
+      return asker(deps, requesterName(deps.displayNameOf?.(id) ?? id));
+    },
+    servers: () =>
+      manager.servers.map((e) => ({
+        name: e.definition.name,
+        state: e.blocked ? 'blocked' : (e.connection?.state ?? 'stopped'),
+        tools: e.connection?.tools.map((t) => t.name) ?? [],
+        ...(e.connection?.protocolVersion && { protocolVersion: e.connection.protocolVersion }),
+        ...(e.connection?.serverCapabilities && { capabilities: Object.keys(e.connection.serverCapabilities) }),
+      })),
+    callTool: (server, tool, args = {}) => {
+      const entry = manager.find(server);
+      if (!entry) return Promise.reject(new Error(`no server "${server}" is configured`));
+      return manager.callTool(entry.id, tool, args);
+    },
+  };
+}
