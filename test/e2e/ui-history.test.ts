@@ -6,16 +6,11 @@
  * window; Clear History empties it.
  */
 import { strict as assert } from 'node:assert';
-import type { Workbench } from './harness/workbench';
 import { versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-import { openToolList, ResultTabs, runTool } from './ui-steps';
+import { openToolList, ResultTabs, runTool, waitForPrompt } from './ui-steps';
 
 const TOKEN = 'sk-live-history-0123456789';
-
-async function prompt(workbench: Workbench, text: string | RegExp): Promise<void> {
-  await workbench.quickInput.locator('.quick-input-list .monaco-list-row, .quick-input-message', { hasText: text }).first().waitFor({ timeout: 20_000 });
-}
 
 describe(`UI: the History view (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
@@ -34,24 +29,24 @@ describe(`UI: the History view (VS Code ${versionName()})`, function () {
     // Accepted, with a secret-looking answer.
     await openToolList(workbench, 'fixture');
     await workbench.pick('ask_secret');
-    await prompt(workbench, 'Paste your API token');
+    await waitForPrompt(workbench, 'Paste your API token');
     await workbench.typeInQuickInput(TOKEN);
     await page.keyboard.press('Enter');
     await results.next();
     // Declined.
     await runTool(workbench, 'fixture', 'confirm_action', 'deploy to production');
-    await prompt(workbench, 'Are you sure you want to: deploy to production?');
+    await waitForPrompt(workbench, 'Are you sure you want to: deploy to production?');
     await workbench.clickRow(/Decline/);
     assert.deepEqual(await ui!.nextRecord('confirm_action'), { action: 'decline' });
     await results.next();
     // Withdrawn by the server.
     await runTool(workbench, 'fixture', 'cancel_elicitation', '1500');
-    await prompt(workbench, 'Will be withdrawn');
+    await waitForPrompt(workbench, 'Will be withdrawn');
     await workbench.waitForQuickInputHidden();
     await results.next();
     // Abandoned: its server died.
     await runTool(workbench, 'second', 'crash_during_elicitation', '1500');
-    await prompt(workbench, 'This server is about to crash');
+    await waitForPrompt(workbench, 'This server is about to crash');
     await workbench.waitForQuickInputHidden();
 
     await workbench.openAgentInputs();

@@ -51,3 +51,11 @@ export class ResultTabs {
     await this.workbench.page.waitForTimeout(200);
   }
 }
+
+/** Waits until the quick input shows a prompt whose rows or message contain this text. */
+export async function waitForPrompt(workbench: Workbench, text: string | RegExp): Promise<void> {
+  await workbench.quickInput
+    .locator('.quick-input-list .monaco-list-row, .quick-input-message', { hasText: text })
+    .first()
+    .waitFor({ timeout: 20_000 });
+}
