@@ -6,6 +6,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { QUIET_BEFORE_MS } from './quiet';
 
 export interface BenchmarkHooks {
   /** Records one timing, stamped with when it was logged. */
@@ -18,7 +19,9 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
     if (file) appendFileSync(file, `${JSON.stringify({ ...entry, loggedAt: Date.now() })}\n`);
   };
   context.subscriptions.push(
-    vscode.commands.registerCommand('elicitationHost.benchmark.plainQuickPick', () => {
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainQuickPick', async () => {
+      // From the state our confirm starts from: the palette closed, the workbench idle this long.
+      await new Promise((resolve) => setTimeout(resolve, QUIET_BEFORE_MS));
       record({ event: 'plainQuickPick', at: Date.now() });
       return vscode.window.showQuickPick(['Accept', 'Decline'], { title: 'Plain quick pick (benchmark)' });
     }),

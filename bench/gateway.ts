@@ -68,7 +68,7 @@ interface Proxy {
 }
 
 /** Our gateway, serving one upstream fixture, with `prompter` answering its questions. */
-async function startOurs(prompter: Prompter, hostOptions: HostOptions = {}): Promise<Proxy> {
+export async function startOurs(prompter: Prompter, hostOptions: HostOptions = {}): Promise<Proxy> {
   const host = createHost(prompter, hostOptions);
   const upstream = makeUpstream(host);
   await upstream.ensureStarted();
@@ -124,7 +124,7 @@ async function startBare(): Promise<Proxy> {
 }
 
 /** The downstream agent, the same for both sides: a plain SDK Client over Streamable HTTP with the token. */
-async function agent(url: string, name = 'bench-agent'): Promise<Client> {
+export async function agent(url: string, name = 'bench-agent'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
   await client.listTools();

@@ -2,7 +2,7 @@
  * `npm run bench`: every performance goal measured against a baseline in the same run.
  * Figures go to bench/results/latest.json and a table on stdout.
  *
- *   npm run bench [-- schema|middle|gateway|visible|forms ...]   (default: all)
+ *   npm run bench [-- schema|middle|gateway|memory|visible|forms ...]   (default: all)
  *
  * A figure that is wrong rather than slow (the gateway's concurrency check) fails the run:
  * the table is still written, and the exit code is 1.
@@ -11,12 +11,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { benchGatewayConcurrency, benchGatewayLatency } from './gateway';
+import { benchMemory } from './memory';
 import { benchMiddle } from './middle';
 import { benchSchema } from './schema';
 import { round } from './stats';
 
 const REPO = resolve(__dirname, '..');
-const BENCHES = ['schema', 'middle', 'gateway', 'visible', 'forms'];
+const BENCHES = ['schema', 'middle', 'gateway', 'memory', 'visible', 'forms'];
 
 interface Row {
   readonly measure: string;
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
       });
     }
   }
-  if (!all && !['middle', 'gateway', 'visible', 'forms'].some((m) => wanted.has(m))) return report(results, rows, failures);
+  if (!all && !['middle', 'gateway', 'memory', 'visible', 'forms'].some((m) => wanted.has(m))) return report(results, rows, failures);
 
   // The workbench figures use the packaged extension, as a user installs it, in its benchmark
   // variant (scripts/build.mjs: the hooks of bench/extension-hooks.ts compiled in; it replaces
@@ -106,6 +107,15 @@ async function main(): Promise<void> {
         target: '0 lost, 0 wrong',
       });
       if (!ok) failures.push(`gateway concurrency (${label}): ${c.lost} lost, ${c.wrong} wrong, ${c.duplicates} asked twice: ${c.failures.join('; ')}`);
+    }
+  }
+  if (all || wanted.has('memory')) {
+    process.stdout.write('memory: the heap after 10 and after 1,010 elicitations, and gateway calls, garbage collected…\n');
+    const memory = benchMemory();
+    results.memory = memory;
+    for (const [label, f] of [['1,000 elicitations answered', memory.elicitations], ['1,000 tool calls through the gateway', memory.gatewayCalls]] as const) {
+      rows.push({ measure: `memory, heap growth over ${label} (after GC)`, ours: `${f.growthMb} MB`, baseline: `${f.beforeMb} MB after the first 10`, ratio: round(f.afterMb / f.beforeMb, 2), target: '< 5 MB growth' });
+      if (f.growthMb >= 5) failures.push(`memory: the heap grew ${f.growthMb} MB over ${label}`);
     }
   }
   if (workbench) {

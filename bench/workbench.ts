@@ -16,6 +16,7 @@ import { closeBrowser } from '../test/e2e/context';
 import { startUi } from '../test/e2e/ui-setup';
 import { ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { benchForms } from './forms';
+import { QUIET_BEFORE_MS } from './quiet';
 import { median, round } from './stats';
 
 const SAMPLES = 20;
@@ -91,7 +92,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean }
         // (only the confirm's own text ends the wait).
         const confirmShown = stampWhen(page, quickInputShows('fixture', 'has a question of its own'));
         confirmShown.catch(() => undefined);
-        await runTool(workbench, 'fixture', 'ask_later', '400');
+        await runTool(workbench, 'fixture', 'ask_later', String(QUIET_BEFORE_MS));
         const ourShown = await confirmShown;
         const sentAt = Number(ui.records().filter((r) => r.tool === 'ask_later:sent').at(-1)?.outcome.at);
         ours.push(ourShown - sentAt);

@@ -124,7 +124,8 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     assert.equal(result.error, undefined, `the call failed: ${result.error}`);
     assert.equal(result.tool, `mcp_${SERVED}_book_restaurant`);
     assert.deepEqual(JSON.parse(result.text ?? ''), { action: 'accept', content: { party_size: 3, date: '2027-01-15', dietary: 'none' } });
-    await formFrame(workbench).locator('p.idle').waitFor();
+    // Nothing waits and the call is over: the Agent Input tab closes.
+    await workbench.page.locator('.tab', { hasText: 'Agent Input' }).waitFor({ state: 'detached', timeout: 20_000 });
   });
 
   toolApiIt('a call the agent cancels closes our form', async () => {
@@ -136,7 +137,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     const result = await probeFile<ProbeResult>(join(probeDir, 'result.json'));
     assert.match(result.error ?? '', /cancel/i, `the call ended cancelled, not with ${JSON.stringify(result)}`);
     await frame.locator('h1.message', { hasText: 'Chez Cancelled' }).waitFor({ state: 'detached', timeout: 20_000 });
-    await frame.locator('p.idle').waitFor();
+    await workbench.page.locator('.tab', { hasText: 'Agent Input' }).waitFor({ state: 'detached', timeout: 20_000 });
     // The person is told why the form went away.
     await workbench.waitForNotification(new RegExp(`^Question from ${SERVED} · book_restaurant, for .+ closed`));
     await workbench.screenshot('gateway-cancelled-form-closed');

@@ -50,6 +50,10 @@ describe(`UI: the History view (VS Code ${versionName()})`, function () {
     await workbench.waitForQuickInputHidden();
 
     await workbench.openAgentInputs();
+    // Collapsed at first (Servers and Pending Inputs come first): opened by its header.
+    const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /History/ }) }).first();
+    const header = pane.locator('.pane-header').first();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     const expected = [
       ['second · crash_during_elicitation', 'abandoned'],
       ['fixture · cancel_elicitation', 'withdrawn'],
@@ -63,7 +67,6 @@ describe(`UI: the History view (VS Code ${versionName()})`, function () {
     await workbench.screenshot('history-view');
 
     // The accepted entry, whole: masked answer, and the result of the tool the person ran.
-    const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /History/ }) }).first();
     await pane.locator('.monaco-list-row', { hasText: 'ask_secret' }).first().click();
     await page.locator('.tab', { hasText: /\.txt/ }).first().waitFor();
     const text = await workbench.editorText();
@@ -77,6 +80,7 @@ describe(`UI: the History view (VS Code ${versionName()})`, function () {
     await page.reload();
     await page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 60_000 });
     await workbench.openAgentInputs();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     rows = await workbench.waitForViewRows(/History/, shows, 60_000);
     assert.ok(shows(rows), `after a reload: ${rows.join(' | ')}`);
 
