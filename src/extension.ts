@@ -74,6 +74,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     relaySampling: true,
   });
   const agentChoices = new ServeChoices(context.workspaceState);
+  const { history, persistence } = persistedHistory(context.workspaceState);
+  const stopFollowing = history.follow(store);
+  const historyView = new HistoryView(history);
   const gateway = new GatewayHost({
     upstreams: {
       list: () => manager.servers.filter((e) => !e.blocked).map((e) => manager.upstream(e.id)),
@@ -86,15 +89,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     state: context.workspaceState,
     terminalEnv: context.environmentVariableCollection,
     log,
+    onToolResult: (match, text) => history.attachResult(match, text),
   });
   const setupDocuments = new SetupDocuments();
   const connector = new AgentConnector(gateway, setupDocuments, quickInput);
   const diagnostics = vscode.languages.createDiagnosticCollection('mcp.json');
   const loader = new ConfigLoader(manager, diagnostics, log);
   const results = new ResultDocuments();
-  const { history, persistence } = persistedHistory(context.workspaceState);
-  const stopFollowing = history.follow(store);
-  const historyView = new HistoryView(history);
   const runner = new ToolRunner(manager, broker, results, quickInput, (match, text) => history.attachResult(match, text));
   const serversView = new ServersTreeProvider(manager, mutes, agentChoices);
   const pendingView = new PendingTreeProvider(store);

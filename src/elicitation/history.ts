@@ -82,6 +82,8 @@ export function toHistoryEntry(state: RequestState, endedAt: number): HistoryEnt
 export interface ResultMatch {
   readonly server: string;
   readonly tool: string;
+  /** The agent whose call it was (through the gateway); absent: the person's own (Run Tool). */
+  readonly agent?: string;
   /** When the call started: only its questions get the result. */
   readonly since: number;
 }
@@ -125,12 +127,13 @@ export class History {
     this.changed();
   }
 
-  /** Gives the questions of a call the person ran its result (clipped); returns how many got it. */
+  /** Gives the questions of a call its result (clipped): the person's (Run Tool) or an agent's; returns how many got it. */
   attachResult(match: ResultMatch, result: string): number {
     const text = result.length > RESULT_KEPT_CHARS ? `${result.slice(0, RESULT_KEPT_CHARS)}… (${result.length - RESULT_KEPT_CHARS} more characters)` : result;
     let attached = 0;
     this.list = this.list.map((e) => {
-      if (e.result !== undefined || !e.source.personStarted || e.source.server !== match.server || e.source.tool !== match.tool || e.askedAt < match.since) return e;
+      const whose = match.agent === undefined ? e.source.personStarted === true && e.source.agent === undefined : e.source.agent === match.agent;
+      if (e.result !== undefined || !whose || e.source.server !== match.server || e.source.tool !== match.tool || e.askedAt < match.since) return e;
       attached++;
       return { ...e, result: text };
     });

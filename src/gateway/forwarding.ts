@@ -15,8 +15,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { ResultMatch } from '../elicitation/history';
 import { withoutInvisible } from '../elicitation/plain-text';
 import type { InputStore } from '../elicitation/store';
+import { formatToolResult } from '../mcp/result-format';
 import type { Caller, Upstream, UpstreamCallOptions } from '../mcp/upstream';
 import { ProgressRelay } from './progress-relay';
 import { SAMPLING_KEY, SuspendableCall, type SuspendedCalls } from './sampling-rounds';
@@ -33,6 +35,8 @@ export interface ForwardingDeps {
   readonly heartbeatMs?: number;
   /** Calls suspended while their agent answers a sampling request (one set per endpoint). */
   readonly suspended: SuspendedCalls;
+  /** A tool call's result, in words, for the questions it asked (the History keeps it with them). */
+  readonly onToolResult?: (match: ResultMatch, text: string) => void;
 }
 
 /** The longest agent name we pass on: it is shown in every question the call raises. */
@@ -151,10 +155,16 @@ export function createForwardingServer(deps: ForwardingDeps): Server {
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
+    const since = Date.now();
     try {
       const result = await forward(ctx, (options) => upstream.callTool(name, args ?? {}, options));
       if ((result as { resultType?: unknown }).resultType === 'input_required') return result;
       const called = result as CallToolResult;
+      if (deps.onToolResult) {
+        // Questions name the tool by its title where it has one (mcp/elicit-bridge.ts sourceOf).
+        const title = (await upstream.listTools()).find((t) => t.name === name)?.title;
+        deps.onToolResult({ server: upstream.name, tool: title ?? name, agent: caller().name, since }, formatToolResult(upstream.name, name, args ?? {}, called as unknown as Record<string, unknown>));
+      }
       // Only structured content needs the era's projection (and its schema); the rest travels as it came.
       if (called.structuredContent === undefined) return called;
       const tool = (await upstream.listTools()).find((t) => t.name === name);

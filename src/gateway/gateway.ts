@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Broker } from '../elicitation/broker';
+import type { ResultMatch } from '../elicitation/history';
 import type { InputStore } from '../elicitation/store';
 import { Listeners } from '../mcp/listeners';
 import type { Upstream } from '../mcp/upstream';
@@ -50,6 +51,8 @@ export interface GatewayOptions {
   readonly heartbeatMs?: number;
   /** Our version, reported as each served server's version. */
   readonly version: string;
+  /** Each forwarded tool call's result, in words (the History keeps it with the call's questions). */
+  readonly onToolResult?: (match: ResultMatch, text: string) => void;
   readonly allowedOrigins?: readonly string[];
   readonly log?: (message: string) => void;
 }
@@ -164,11 +167,11 @@ export class Gateway {
   }
 
   private endpointFor(upstream: Upstream): McpEndpoint {
-    const { store, heartbeatMs, version } = this.options;
+    const { store, heartbeatMs, version, onToolResult } = this.options;
     return new McpEndpoint({
       name: upstream.name,
       createServer: (suspended) =>
-        createForwardingServer({ upstream, version, suspended, ...(store && { store }), ...(heartbeatMs !== undefined && { heartbeatMs }) }),
+        createForwardingServer({ upstream, version, suspended, ...(store && { store }), ...(heartbeatMs !== undefined && { heartbeatMs }), ...(onToolResult && { onToolResult }) }),
       onListChanged: (listener) => upstream.onListChanged(listener),
       onError: (error) => this.log(`${upstream.name}: ${error.message}`),
     });

@@ -6,6 +6,7 @@
  * set there too.
  */
 import * as vscode from 'vscode';
+import type { ResultMatch } from '../elicitation/history';
 import type { Broker } from '../elicitation/broker';
 import type { InputStore } from '../elicitation/store';
 import type { Gateway, UpstreamSource } from '../gateway/bundle';
@@ -24,6 +25,8 @@ export interface GatewayHostDeps {
   readonly state: vscode.Memento;
   readonly terminalEnv: vscode.GlobalEnvironmentVariableCollection;
   readonly log: vscode.LogOutputChannel;
+  /** Each forwarded tool call's result (the History keeps it with the call's questions). */
+  readonly onToolResult?: (match: ResultMatch, text: string) => void;
 }
 
 export class GatewayHost implements vscode.Disposable {
@@ -70,6 +73,7 @@ export class GatewayHost implements vscode.Disposable {
       broker: this.deps.broker,
       store: this.deps.store,
       version: this.deps.version,
+      ...(this.deps.onToolResult && { onToolResult: this.deps.onToolResult }),
       log: (message) => this.deps.log.warn(`gateway: ${message}`),
     });
     if (this.disposed) {

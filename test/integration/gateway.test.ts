@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
+import { History } from '../../src/elicitation/history';
 import { bundledFixture, gatewayFixture, gatewaysPerTest } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
@@ -55,6 +56,19 @@ describe('gateway: agents call servers through us', function () {
       });
     });
   }
+
+  it("an agent's questions go to the History with the call's result, under the agent's name", async () => {
+    const prompter = new ScriptedPrompter([accept({ party_size: 2, date: '2027-02-01' })]);
+    const history = new History();
+    const harness = await gateways.start(prompter, [gatewayFixture('restaurant')], { gateway: { onToolResult: (match, text) => history.attachResult(match, text) } });
+    history.follow(harness.host.store);
+    const agent = await harness.agent('restaurant', { name: 'claude-code', title: 'Claude Code' });
+    await agent.callTool({ name: 'book_restaurant', arguments: { restaurant: 'Chez History' } });
+    const [entry] = history.entries;
+    assert.deepEqual(entry.source, { server: 'restaurant', tool: 'book_restaurant', agent: 'Claude Code' });
+    assert.equal(entry.outcome, 'accepted');
+    assert.match(entry.result ?? '', /# book_restaurant on restaurant[\s\S]*Chez History[\s\S]*"party_size":2/);
+  });
 
   it('a two-round 2026-07-28 server asks twice through an agent of either era', async () => {
     for (const era of ERAS) {

@@ -117,6 +117,9 @@ describe('the history of questions and answers', () => {
     assert.match(history.find('this call')!.result!, /^x{4000}… \(1000 more characters\)$/);
     assert.ok(history.find('this call, again')!.result);
     for (const other of ['an earlier call', "an agent's call", 'another tool']) assert.equal(history.find(other)!.result, undefined, other);
+    // An agent's call (through the gateway) gets its own result, by the agent's name.
+    assert.equal(history.attachResult({ server: 'fixture', tool: 'book_restaurant', agent: 'Codex', since: 20 }, 'theirs'), 1);
+    assert.equal(history.find("an agent's call")!.result, 'theirs');
   });
 
   it('reads back from storage only what is shaped like an entry', () => {
