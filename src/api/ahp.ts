@@ -6,7 +6,12 @@
  * comes from another extension.
  */
 import type { Answer, Answers, AnswerValue } from '../elicitation/model';
-import type { InputAnswer, InputQuestion, InputRequest } from '../../elicitation-host';
+import type { InputAnswer, InputAnswerValue, InputQuestion, InputRequest } from '../../elicitation-host';
+
+// The d.ts stands alone (extensions copy it), so it spells the answer values again: the
+// compiler holds the two spellings equal.
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const PUBLIC_ANSWERS_ARE_OURS: Equal<AnswerValue, InputAnswerValue> = true;
 
 export class RequestShapeError extends Error {
   constructor(readonly path: string, message: string) {
