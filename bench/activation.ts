@@ -1,0 +1,79 @@
+/**
+ * Activation: our extension's activation time against an empty extension's, both installed
+ * from a .vsix, both activated on `onStartupFinished`, in the same workbench and run, over
+ * several window loads. The times are VS Code's own (Developer: Show Running Extensions:
+ * code loading plus the activate call), read from that view.
+ */
+/// <reference lib="dom" />
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packTestExtension } from '../test/e2e/test-extensions';
+import { startUi } from '../test/e2e/ui-setup';
+import { waitUntil } from '../test/support/wait';
+import { median, round } from './stats';
+
+const OURS = 'Elicitation Host';
+const EMPTY = 'Empty Extension (benchmark)';
+
+export interface ActivationResult {
+  readonly loads: number;
+  readonly oursMedianMs: number;
+  readonly emptyMedianMs: number;
+  readonly ratio: number;
+  readonly oursMs: readonly number[];
+  readonly emptyMs: readonly number[];
+}
+
+export async function benchActivation(loads = 10): Promise<ActivationResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'eh-bench-activation-'));
+  const ui = await startUi('activation', {}, {}, undefined, [packTestExtension('empty-extension', dir)]);
+  const ours: number[] = [];
+  const empty: number[] = [];
+  try {
+    const { workbench } = ui;
+    for (let i = 0; i < loads; i++) {
+      if (i > 0) {
+        await workbench.page.reload();
+        await workbench.page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 60_000 });
+      }
+      await workbench.runCommand('Developer: Show Running Extensions');
+      // The list is virtual and sorted by time: page down through it, reading the rows on screen.
+      const seen = new Map<string, number>();
+      let focused = false;
+      const list = workbench.page.locator('.runtime-extensions-editor .monaco-list').first();
+      await list.waitFor({ timeout: 30_000 });
+      const times = await waitUntil(
+        'both activation times in Running Extensions',
+        async () => {
+          for (const row of await list.locator('.monaco-list-row').allInnerTexts()) {
+            const name = row.split('\n')[0]?.trim() ?? '';
+            const match = /Activation: (\d+)ms/.exec(row);
+            if (match) seen.set(name, Number(match[1]));
+          }
+          const o = seen.get(OURS);
+          const e = seen.get(EMPTY);
+          if (o !== undefined && e !== undefined) return { o, e };
+          if (!focused) {
+            await list.locator('.monaco-list-row').first().click();
+            focused = true;
+          }
+          await workbench.page.keyboard.press('PageDown');
+          return undefined;
+        },
+        60_000,
+      ).catch(async (error: unknown) => {
+        const shot = await workbench.screenshot('FAILED-activation');
+        throw new Error(`${error instanceof Error ? error.message : String(error)} (screenshot: ${shot}; seen: ${[...seen].map(([n, t]) => `${n} ${t} ms`).join(', ')})`);
+      });
+      ours.push(times.o);
+      empty.push(times.e);
+    }
+  } finally {
+    await ui.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const o = median(ours);
+  const e = median(empty);
+  return { loads, oursMedianMs: round(o, 1), emptyMedianMs: round(e, 1), ratio: round(o / Math.max(e, 1), 2), oursMs: ours, emptyMs: empty };
+}
