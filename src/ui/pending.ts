@@ -42,7 +42,8 @@ export class PendingStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const servers = [...new Set(open.map((r) => r.request.source.server))];
+    // Who asks, as every surface names it: an extension is never taken for a server.
+    const servers = [...new Set(open.map(({ request: { source } }) => (source.requester === 'extension' ? `Extension: ${source.server}` : source.server)))];
     const who = servers.length === 1 ? servers[0] : `${servers[0]} +${servers.length - 1}`;
     this.item.text = `$(comment-discussion) ${open.length} ${iconSafe(who, 40)}`;
     this.item.tooltip = plain(`${open.length} question${open.length === 1 ? '' : 's'} waiting for your answer (${servers.join(', ')}). Click to choose one.`);

@@ -92,6 +92,7 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     const frame = formFrame();
     await frame.locator('h1.message', { hasText: 'Your stay' }).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator(`${field('city')} input`).inputValue(), 'Lis', 'the answer the extension gave is the draft');
+    assert.match(await workbench.pendingStatus(), /^1 Extension: API Probe$/, 'the status bar names the extension as one');
     await frame.locator(`${field('city')} input`).fill('Lisbon');
     await frame.locator(`${field('nights')} input`).fill('4');
     const changes = join(probeDir, 'changes.jsonl');
