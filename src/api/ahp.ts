@@ -7,6 +7,7 @@
  */
 import type { Answer, Answers, AnswerValue } from '../elicitation/model';
 import type { InputAnswer, InputAnswerValue, InputQuestion, InputRequest } from '../../elicitation-host';
+import { isRecord } from '../elicitation/is-record';
 
 // The d.ts stands alone (extensions copy it), so it spells the answer values again: the
 // compiler holds the two spellings equal.
@@ -17,10 +18,6 @@ export class RequestShapeError extends Error {
   constructor(readonly path: string, message: string) {
     super(`${path}: ${message}`);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** One question as a JSON Schema property of the elicitation subset. */

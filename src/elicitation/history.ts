@@ -9,6 +9,7 @@ import type { RequestSource } from './request';
 import { shownAnswer } from './shown-answer';
 import { findRequest, type InputStore, type RequestState, type RequestStatus } from './store';
 import { fromAnswerValue, ownAnswer } from './validation';
+import { isRecord } from './is-record';
 
 export type HistoryOutcome = 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'abandoned' | 'timed out';
 
@@ -157,10 +158,6 @@ export class History {
 }
 
 const OUTCOMES: readonly HistoryOutcome[] = ['accepted', 'declined', 'cancelled', 'withdrawn', 'abandoned', 'timed out'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const optionalString = (value: unknown): boolean => value === undefined || isString(value);

@@ -9,6 +9,7 @@
  *
  * Anything half-shaped is an ordinary result, so a broken server cannot make us loop.
  */
+import { isRecord } from './is-record';
 
 export type EmbeddedRequest =
   | { readonly key: string; readonly method: 'elicitation/create'; readonly params: Record<string, unknown> }
@@ -31,10 +32,6 @@ export type InputRequired =
       readonly requestState: string;
       readonly description?: string;
     };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function embedded(key: string, value: unknown): EmbeddedRequest {
   const method = isRecord(value) ? value.method : undefined;

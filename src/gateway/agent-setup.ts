@@ -11,6 +11,7 @@
 import { ConfigParseError, editJsonConfig, readJsonConfig } from './json-config-edit';
 import { PERMISSION_SERVER_NAME, PERMISSION_TOOL_FOR_CLAUDE } from './permission-server';
 import { replaceServerTables, type TomlTable, tomlString } from './toml-tables';
+import { isRecord } from '../elicitation/is-record';
 
 export const TOKEN_VARIABLE = 'ELICITATION_HOST_MCP_TOKEN';
 export const URL_VARIABLE = 'ELICITATION_HOST_MCP_URL';
@@ -98,10 +99,6 @@ export function entryNames(servers: SetupContext['servers']): string[] {
     taken.add(entry.toLowerCase());
     return entry;
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isOurs(entry: unknown): boolean {

@@ -11,6 +11,7 @@
 import type { FormParams } from '../elicitation/broker';
 import type { ElicitResult } from '../elicitation/model';
 import type { RequestSource } from '../elicitation/request';
+import { isRecord } from '../elicitation/is-record';
 
 /** A permission update entry as Claude Code sends and reads it (`permission_suggestions`, `updatedPermissions`). */
 export interface PermissionUpdate {
@@ -43,10 +44,6 @@ const AGENT = 'Claude Code';
 
 export const DECISION_FIELD = 'decision';
 const SESSION_CHOICE = 'Allow for this session';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function clip(text: string, max = SHOWN_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;

@@ -5,6 +5,7 @@
  * also holds a broken one.
  */
 import { type Node as JsonNode, findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { isRecord } from '../elicitation/is-record';
 
 export interface StdioServerConfig {
   readonly type: 'stdio';
@@ -74,10 +75,6 @@ function position(text: string, offset: number): { line: number; column: number 
     }
   }
   return { line, column: offset - lineStart };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringRecord(value: unknown): value is Record<string, string> {

@@ -13,6 +13,7 @@ import { abortMessage, CallError, describeServerAbort, RpcCode, RpcError } from 
 import type { CallProgress, Caller, ConnectionSettings, Sampler, ServerLog, UrlFlow } from './ports';
 import type { ToolInfo } from './tool-info';
 import type { Watchdog } from './watchdog';
+import { isRecord } from '../elicitation/is-record';
 
 /** The one protocol version without elicitation modes: form only. */
 const FORM_ONLY_PROTOCOL = '2025-06-18';
@@ -40,10 +41,6 @@ export interface BridgeDeps {
   protocolVersion(): string | undefined;
   /** Every call of this server in flight (their clocks stop while any question is open). */
   inFlight(): readonly InFlightCall[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -5,6 +5,7 @@
  * the trace (field names stay, values go).
  */
 import type { ServerLog } from './ports';
+import { isRecord } from '../elicitation/is-record';
 
 /** Shorter values are not hidden: replacing every "ab" in every message would hide the message, not a secret. */
 const SHORTEST_SECRET = 4;
@@ -58,10 +59,6 @@ export class Redactor {
       },
     };
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An elicitation result's content with every value replaced. */

@@ -4,6 +4,7 @@
  * the page sends is untrusted input: parsePageMessage checks it field by field.
  */
 import type { Question } from '../elicitation/model';
+import { isRecord } from '../elicitation/is-record';
 
 /** A form as the page renders it. Server text arrives as data and is set as text. */
 export interface FormView {
@@ -43,10 +44,6 @@ export type PageMessage =
   /** The first field has focus: the form is ready for the person (timed by the benchmark). */
   | { readonly type: 'shown'; readonly requestId: string; readonly at: number; readonly scriptStartedAt?: number; readonly renderStartedAt?: number }
   | { readonly type: 'cspViolation'; readonly directive: string; readonly blockedUri: string; readonly sample: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isDraftValue(value: unknown): value is DraftValue {
   return (
