@@ -89,6 +89,11 @@ export interface ResultMatch {
   readonly since: number;
 }
 
+/** A call's result in words; a function is asked only if an entry takes it (most calls ask nothing). */
+export type ResultText = string | (() => string);
+/** Where a call's result goes: the History, which keeps it with the call's questions. */
+export type ResultSink = (match: ResultMatch, text: ResultText) => void;
+
 export class History {
   private list: HistoryEntry[];
   private readonly listeners = new Set<() => void>();
@@ -129,13 +134,18 @@ export class History {
   }
 
   /** Gives the questions of a call its result (clipped): the person's (Run Tool) or an agent's; returns how many got it. */
-  attachResult(match: ResultMatch, result: string): number {
-    const text = result.length > RESULT_KEPT_CHARS ? `${result.slice(0, RESULT_KEPT_CHARS)}… (${result.length - RESULT_KEPT_CHARS} more characters)` : result;
+  attachResult(match: ResultMatch, result: ResultText): number {
+    let text: string | undefined;
+    const clipped = (): string => {
+      const full = typeof result === 'function' ? result() : result;
+      return full.length > RESULT_KEPT_CHARS ? `${full.slice(0, RESULT_KEPT_CHARS)}… (${full.length - RESULT_KEPT_CHARS} more characters)` : full;
+    };
     let attached = 0;
     this.list = this.list.map((e) => {
       const whose = match.agent === undefined ? e.source.personStarted === true && e.source.agent === undefined : e.source.agent === match.agent;
       if (e.result !== undefined || !whose || e.source.server !== match.server || e.source.tool !== match.tool || e.askedAt < match.since) return e;
       attached++;
+      text ??= clipped();
       return { ...e, result: text };
     });
     if (attached > 0) this.changed();

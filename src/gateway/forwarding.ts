@@ -15,7 +15,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
-import type { ResultMatch } from '../elicitation/history';
+import type { ResultSink } from '../elicitation/history';
 import { withoutInvisible } from '../elicitation/plain-text';
 import type { InputStore } from '../elicitation/store';
 import { formatToolResult } from '../mcp/result-format';
@@ -36,7 +36,7 @@ export interface ForwardingDeps {
   /** Calls suspended while their agent answers a sampling request (one set per endpoint). */
   readonly suspended: SuspendedCalls;
   /** A tool call's result, in words, for the questions it asked (the History keeps it with them). */
-  readonly onToolResult?: (match: ResultMatch, text: string) => void;
+  readonly onToolResult?: ResultSink;
 }
 
 /** The longest agent name we pass on: it is shown in every question the call raises. */
@@ -160,14 +160,12 @@ export function createForwardingServer(deps: ForwardingDeps): Server {
       const result = await forward(ctx, (options) => upstream.callTool(name, args ?? {}, options));
       if ((result as { resultType?: unknown }).resultType === 'input_required') return result;
       const called = result as CallToolResult;
-      if (deps.onToolResult) {
-        // Questions name the tool by its title where it has one (mcp/elicit-bridge.ts sourceOf).
-        const title = (await upstream.listTools()).find((t) => t.name === name)?.title;
-        deps.onToolResult({ server: upstream.name, tool: title ?? name, agent: caller().name, since }, formatToolResult(upstream.name, name, args ?? {}, called as unknown as Record<string, unknown>));
-      }
-      // Only structured content needs the era's projection (and its schema); the rest travels as it came.
+      // Structured content needs the era's projection (and the tool's output schema); the History names the tool by its title.
+      const tool = called.structuredContent !== undefined || deps.onToolResult ? (await upstream.listTools()).find((t) => t.name === name) : undefined;
+      // Formatted only if a question of this call is in the History (mcp/elicit-bridge.ts sourceOf names it so).
+      deps.onToolResult?.({ server: upstream.name, tool: tool?.title ?? name, agent: caller().name, since }, () => formatToolResult(upstream.name, name, args ?? {}, called as unknown as Record<string, unknown>));
+      // The rest travels as it came.
       if (called.structuredContent === undefined) return called;
-      const tool = (await upstream.listTools()).find((t) => t.name === name);
       return server.projectCallToolResult(called, tool?.outputSchema);
     } catch (error) {
       // A refusal by the upstream protocol (unknown tool, bad arguments) stays a protocol error;

@@ -11,7 +11,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Broker } from '../elicitation/broker';
-import type { ResultMatch } from '../elicitation/history';
+import type { ResultSink } from '../elicitation/history';
 import type { InputStore } from '../elicitation/store';
 import { Listeners } from '../mcp/listeners';
 import type { Upstream } from '../mcp/upstream';
@@ -52,7 +52,7 @@ export interface GatewayOptions {
   /** Our version, reported as each served server's version. */
   readonly version: string;
   /** Each forwarded tool call's result, in words (the History keeps it with the call's questions). */
-  readonly onToolResult?: (match: ResultMatch, text: string) => void;
+  readonly onToolResult?: ResultSink;
   readonly allowedOrigins?: readonly string[];
   readonly log?: (message: string) => void;
 }

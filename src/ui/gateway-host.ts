@@ -6,7 +6,7 @@
  * set there too.
  */
 import * as vscode from 'vscode';
-import type { ResultMatch } from '../elicitation/history';
+import type { ResultSink } from '../elicitation/history';
 import type { Broker } from '../elicitation/broker';
 import type { InputStore } from '../elicitation/store';
 import type { Gateway, UpstreamSource } from '../gateway/bundle';
@@ -26,7 +26,7 @@ export interface GatewayHostDeps {
   readonly terminalEnv: vscode.GlobalEnvironmentVariableCollection;
   readonly log: vscode.LogOutputChannel;
   /** Each forwarded tool call's result (the History keeps it with the call's questions). */
-  readonly onToolResult?: (match: ResultMatch, text: string) => void;
+  readonly onToolResult?: ResultSink;
 }
 
 export class GatewayHost implements vscode.Disposable {

@@ -11,7 +11,7 @@ import type { ToolInfo } from '../mcp/connection';
 import type { ServerManager } from '../mcp/manager';
 import { formatToolResult } from '../mcp/result-format';
 import { argumentSkeleton } from '../mcp/tool-args';
-import type { ResultMatch } from '../elicitation/history';
+import type { ResultSink } from '../elicitation/history';
 import { CallProgressView } from './call-progress';
 import { errorText, showError, showInfo } from './notify';
 import type { OwnQuickInput } from './own-quick-input';
@@ -47,7 +47,7 @@ export class ToolRunner {
     private readonly results: ResultDocuments,
     private readonly quickInput: OwnQuickInput,
     /** Gives the questions the call asked its result (the history keeps it with them). */
-    private readonly onResult?: (match: ResultMatch, text: string) => void,
+    private readonly onResult?: ResultSink,
   ) {}
 
   async run(serverId?: string, toolName?: string): Promise<void> {

@@ -120,6 +120,16 @@ describe('the history of questions and answers', () => {
     // An agent's call (through the gateway) gets its own result, by the agent's name.
     assert.equal(history.attachResult({ server: 'fixture', tool: 'book_restaurant', agent: 'Codex', since: 20 }, 'theirs'), 1);
     assert.equal(history.find("an agent's call")!.result, 'theirs');
+    // A result given as a function is formatted only when an entry takes it, and once.
+    let formatted = 0;
+    const format = (): string => (formatted++, 'formatted');
+    assert.equal(history.attachResult({ server: 'elsewhere', tool: 'book_restaurant', since: 0 }, format), 0);
+    assert.equal(formatted, 0);
+    history.add(entry('two questions, one call', 40, mine));
+    history.add(entry('two questions, one call (2)', 41, mine));
+    assert.equal(history.attachResult({ server: 'fixture', tool: 'book_restaurant', since: 40 }, format), 2);
+    assert.equal(formatted, 1);
+    assert.equal(history.find('two questions, one call')!.result, 'formatted');
   });
 
   it('reads back from storage only what is shaped like an entry', () => {
