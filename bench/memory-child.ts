@@ -3,14 +3,9 @@
  * 1,000 more elicitations answered through our connection and broker (a scripted prompter
  * answers), and the same for tool calls through the gateway. Prints one JSON line.
  */
-import { join } from 'node:path';
-import type { Prompter } from '../src/elicitation/broker';
-import { submitted } from '../test/support/scripted-prompter';
-import { createHost, FIXTURES, requireFixtures } from '../test/support/servers';
+import { createHost, requireFixtures } from '../test/support/servers';
 import { agent, startOurs } from './gateway';
-
-const ANSWER = { party_size: 4, date: '2026-12-24', dietary: 'vegan' };
-const prompter: Prompter = { ask: async (request) => ({ action: 'accept', answers: submitted(request, ANSWER) }) };
+import { ANSWERING, connectBenchServer } from './middle';
 
 /** The heap in use once garbage is collected (twice: finalizers of the first round free more). */
 async function settledHeap(): Promise<number> {
@@ -24,12 +19,9 @@ async function settledHeap(): Promise<number> {
 }
 
 async function elicitations(first: number, more: number): Promise<{ before: number; after: number }> {
-  const host = createHost(prompter);
+  const host = createHost(ANSWERING);
   try {
-    const connection = await host.connect(
-      { name: 'memory', source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--only', 'bench_elicit'], env: {} } },
-      { toolTimeoutMs: 0 },
-    );
+    const connection = await connectBenchServer(host, 'memory');
     // One call per elicitation, as agents make them: each call, question and answer must leave nothing behind.
     for (let i = 0; i < first; i++) await connection.callTool('bench_elicit', { count: 1 });
     const before = await settledHeap();
@@ -41,7 +33,7 @@ async function elicitations(first: number, more: number): Promise<{ before: numb
 }
 
 async function gatewayCalls(first: number, more: number): Promise<{ before: number; after: number }> {
-  const proxy = await startOurs(prompter);
+  const proxy = await startOurs(ANSWERING);
   const client = await agent(proxy.url);
   try {
     for (let i = 0; i < first; i++) await client.callTool({ name: 'echo', arguments: { text: `call ${i}` } });

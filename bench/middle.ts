@@ -22,15 +22,21 @@ function durationsOf(result: unknown): number[] {
   return parsed.durations;
 }
 
+/** Answers at once and keeps nothing (a test's ScriptedPrompter records every question). */
+export const ANSWERING: Prompter = { ask: async (request) => ({ action: 'accept', answers: submitted(request, ANSWER) }) };
+
+/** Our connection to the fixture's bench_elicit tool, no tool timeout (the memory bench uses it too). */
+export function connectBenchServer(host: ReturnType<typeof createHost>, name = 'bench') {
+  return host.connect(
+    { name, source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--only', 'bench_elicit'], env: {} } },
+    { toolTimeoutMs: 0 },
+  );
+}
+
 async function ours(count: number): Promise<number[]> {
-  // Answers at once and keeps nothing (a test's ScriptedPrompter records every question).
-  const prompter: Prompter = { ask: async (request) => ({ action: 'accept', answers: submitted(request, ANSWER) }) };
-  const host = createHost(prompter);
+  const host = createHost(ANSWERING);
   try {
-    const connection = await host.connect(
-      { name: 'bench', source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--only', 'bench_elicit'], env: {} } },
-      { toolTimeoutMs: 0 },
-    );
+    const connection = await connectBenchServer(host);
     return durationsOf(await connection.callTool('bench_elicit', { count }));
   } finally {
     await host.closeAll();

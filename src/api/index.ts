@@ -8,7 +8,7 @@
  */
 import type { CancellationToken } from 'vscode';
 import type * as Public from '../../elicitation-host';
-import type { Broker, FormParams, UrlParams } from '../elicitation/broker';
+import type { Broker, ElicitContext, FormParams, UrlParams } from '../elicitation/broker';
 import type { ElicitResult } from '../elicitation/model';
 import { withoutInvisible } from '../elicitation/plain-text';
 import type { RequestSource } from '../elicitation/request';
@@ -70,7 +70,7 @@ export interface ApiDeps {
 
 function asker({ broker, store, applyDefaults }: ApiDeps, name: string): Public.ExtensionAsker {
   const source: RequestSource = { server: name, requester: 'extension' };
-  const ask = async (params: FormParams | UrlParams, src: RequestSource, signal: AbortSignal, extra: { onRequest?: Parameters<Broker['elicit']>[1]['onRequest']; drafts?: Parameters<Broker['elicit']>[1]['drafts'] } = {}): Promise<ElicitResult> => {
+  const ask = async (params: FormParams | UrlParams, src: RequestSource, signal: AbortSignal, extra: Pick<ElicitContext, 'onRequest' | 'drafts'> = {}): Promise<ElicitResult> => {
     try {
       return await broker.elicit(params, { source: src, signal, applyDefaults: applyDefaults(), ...extra });
     } catch (error) {

@@ -278,12 +278,12 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       this.show(false);
     } else if (this.panel) {
       this.renderCurrent();
-      this.closeSoon();
+      this.closeWhenCallsEnd();
     }
   }
 
   /** Nothing waits: the tab closes once no call is left that could ask again, unless pinned. */
-  private closeSoon(): void {
+  private closeWhenCallsEnd(): void {
     this.keepOpen();
     const panel = this.panel;
     const closeIfDone = (): void => {

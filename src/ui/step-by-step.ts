@@ -10,7 +10,7 @@ import type { InputRequest } from '../elicitation/request';
 import { findRequest, type InputStore } from '../elicitation/store';
 import type { FieldError } from '../elicitation/validation';
 import { buildContent, defaultOf, fromAnswerValue, ownAnswer, toAnswerValue } from '../elicitation/validation';
-import { type Deferral, FORM_BUTTON, type PromptFrame, type StepResult } from './quick-input-frame';
+import { declineRows, type Deferral, FORM_BUTTON, type PromptFrame, type StepResult } from './quick-input-frame';
 import { askQuestion } from './quick-prompts';
 import { shownAnswer } from '../elicitation/shown-answer';
 import { escapeIcons, iconSafe, oneLine, wrap } from './text';
@@ -127,8 +127,8 @@ export class StepByStep {
       ...answerRows,
       { label: '', kind: vscode.QuickPickItemKind.Separator },
       submit,
-      ...(frame.ownQuestion ? [] : [{ label: '$(circle-slash) Decline', action: 'decline' as const, alwaysShow: true }]),
-      ...(frame.mute ? [{ label: '$(bell-slash) Decline and stop asking', description: `no more questions from ${iconSafe(frame.mute.who, 80)} this session`, action: 'mute' as const, alwaysShow: true }] : []),
+      // The same Decline rows as every pick (none for the person's own question), acted on here.
+      ...declineRows(frame).map((row): ReviewRow => ({ ...row, action: row.role === 'mute' ? 'mute' : 'decline' })),
     ];
     pick.activeItems = [submit];
     return new Promise((resolve) => {

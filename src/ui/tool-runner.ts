@@ -151,14 +151,14 @@ export class ToolRunner {
     // Out of the way of the call's own questions (see call-progress.ts).
     const progress = new CallProgressView(`${name} on ${server}`, () => cancel.abort(new Error(`You stopped ${name}`)));
     try {
-      const result = await this.manager.callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p) });
-      progress.dispose();
+      const result = await this.manager
+        .callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p) })
+        .finally(() => progress.dispose());
       const text = formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>);
       this.onResult?.({ server, tool: name, since: startedAt }, text);
       const uri = this.results.add(server, tool.name, text);
       await vscode.window.showTextDocument(uri, { preview: false });
     } catch (error) {
-      progress.dispose();
       // Stopped by the person (the notification's Cancel): no error for what they asked for.
       if (cancel.signal.aborted) void showInfo(`${name} on ${server} stopped.`);
       else void showError(`${name} on ${server} failed: ${errorText(error)}`);
