@@ -97,8 +97,6 @@ export type ResultSink = (match: ResultMatch, text: ResultText) => void;
 export class History {
   private list: HistoryEntry[];
   private readonly listeners = new Set<() => void>();
-  /** Requests of this window already recorded. */
-  private readonly recorded = new Set<string>();
 
   constructor(
     restored: readonly HistoryEntry[] = [],
@@ -122,8 +120,8 @@ export class History {
       if (action.type !== 'completed' && action.type !== 'abandoned') return;
       const finished = findRequest(state, action.requestId);
       // Run Tool's own questions (the arguments) are the person's, not an agent's: their answers are in the call's result.
-      if (!finished || finished.status === 'open' || finished.request.source.ownQuestion || this.recorded.has(finished.request.id)) return;
-      this.recorded.add(finished.request.id);
+      // The store refuses any action on a finished request, so each request finishes here once.
+      if (!finished || finished.status === 'open' || finished.request.source.ownQuestion) return;
       this.add(toHistoryEntry(finished, this.now()));
     });
   }
