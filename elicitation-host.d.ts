@@ -104,15 +104,21 @@ export type InputQuestion =
   | (QuestionBase & { readonly kind: 'text'; readonly format?: 'email' | 'uri' | 'date' | 'date-time'; readonly minLength?: number; readonly maxLength?: number; readonly pattern?: string; readonly default?: string })
   | (QuestionBase & { readonly kind: 'number' | 'integer'; readonly minimum?: number; readonly maximum?: number; readonly default?: number })
   | (QuestionBase & { readonly kind: 'boolean'; readonly default?: boolean })
-  | (QuestionBase & { readonly kind: 'single-select'; readonly options: readonly SelectOption[]; readonly default?: string })
-  | (QuestionBase & { readonly kind: 'multi-select'; readonly options: readonly SelectOption[]; readonly minItems?: number; readonly maxItems?: number; readonly default?: readonly string[] });
+  | (QuestionBase & { readonly kind: 'single-select'; readonly options: readonly SelectOption[]; readonly default?: string; readonly allowFreeformInput?: boolean })
+  | (QuestionBase & { readonly kind: 'multi-select'; readonly options: readonly SelectOption[]; readonly minItems?: number; readonly maxItems?: number; readonly default?: readonly string[]; readonly allowFreeformInput?: boolean });
 
+/**
+ * A select question with `allowFreeformInput` also shows a box for the person's own answer:
+ * what they type comes as `freeformValues` beside the chosen option(s) (several values
+ * comma-separated for a multi-select), or, typed with no option chosen, as a `text` answer
+ * of a single-select (a multi-select's then has `value: []`). A required one is answered by either.
+ */
 export type InputAnswerValue =
   | { readonly kind: 'text'; readonly value: string }
   | { readonly kind: 'number'; readonly value: number }
   | { readonly kind: 'boolean'; readonly value: boolean }
-  | { readonly kind: 'selected'; readonly value: string }
-  | { readonly kind: 'selected-many'; readonly value: readonly string[] };
+  | { readonly kind: 'selected'; readonly value: string; readonly freeformValues?: readonly string[] }
+  | { readonly kind: 'selected-many'; readonly value: readonly string[]; readonly freeformValues?: readonly string[] };
 
 export type InputAnswer = { readonly state: 'draft' | 'submitted'; readonly value: InputAnswerValue } | { readonly state: 'skipped' };
 

@@ -13,7 +13,8 @@ export interface FieldControl {
   readonly root: HTMLElement;
   /** The value as the person left it: typed where the kind is typed, raw text for text boxes. */
   read(): DraftValue | null;
-  write(value: DraftValue | undefined): void;
+  /** Shows a value; undefined leaves the field as it is, null empties it. */
+  write(value: DraftValue | null | undefined): void;
   focus(): void;
   showError(message: string | undefined): void;
 }
@@ -142,7 +143,7 @@ function textField(question: Extract<Question, { kind: 'text' | 'number' | 'inte
     },
     write(value) {
       if (value === undefined) return;
-      const text = String(value);
+      const text = value === null ? '' : String(value);
       input.value = isDateTime ? toLocalInput(text) : text;
     },
     focus: () => input.focus(),
@@ -196,7 +197,10 @@ function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: str
     root,
     read: () => (answered ? Boolean(box.checked) : null),
     write(value) {
-      if (value === undefined) return setAnswered(!triState);
+      if (value === undefined || value === null) {
+        box.checked = false;
+        return setAnswered(!triState);
+      }
       box.checked = value === true;
       setAnswered(true);
     },
@@ -227,7 +231,7 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
       read: () => (radios.find((r) => r.checked)?.value as string | undefined) ?? null,
       write(value) {
         if (value === undefined) return;
-        for (const radio of radios) radio.checked = radio.value === value;
+        for (const radio of radios) radio.checked = value !== null && radio.value === value;
       },
       focus: () => (radios.find((r) => r.checked) ?? radios[0])?.focus(),
       showError,
@@ -252,7 +256,7 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
       return value === '' ? null : value;
     },
     write(value) {
-      if (value !== undefined) select.value = String(value);
+      if (value !== undefined) select.value = value === null ? '' : String(value);
     },
     focus: () => select.focus(),
     showError,
@@ -284,8 +288,8 @@ function multiSelectField(question: Extract<Question, { kind: 'multi-select' }>,
     root,
     read: () => boxes.filter((b) => b.checked).map((b) => b.value as string),
     write(value) {
-      if (!Array.isArray(value)) return;
-      for (const box of boxes) box.checked = value.includes(box.value as string);
+      if (value !== null && !Array.isArray(value)) return;
+      for (const box of boxes) box.checked = value !== null && value.includes(box.value as string);
     },
     focus: () => boxes[0]?.focus(),
     showError,

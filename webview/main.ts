@@ -229,7 +229,18 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (message?.type === 'render') render(message.form);
   else if (message?.type === 'idle') renderIdle(message.note);
+  else if (message?.type === 'draft') showDraft(message.requestId, message.questionId, message.value);
 });
+
+/** A draft set elsewhere: it replaces what the field holds (and anything not yet sent from it). */
+function showDraft(requestId: string, questionId: string, value: DraftValue | null): void {
+  if (!current || current.sent || current.form.requestId !== requestId) return;
+  const field = current.fields.find((f) => f.question.id === questionId);
+  if (!field) return;
+  pendingDrafts.delete(questionId);
+  field.write(value);
+  validateLive(field);
+}
 
 /** An open dropdown owns Escape: it closes the list, and only a second Escape cancels the form. */
 function inOpenDropdown(event: Event): boolean {

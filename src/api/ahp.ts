@@ -6,13 +6,16 @@
  * comes from another extension.
  */
 import type { Answer, Answers, AnswerValue } from '../elicitation/model';
+import { type FieldError, ownAnswer } from '../elicitation/validation';
 import type { InputAnswer, InputAnswerValue, InputQuestion, InputRequest } from '../../elicitation-host';
 import { isRecord } from '../elicitation/is-record';
+import { joinOwnAnswer, type OwnAnswerQuestion, ownAnswerId, ownAnswerMissing, ownAnswerProperty, splitOwnAnswer } from './freeform';
 
 // The d.ts stands alone (extensions copy it), so it spells the answer values again: the
-// compiler holds the two spellings equal.
+// compiler holds the two spellings equal, but for the person's own answers (freeform.ts).
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-export const PUBLIC_ANSWERS_ARE_OURS: Equal<AnswerValue, InputAnswerValue> = true;
+type WithoutOwn<T> = T extends { readonly kind: infer K extends 'selected' | 'selected-many'; readonly value: infer V } ? { readonly kind: K; readonly value: V } : T;
+export const PUBLIC_ANSWERS_ARE_OURS: Equal<AnswerValue, WithoutOwn<InputAnswerValue>> = true;
 
 export class RequestShapeError extends Error {
   constructor(readonly path: string, message: string) {
@@ -53,8 +56,14 @@ function options(list: unknown, path: string): Array<{ const: string; title: str
   });
 }
 
-/** The request as the broker's params: a link, or a form whose property keys are the question ids. */
-export function toElicitParams(request: InputRequest): { message: string; requestedSchema: Record<string, unknown> } | { mode: 'url'; message: string; url: string } {
+export type FormRequestParams = { message: string; requestedSchema: Record<string, unknown> };
+export type UrlRequestParams = { mode: 'url'; message: string; url: string };
+
+/**
+ * The request as the broker's params: a link, or a form whose property keys are the question
+ * ids, plus a text question after each select that takes the person's own answer.
+ */
+export function toElicitParams(request: InputRequest): { params: FormRequestParams | UrlRequestParams; own: ReadonlyMap<string, OwnAnswerQuestion> } {
   if (!isRecord(request)) throw new RequestShapeError('request', 'must be an object');
   if (typeof request.message !== 'string') throw new RequestShapeError('message', 'must be a string');
   const questions = request.questions ?? [];
@@ -62,23 +71,44 @@ export function toElicitParams(request: InputRequest): { message: string; reques
   if (request.url !== undefined) {
     if (typeof request.url !== 'string') throw new RequestShapeError('url', 'must be a string');
     if (questions.length > 0) throw new RequestShapeError('url', 'a request with a link asks no questions here: send the questions as a second request');
-    return { mode: 'url', message: request.message, url: request.url };
+    return { params: { mode: 'url', message: request.message, url: request.url }, own: new Map() };
   }
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
+  const own = new Map<string, OwnAnswerQuestion>();
+  const define = (id: string, value: unknown, path: string): void => {
+    if (Object.prototype.hasOwnProperty.call(properties, id)) throw new RequestShapeError(path, `"${id}" is used twice`);
+    Object.defineProperty(properties, id, { value, enumerable: true });
+  };
   questions.forEach((q: unknown, i) => {
     const path = `questions[${i}]`;
     if (!isRecord(q) || typeof q.id !== 'string' || q.id === '') throw new RequestShapeError(`${path}.id`, 'must be a non-empty string');
-    if (Object.prototype.hasOwnProperty.call(properties, q.id)) throw new RequestShapeError(`${path}.id`, `"${q.id}" is used twice`);
-    Object.defineProperty(properties, q.id, { value: property(q as unknown as InputQuestion, path), enumerable: true });
-    if (q.required === true) required.push(q.id);
+    const question = q as unknown as InputQuestion;
+    define(question.id, property(question, path), `${path}.id`);
+    const freeform = (question.kind === 'single-select' || question.kind === 'multi-select') && question.allowFreeformInput === true;
+    if (freeform) {
+      // The person's own answer is a text question of its own, right after the options.
+      const pair: OwnAnswerQuestion = { id: ownAnswerId(question.id), multi: question.kind === 'multi-select', required: question.required === true };
+      define(pair.id, ownAnswerProperty(question), `${path}.id`);
+      own.set(question.id, pair);
+    } else if (q.allowFreeformInput !== undefined && q.allowFreeformInput !== false) {
+      throw new RequestShapeError(`${path}.allowFreeformInput`, 'is for single-select and multi-select questions, and is true or false');
+    }
+    // One of the two answers a required freeform question (checked on submit, FreeformAnswers).
+    if (question.required === true && !freeform) required.push(question.id);
   });
-  return { message: request.message, requestedSchema: { type: 'object', properties, ...(required.length > 0 && { required }) } };
+  return { params: { message: request.message, requestedSchema: { type: 'object', properties, ...(required.length > 0 && { required }) } }, own };
 }
 
-function answerValue(value: unknown, path: string): AnswerValue {
+function answerValue(value: unknown, path: string): InputAnswerValue {
   if (!isRecord(value)) throw new RequestShapeError(path, 'must be { kind, value }');
   const v = value.value;
+  const freeformValues = (): { freeformValues?: string[] } => {
+    const own = value.freeformValues;
+    if (own === undefined) return {};
+    if (!Array.isArray(own) || !own.every((x) => typeof x === 'string')) throw new RequestShapeError(`${path}.freeformValues`, 'must be a list of strings');
+    return { freeformValues: [...(own as string[])] };
+  };
   switch (value.kind) {
     case 'text':
       if (typeof v === 'string') return { kind: 'text', value: v };
@@ -90,10 +120,10 @@ function answerValue(value: unknown, path: string): AnswerValue {
       if (typeof v === 'boolean') return { kind: 'boolean', value: v };
       break;
     case 'selected':
-      if (typeof v === 'string') return { kind: 'selected', value: v };
+      if (typeof v === 'string') return { kind: 'selected', value: v, ...freeformValues() };
       break;
     case 'selected-many':
-      if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return { kind: 'selected-many', value: [...(v as string[])] };
+      if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return { kind: 'selected-many', value: [...(v as string[])], ...freeformValues() };
       break;
     default:
       throw new RequestShapeError(`${path}.kind`, `must be text, number, boolean, selected or selected-many, not ${JSON.stringify(value.kind)}`);
@@ -101,18 +131,18 @@ function answerValue(value: unknown, path: string): AnswerValue {
   throw new RequestShapeError(`${path}.value`, `does not fit the kind ${String(value.kind)}`);
 }
 
-/** An answer from the caller, in the store's terms. */
-export function fromInputAnswer(answer: unknown, path = 'answer'): Answer {
+/** An answer from the caller, checked field by field: a copy in the public shape. */
+export function fromInputAnswer(answer: unknown, path = 'answer'): InputAnswer {
   if (!isRecord(answer)) throw new RequestShapeError(path, 'must be { state, value? }');
   if (answer.state === 'skipped') return { state: 'skipped' };
   if (answer.state !== 'draft' && answer.state !== 'submitted') throw new RequestShapeError(`${path}.state`, 'must be draft, submitted or skipped');
   return { state: answer.state, value: answerValue(answer.value, `${path}.value`) };
 }
 
-export function fromInputAnswers(answers: unknown): Answers {
+export function fromInputAnswers(answers: unknown): Record<string, InputAnswer> {
   if (answers === undefined) return {};
   if (!isRecord(answers)) throw new RequestShapeError('answers', 'must be an object keyed by question id');
-  const out: Record<string, Answer> = {};
+  const out: Record<string, InputAnswer> = {};
   for (const [id, answer] of Object.entries(answers)) Object.defineProperty(out, id, { value: fromInputAnswer(answer, `answers.${id}`), enumerable: true });
   return out;
 }
@@ -124,8 +154,60 @@ export function toInputAnswer(answer: Answer): InputAnswer {
   return { state: answer.state, value: value.kind === 'selected-many' ? { kind: value.kind, value: [...value.value] } : { ...value } };
 }
 
-export function toInputAnswers(answers: Answers): Record<string, InputAnswer> {
-  const out: Record<string, InputAnswer> = {};
-  for (const [id, answer] of Object.entries(answers)) Object.defineProperty(out, id, { value: toInputAnswer(answer), enumerable: true });
-  return out;
+/** A caller's answer in the store's terms, where its question takes no answer of the person's own. */
+export function toStoreAnswer(answer: InputAnswer, path: string): Answer {
+  if (answer.state === 'skipped') return answer;
+  const { value } = answer;
+  if ((value.kind === 'selected' || value.kind === 'selected-many') && value.freeformValues !== undefined) {
+    throw new RequestShapeError(`${path}.value.freeformValues`, 'the question does not take answers of the person\'s own (allowFreeformInput)');
+  }
+  return { state: answer.state, value: value.kind === 'selected-many' ? { kind: value.kind, value: [...value.value] } : ({ kind: value.kind, value: value.value } as AnswerValue) };
+}
+
+/**
+ * One request's answers, the caller's way and the store's: a select question with the
+ * person's own answer is two questions in the store (freeform.ts), every other one itself.
+ */
+export class RequestAnswers {
+  constructor(private readonly own: ReadonlyMap<string, OwnAnswerQuestion>) {}
+
+  /** The store's answers for the caller's answer to one question (undefined clears). */
+  toStore(questionId: string, answer: InputAnswer | undefined, path = 'answer'): Array<[string, Answer | undefined]> {
+    const pair = this.own.get(questionId);
+    if (!pair) return [[questionId, answer && toStoreAnswer(answer, path)]];
+    const [select, own] = splitOwnAnswer(answer);
+    return [[questionId, select], [pair.id, own]];
+  }
+
+  /** The caller's question a store question belongs to. */
+  callerQuestion(storeQuestionId: string): string {
+    for (const [selectId, pair] of this.own) if (pair.id === storeQuestionId) return selectId;
+    return storeQuestionId;
+  }
+
+  answerOf(answers: Answers, questionId: string): InputAnswer | undefined {
+    const pair = this.own.get(questionId);
+    if (!pair) {
+      const answer = ownAnswer(answers, questionId);
+      return answer && toInputAnswer(answer);
+    }
+    return joinOwnAnswer(pair, ownAnswer(answers, questionId), ownAnswer(answers, pair.id));
+  }
+
+  /** Every answer, the caller's way. */
+  all(answers: Answers): Record<string, InputAnswer> {
+    const out: Record<string, InputAnswer> = {};
+    for (const id of new Set(Object.keys(answers).map((k) => this.callerQuestion(k)))) {
+      const answer = this.answerOf(answers, id);
+      if (answer) Object.defineProperty(out, id, { value: answer, enumerable: true });
+    }
+    return out;
+  }
+
+  /** Required selects answered neither way, beside their options. */
+  missing(answers: Answers): FieldError[] {
+    return [...this.own]
+      .filter(([selectId, pair]) => ownAnswerMissing(pair, ownAnswer(answers, selectId), ownAnswer(answers, pair.id)))
+      .map(([selectId]) => ({ questionId: selectId, message: 'Choose an option, or type your own answer below.' }));
+  }
 }

@@ -9,13 +9,13 @@
 import type { CancellationToken } from 'vscode';
 import type * as Public from '../../elicitation-host';
 import type { Broker, ElicitContext, FormParams, UrlParams } from '../elicitation/broker';
-import type { ElicitResult } from '../elicitation/model';
+import type { Answer, ElicitResult } from '../elicitation/model';
 import { withoutInvisible } from '../elicitation/plain-text';
 import type { RequestSource } from '../elicitation/request';
 import { findRequest, type InputStore } from '../elicitation/store';
 import { toRpcError } from '../mcp/errors';
 import type { ServerManager } from '../mcp/manager';
-import { fromInputAnswer, fromInputAnswers, RequestShapeError, toElicitParams, toInputAnswer, toInputAnswers } from './ahp';
+import { fromInputAnswer, fromInputAnswers, RequestAnswers, RequestShapeError, toElicitParams } from './ahp';
 
 export type ElicitationHostApi = Public.ElicitationHostApi;
 export type ServerSummary = Public.ServerSummary;
@@ -70,7 +70,7 @@ export interface ApiDeps {
 
 function asker({ broker, store, applyDefaults }: ApiDeps, name: string): Public.ExtensionAsker {
   const source: RequestSource = { server: name, requester: 'extension' };
-  const ask = async (params: FormParams | UrlParams, src: RequestSource, signal: AbortSignal, extra: Pick<ElicitContext, 'onRequest' | 'drafts'> = {}): Promise<ElicitResult> => {
+  const ask = async (params: FormParams | UrlParams, src: RequestSource, signal: AbortSignal, extra: Pick<ElicitContext, 'onRequest' | 'drafts' | 'checkAnswers'> = {}): Promise<ElicitResult> => {
     try {
       return await broker.elicit(params, { source: src, signal, applyDefaults: applyDefaults(), ...extra });
     } catch (error) {
@@ -92,26 +92,32 @@ function asker({ broker, store, applyDefaults }: ApiDeps, name: string): Public.
       const abandon = new AbortController();
       const listeners = new Set<(change: Public.InputAnswerChange) => void>();
       let requestId: string | undefined;
-      const unsubscribe = store.subscribe((_state, action) => {
-        if (action.type !== 'answerChanged' || action.requestId !== requestId) return;
-        const change: Public.InputAnswerChange = { questionId: action.questionId, ...(action.answer && { answer: toInputAnswer(action.answer) }) };
-        for (const listener of [...listeners]) listener(change);
-      });
-      let params: ReturnType<typeof toElicitParams>;
-      let drafts: ReturnType<typeof fromInputAnswers>;
+      let params: FormParams | UrlParams;
+      let answers: RequestAnswers;
+      const drafts: Record<string, Answer> = {};
       try {
-        params = toElicitParams(request);
-        drafts = fromInputAnswers(request?.answers);
+        const made = toElicitParams(request);
+        params = made.params as FormParams | UrlParams;
+        answers = new RequestAnswers(made.own);
+        for (const [id, given] of Object.entries(fromInputAnswers(request?.answers))) {
+          for (const [storeId, answer] of answers.toStore(id, given, `answers.${id}`)) if (answer) Object.defineProperty(drafts, storeId, { value: answer, enumerable: true });
+        }
       } catch (error) {
-        unsubscribe();
         const failed = Promise.reject(refused(error));
         return { onDidChangeAnswer: () => ({ dispose: () => undefined }), completion: failed, updateDraft: () => ({ ok: false, reason: 'the request was refused' }), abandon: () => undefined };
       }
+      const unsubscribe = store.subscribe((state, action) => {
+        if (action.type !== 'answerChanged' || action.requestId !== requestId) return;
+        const questionId = answers.callerQuestion(action.questionId);
+        const answer = answers.answerOf(findRequest(state, requestId)?.answers ?? {}, questionId);
+        const change: Public.InputAnswerChange = { questionId, ...(answer && { answer }) };
+        for (const listener of [...listeners]) listener(change);
+      });
       const signal = signalOf(options?.token, abandon.signal);
-      const completion = ask(params as FormParams | UrlParams, source, signal, { onRequest: (r) => (requestId = r.id), drafts })
+      const completion = ask(params, source, signal, { onRequest: (r) => (requestId = r.id), drafts, checkAnswers: (given) => answers.missing(given) })
         .then((result) => {
           const state = requestId === undefined ? undefined : findRequest(store.state, requestId);
-          return { response: result.action, answers: state ? toInputAnswers(state.answers) : {} };
+          return { response: result.action, answers: state ? answers.all(state.answers) : {} };
         })
         .finally(unsubscribe);
       return {
@@ -122,14 +128,17 @@ function asker({ broker, store, applyDefaults }: ApiDeps, name: string): Public.
         completion,
         updateDraft(questionId, answer) {
           if (requestId === undefined) return { ok: false, reason: 'the request is not open' };
-          let converted;
+          let changes;
           try {
-            converted = answer === undefined ? undefined : fromInputAnswer(answer);
+            changes = answers.toStore(questionId, answer === undefined ? undefined : fromInputAnswer(answer));
           } catch (error) {
             return { ok: false, reason: error instanceof Error ? error.message : String(error) };
           }
-          const result = store.dispatch({ type: 'answerChanged', requestId, questionId, ...(converted && { answer: converted }) });
-          return result.ok ? { ok: true } : { ok: false, reason: result.reason };
+          for (const [storeId, converted] of changes) {
+            const result = store.dispatch({ type: 'answerChanged', requestId, questionId: storeId, ...(converted && { answer: converted }) });
+            if (!result.ok) return { ok: false, reason: result.reason };
+          }
+          return { ok: true };
         },
         abandon: () => abandon.abort(new Error('the extension withdrew the question')),
       };

@@ -63,6 +63,8 @@ export interface ElicitContext {
   readonly onRequest?: (request: InputRequest) => void;
   /** Drafts to start from, by question id (an extension's live request may bring answers). */
   readonly drafts?: Answers;
+  /** A rule across questions the schema cannot say (one of two answered); refusals are shown beside their fields. */
+  readonly checkAnswers?: (answers: Answers) => readonly FieldError[];
 }
 
 /** Final check of accepted content against the original schema (ajv, host side). */
@@ -231,6 +233,11 @@ export class Broker {
         if (!built.ok) {
           // A surface that hands over invalid answers is asked again, never believed.
           errors = built.errors;
+          continue;
+        }
+        const refused = ctx.checkAnswers?.(answers) ?? [];
+        if (refused.length > 0) {
+          errors = refused;
           continue;
         }
         const complaints = await this.options.checkContent(requestedSchema!, built.content);

@@ -31,7 +31,9 @@ export type DraftValue = string | number | boolean | readonly string[];
 export type HostMessage =
   | { readonly type: 'render'; readonly form: FormView }
   /** Nothing to show (the request ended, and no other form waits). */
-  | { readonly type: 'idle'; readonly note?: string };
+  | { readonly type: 'idle'; readonly note?: string }
+  /** A draft changed elsewhere (the extension that asked updated it): the field shows it; null clears it. */
+  | { readonly type: 'draft'; readonly requestId: string; readonly questionId: string; readonly value: DraftValue | null };
 
 export type PageMessage =
   /** The page is loaded; `showing` is the form it rendered from the page itself, if any. */

@@ -52,6 +52,9 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   private shownRequestId: string | undefined;
   /** Set while the panel waits for the last call to end before it closes. */
   private stopWaitingForCalls: (() => void) | undefined;
+  /** Set while the page's own draft goes into the store: the page has it already. */
+  private takingPageDraft = false;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -61,7 +64,15 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     private readonly calls: CallsInFlight,
     /** Timings for `npm run bench`: set only in the benchmark build. */
     private readonly timings?: (record: Record<string, unknown>) => void,
-  ) {}
+  ) {
+    // A draft set elsewhere (the extension that asked, through the API) shows in the open form.
+    this.unsubscribe = store.subscribe((_state, action) => {
+      if (action.type !== 'answerChanged' || this.takingPageDraft || action.requestId !== this.shownRequestId || this.current?.request.id !== action.requestId) return;
+      this.rawDrafts.get(action.requestId)?.delete(action.questionId);
+      const { answer } = action;
+      this.post({ type: 'draft', requestId: action.requestId, questionId: action.questionId, value: answer && answer.state !== 'skipped' ? fromAnswerValue(answer.value) : null });
+    });
+  }
 
   ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
@@ -232,7 +243,14 @@ export class FormPanel implements FormSurface, vscode.Disposable {
         else drafts.set(question.id, message.value);
         // Only well-typed drafts enter the store; the raw text stays here for the panel.
         const draft = storableDraft(question, message.value);
-        if (draft.store) this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(draft.answer && { answer: draft.answer }) });
+        if (draft.store) {
+          this.takingPageDraft = true;
+          try {
+            this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(draft.answer && { answer: draft.answer }) });
+          } finally {
+            this.takingPageDraft = false;
+          }
+        }
         return;
       }
       case 'submit': {
@@ -321,6 +339,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   }
 
   dispose(): void {
+    this.unsubscribe();
     this.keepOpen();
     this.panel?.dispose();
   }

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { RequestSource, UrlInputRequest } from '../elicitation/request';
 import type { UrlCheck } from '../elicitation/url-check';
+import { openAgreedLink } from './link-trust';
 import type { Dialog } from './notify';
 import { showWarning } from './notify';
 import { declineRows, messageRows, type PromptFrame, type Row, runQuickPick, separator, type StepResult } from './quick-input-frame';
@@ -70,13 +71,9 @@ export function askLink(frame: PromptFrame, request: UrlInputRequest, check: Che
   );
 }
 
-/**
- * Opens the link the person chose to open. The string itself, not a Uri: a Uri is
- * re-encoded on its way to the browser (an escaped query such as redirect_uri=https%3A...
- * would change); the extension host accepts a string here and passes it on untouched.
- */
+/** Opens the link the person chose to open, exactly as shown, asking nothing more (link-trust.ts). */
 export async function openLink(log: vscode.LogOutputChannel, source: RequestSource, check: CheckedLink): Promise<boolean> {
-  const opened = await vscode.env.openExternal(check.url as unknown as vscode.Uri);
+  const opened = await openAgreedLink(check.url, log);
   log.info(`Opened ${check.url} for ${sourceLabel(source)} (${opened ? 'browser' : 'not opened'})`);
   return opened;
 }

@@ -26,7 +26,7 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
 
   /** Has the probe make one call of the API; returns what it got back once it has. */
   async function ask<T>(call: 'confirm' | 'elicit' | 'requestInput', args: unknown): Promise<() => Promise<Answer<T>>> {
-    for (const name of ['answer.json', 'changes.jsonl']) rmSync(join(probeDir, name), { force: true });
+    for (const name of ['answer.json', 'changes.jsonl', 'updated.json']) rmSync(join(probeDir, name), { force: true });
     writeFileSync(join(probeDir, 'ask.json'), JSON.stringify({ call, args }));
     await ui!.workbench.runCommand('API Probe: Ask Through Elicitation Host');
     return () => probeFile<Answer<T>>(join(probeDir, 'answer.json'));
@@ -79,19 +79,27 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     assert.match(refused.error ?? '', /^ElicitationRequestError: .*properties\.address/);
   });
 
-  it('requestInput: the given answer is the form\'s draft, the extension sees the person\'s drafts as they type, and the completion', async () => {
+  it('requestInput: the given answers are the form\'s drafts (own answers too), the extension sees the person\'s drafts as they type and its own updates show at once, and the completion', async () => {
     const { workbench } = ui!;
     const answer = await ask<{ response: string; answers: Record<string, unknown> }>('requestInput', {
       message: 'Your stay',
       questions: [
         { id: 'city', kind: 'text', title: 'City', required: true },
         { id: 'nights', kind: 'integer', title: 'Nights', minimum: 1 },
+        { id: 'room', kind: 'single-select', title: 'Room', required: true, allowFreeformInput: true, options: [{ id: 'sea', label: 'Sea view' }, { id: 'court', label: 'Courtyard' }] },
+        { id: 'extras', kind: 'multi-select', title: 'Extras', allowFreeformInput: true, options: [{ id: 'wifi', label: 'Wi-Fi' }, { id: 'parking', label: 'Parking' }] },
       ],
-      answers: { city: { state: 'draft', value: { kind: 'text', value: 'Lis' } } },
+      answers: {
+        city: { state: 'draft', value: { kind: 'text', value: 'Lis' } },
+        extras: { state: 'draft', value: { kind: 'selected-many', value: ['wifi'], freeformValues: ['cot'] } },
+      },
     });
     const frame = formFrame();
     await frame.locator('h1.message', { hasText: 'Your stay' }).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator(`${field('city')} input`).inputValue(), 'Lis', 'the answer the extension gave is the draft');
+    // A select that takes the person's own answer: the options, then a box for it, the given one in it.
+    assert.equal(await frame.locator(`${field('extras (own answer)')} input`).inputValue(), 'cot', 'the given freeformValues are the own answer\'s draft');
+    await frame.locator(`${field('room (own answer)')} input`).fill('Attic');
     assert.match(await workbench.pendingStatus(), /^1 Extension: API Probe$/, 'the status bar names the extension as one');
     await frame.locator(`${field('city')} input`).fill('Lisbon');
     await frame.locator(`${field('nights')} input`).fill('4');
@@ -101,12 +109,24 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
       return lines.some((c) => c.questionId === 'city' && c.answer?.state === 'draft' && c.answer.value?.value === 'Lisbon') && lines.some((c) => c.questionId === 'nights' && c.answer?.value?.value === 4) ? lines : undefined;
     }, 20_000);
     assert.ok(drafts.length >= 2);
+    // The extension updates a draft: the open form shows it at once.
+    writeFileSync(join(probeDir, 'update.json'), JSON.stringify({ questionId: 'nights', answer: { state: 'draft', value: { kind: 'number', value: 6 } } }));
+    await workbench.runCommand('API Probe: Update a Draft');
+    assert.deepEqual(await probeFile(join(probeDir, 'updated.json')), { ok: true });
+    await waitUntil('the form to show the extension\'s draft', async () => ((await frame.locator(`${field('nights')} input`).inputValue()) === '6' ? true : undefined), 10_000);
+    assert.equal(await frame.locator(`${field('city')} input`).inputValue(), 'Lisbon', 'the other field keeps what the person typed');
     await workbench.screenshot('api-request-input');
     await frame.locator('vscode-button', { hasText: 'Submit' }).click();
     assert.deepEqual(await answer(), {
       value: {
         response: 'accept',
-        answers: { city: { state: 'submitted', value: { kind: 'text', value: 'Lisbon' } }, nights: { state: 'submitted', value: { kind: 'number', value: 4 } } },
+        answers: {
+          city: { state: 'submitted', value: { kind: 'text', value: 'Lisbon' } },
+          nights: { state: 'submitted', value: { kind: 'number', value: 6 } },
+          // Typed with no option chosen: a text answer; chosen and typed: freeformValues beside the options.
+          room: { state: 'submitted', value: { kind: 'text', value: 'Attic' } },
+          extras: { state: 'submitted', value: { kind: 'selected-many', value: ['wifi'], freeformValues: ['cot'] } },
+        },
       },
     });
   });

@@ -8,8 +8,10 @@ import { strict as assert } from 'node:assert';
 import type { CancellationToken } from 'vscode';
 import type { InputAnswer, InputAnswerChange } from '../../elicitation-host';
 import { createApi, ElicitationRequestError, REQUESTER_FITS, requesterName } from '../../src/api';
-import { fromInputAnswer, toElicitParams, toInputAnswer } from '../../src/api/ahp';
+import { fromInputAnswer, RequestAnswers, toElicitParams, toInputAnswer } from '../../src/api/ahp';
+import { joinOwnAnswer, ownAnswerMissing, splitOwnAnswer } from '../../src/api/freeform';
 import type { Step } from '../support/scripted-prompter';
+import type { Outcome } from '../../src/elicitation/broker';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import { InputStore } from '../../src/elicitation/store';
 import { createBroker } from '../../src/mcp/create-broker';
@@ -114,6 +116,37 @@ describe('the extension API', () => {
     assert.deepEqual(done.answers.extras, { state: 'submitted', value: { kind: 'selected-many', value: ['parking'] } });
   });
 
+  it('requestInput with an own answer: the caller\'s freeformValues are the drafts, changes come as one answer, a required one answered neither way is asked again', async () => {
+    const prompter: ScriptedPrompter = new ScriptedPrompter([
+      () => ({ action: 'accept', answers: {} }),
+      (request): Outcome => {
+        assert.deepEqual(prompter.asked[1].options.errors, [{ questionId: 'room', message: 'Choose an option, or type your own answer below.' }]);
+        return accept({ 'room (own answer)': 'attic', extras: ['wifi'], 'extras (own answer)': 'cot' })(request, undefined as never) as Outcome;
+      },
+    ]);
+    const { ext, store } = setup(prompter);
+    const handle = ext.requestInput({
+      message: 'Your stay',
+      questions: [
+        { id: 'room', kind: 'single-select', required: true, allowFreeformInput: true, options: [{ id: 'sea', label: 'Sea view' }] },
+        { id: 'extras', kind: 'multi-select', allowFreeformInput: true, options: [{ id: 'wifi', label: 'Wi-Fi' }] },
+      ],
+      answers: { extras: { state: 'draft', value: { kind: 'selected-many', value: [], freeformValues: ['crib'] } } },
+    });
+    const changes: InputAnswerChange[] = [];
+    handle.onDidChangeAnswer((c) => changes.push(c));
+    const open = store.state.requests.find((r) => r.status === 'open')!;
+    assert.deepEqual(open.answers['extras (own answer)'], { state: 'draft', value: { kind: 'text', value: 'crib' } });
+    store.dispatch({ type: 'answerChanged', requestId: open.request.id, questionId: 'room (own answer)', answer: { state: 'draft', value: { kind: 'text', value: 'att' } } });
+    assert.deepEqual(changes, [{ questionId: 'room', answer: { state: 'draft', value: { kind: 'text', value: 'att' } } }], 'the own answer reports as the question\'s');
+    const done = await handle.completion;
+    assert.equal(done.response, 'accept');
+    assert.deepEqual(done.answers, {
+      room: { state: 'submitted', value: { kind: 'text', value: 'attic' } },
+      extras: { state: 'submitted', value: { kind: 'selected-many', value: ['wifi'], freeformValues: ['cot'] } },
+    });
+  });
+
   it('requestInput: abandon or the token withdraws it (cancel); a malformed request is refused naming the field', async () => {
     const prompter = new ScriptedPrompter([waitForAbort, waitForAbort]);
     const { ext } = setup(prompter);
@@ -158,14 +191,55 @@ describe('Agent Host Protocol answers and questions, both ways', () => {
   });
 
   it('questions become the flat schema the broker parses: the same ids, kinds, options and required ones', () => {
-    const params = toElicitParams({ message: 'Your stay', questions: QUESTIONS });
+    const { params } = toElicitParams({ message: 'Your stay', questions: QUESTIONS });
     assert.ok(!('mode' in params));
     const parsed = parseRequestedSchemaOrThrow(params.requestedSchema).questions;
     assert.deepEqual(parsed.map((q) => [q.id, q.kind, q.required]), [['city', 'text', true], ['nights', 'integer', false], ['pets', 'boolean', false], ['room', 'single-select', false], ['extras', 'multi-select', false]]);
     const room = parsed.find((q) => q.id === 'room');
     assert.ok(room?.kind === 'single-select');
     assert.deepEqual(room.options.map((o) => [o.value, o.label]), [['single', 'Single'], ['double', 'Double']]);
-    assert.deepEqual(toElicitParams({ message: 'Review', url: 'https://example.com/r/1' }), { mode: 'url', message: 'Review', url: 'https://example.com/r/1' });
+    assert.deepEqual(toElicitParams({ message: 'Review', url: 'https://example.com/r/1' }).params, { mode: 'url', message: 'Review', url: 'https://example.com/r/1' });
     assert.throws(() => toElicitParams({ message: 'x', questions: [{ id: 'a', kind: 'text' }, { id: 'a', kind: 'text' }] }), /questions\[1\]\.id: "a" is used twice/);
+  });
+
+  it('a select with allowFreeformInput gets a text question for the own answer right after it; a required one is required of neither', () => {
+    const { params, own } = toElicitParams({
+      message: 'Your stay',
+      questions: [
+        { id: 'room', kind: 'single-select', title: 'Room', required: true, allowFreeformInput: true, options: [{ id: 'sea', label: 'Sea view' }] },
+        { id: 'city', kind: 'text', required: true },
+      ],
+    });
+    assert.ok(!('mode' in params));
+    const parsed = parseRequestedSchemaOrThrow(params.requestedSchema).questions;
+    assert.deepEqual(parsed.map((q) => [q.id, q.kind, q.required, q.title]), [['room', 'single-select', false, 'Room'], ['room (own answer)', 'text', false, 'Room: your own answer'], ['city', 'text', true, 'city']]);
+    assert.deepEqual([...own], [['room', { id: 'room (own answer)', multi: false, required: true }]]);
+    assert.throws(() => toElicitParams({ message: 'x', questions: [{ id: 'a', kind: 'text', allowFreeformInput: true } as never] }), /questions\[0\]\.allowFreeformInput/);
+    assert.throws(() => toElicitParams({ message: 'x', questions: [{ id: 'a', kind: 'single-select', allowFreeformInput: true, options: [{ id: 'o', label: 'O' }] }, { id: 'a (own answer)', kind: 'text' }] }), /questions\[1\]\.id: "a \(own answer\)" is used twice/);
+  });
+
+  it('the own answer and the options are the protocol\'s one answer, both ways: chosen + typed, typed alone, chosen alone', () => {
+    const single = { id: 'room (own answer)', multi: false, required: true };
+    const multi = { id: 'extras (own answer)', multi: true, required: false };
+    const text = (value: string) => ({ state: 'submitted' as const, value: { kind: 'text' as const, value } });
+    const both: InputAnswer = { state: 'submitted', value: { kind: 'selected', value: 'sea', freeformValues: ['high floor'] } };
+    assert.deepEqual(splitOwnAnswer(both), [{ state: 'submitted', value: { kind: 'selected', value: 'sea' } }, text('high floor')]);
+    assert.deepEqual(joinOwnAnswer(single, ...splitOwnAnswer(both)), both);
+    assert.deepEqual(joinOwnAnswer(single, undefined, text(' attic ')), { state: 'submitted', value: { kind: 'text', value: 'attic' } }, 'typed alone: a text answer');
+    assert.deepEqual(splitOwnAnswer({ state: 'draft', value: { kind: 'text', value: 'attic' } }), [undefined, { state: 'draft', value: { kind: 'text', value: 'attic' } }]);
+    assert.deepEqual(joinOwnAnswer(multi, { state: 'submitted', value: { kind: 'selected-many', value: ['wifi'] } }, text('late checkout, , cot')), { state: 'submitted', value: { kind: 'selected-many', value: ['wifi'], freeformValues: ['late checkout', 'cot'] } });
+    assert.deepEqual(joinOwnAnswer(multi, undefined, text('cot')), { state: 'submitted', value: { kind: 'selected-many', value: [], freeformValues: ['cot'] } });
+    assert.deepEqual(joinOwnAnswer(single, { state: 'draft', value: { kind: 'selected', value: 'sea' } }, text('x')), { state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: ['x'] } }, 'a draft while either is');
+    assert.equal(joinOwnAnswer(single, undefined, text('  ')), undefined);
+    assert.deepEqual(joinOwnAnswer(single, { state: 'skipped' }, undefined), { state: 'skipped' });
+    assert.equal(ownAnswerMissing(single, undefined, text(' ')), true);
+    assert.equal(ownAnswerMissing(single, undefined, text('attic')), false);
+    assert.equal(ownAnswerMissing(multi, undefined, undefined), false, 'not required');
+  });
+
+  it('freeformValues on a question that takes none is refused, naming the field', () => {
+    const answers = new RequestAnswers(new Map());
+    assert.throws(() => answers.toStore('room', { state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: ['x'] } }, 'answers.room'), /answers\.room\.value\.freeformValues: the question does not take/);
+    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: [1] } }), /answer\.value\.freeformValues: must be a list of strings/);
   });
 });

@@ -21,6 +21,9 @@ function write(name, value) {
   renameSync(`${path}.tmp`, path);
 }
 
+/** The open live request, for apiProbe.updateDraft. */
+let live;
+
 async function ask(context) {
   try {
     const { call, args } = JSON.parse(readFileSync(join(dir(), 'ask.json'), 'utf8'));
@@ -29,7 +32,7 @@ async function ask(context) {
     const api = host.forExtension(context.extension.id);
     if (call === 'confirm') return write('answer.json', { value: await api.confirm(args) });
     if (call === 'elicit') return write('answer.json', { value: await api.elicit(args) });
-    const handle = api.requestInput(args);
+    const handle = (live = api.requestInput(args));
     handle.onDidChangeAnswer((change) => appendFileSync(join(dir(), 'changes.jsonl'), `${JSON.stringify(change)}\n`));
     write('answer.json', { value: await handle.completion });
   } catch (error) {
@@ -37,7 +40,16 @@ async function ask(context) {
   }
 }
 
+/** Sets a draft of the open live request, as PROBE_DIR/update.json says ({ questionId, answer }). */
+function updateDraft() {
+  const { questionId, answer } = JSON.parse(readFileSync(join(dir(), 'update.json'), 'utf8'));
+  write('updated.json', live ? live.updateDraft(questionId, answer) : { ok: false, reason: 'no live request' });
+}
+
 exports.activate = (context) => {
-  context.subscriptions.push(vscode.commands.registerCommand('apiProbe.ask', () => void ask(context)));
+  context.subscriptions.push(
+    vscode.commands.registerCommand('apiProbe.ask', () => void ask(context)),
+    vscode.commands.registerCommand('apiProbe.updateDraft', updateDraft),
+  );
 };
 exports.deactivate = () => undefined;

@@ -1,0 +1,28 @@
+/**
+ * VS Code's list of trusted sites, as the document "Manage Trusted Domains" edits (JSON with
+ * comments: a list of origins and patterns), and the one origin a link needs there. Pure:
+ * link-trust.ts reads and writes the document.
+ */
+import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+
+/** The origin VS Code's trusted-domain check matches: `https://host[:port]`, nothing wider. */
+export function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The document with `origin` added to its list, or undefined when it already lists it, or
+ * is not the list it should be (then it is left alone). Pure.
+ */
+export function withTrustedOrigin(document: string, origin: string): string | undefined {
+  const errors: ParseError[] = [];
+  const list: unknown = parse(document, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0 || !Array.isArray(list) || !list.every((entry) => typeof entry === 'string')) return undefined;
+  if (list.includes(origin) || list.includes('*')) return undefined;
+  return applyEdits(document, modify(document, [-1], origin, { isArrayInsertion: true, formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+}
