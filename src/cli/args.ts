@@ -18,6 +18,16 @@ export interface CliOptions {
   readonly acceptDefaults: boolean;
   readonly decline: boolean;
   readonly json: boolean;
+  /** Signing in to a server that answers 401 (OAuth). */
+  readonly signIn: SignInOptions;
+}
+
+export interface SignInOptions {
+  readonly browser: 'system' | 'fetch';
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly clientMetadataUrl?: string;
+  readonly tokenCache?: string;
 }
 
 export const USAGE = `Usage:
@@ -34,6 +44,17 @@ Options (a value follows as the next word or after "=", as in --args='{"a":1}'):
   --decline            decline every elicitation
   --json               print JSON lines
   -h, --help           this help
+
+Signing in to a server that answers 401 (OAuth 2.1, as the MCP authorization spec says):
+  --browser system|fetch   system (default): your browser, back to a loopback address;
+                           fetch: no browser, the authorization URL's redirects are
+                           followed (for test authorization servers that approve at once)
+  --client-id ID           a client registered with the authorization server beforehand
+  --client-secret SECRET   its secret (never printed)
+  --client-metadata-url URL  an https URL of a client ID metadata document, used as the
+                           client ID where the authorization server supports them
+  --token-cache FILE       keep registrations and tokens in FILE (mode 0600) for the next
+                           run; without it they last as long as the run
 
 Everything after -- is the command that starts a stdio server, passed on untouched.
 
@@ -60,6 +81,11 @@ const OPTIONS = {
   'accept-defaults': { type: 'boolean' },
   decline: { type: 'boolean' },
   json: { type: 'boolean' },
+  browser: { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  'client-metadata-url': { type: 'string' },
+  'token-cache': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -141,7 +167,30 @@ export function parseArgs(argv: readonly string[]): CliOptions | 'help' {
     target = { kind: 'url', url: rest[0] };
     tool = rest[1];
   }
-  return { command, target, ...(tool !== undefined && { tool }), args, ...(answersFile !== undefined && { answersFile }), acceptDefaults, decline, json: values.json === true };
+  return { command, target, ...(tool !== undefined && { tool }), args, ...(answersFile !== undefined && { answersFile }), acceptDefaults, decline, json: values.json === true, signIn: signInOptions(values) };
+}
+
+function signInOptions(values: Parsed['values']): SignInOptions {
+  const browser = values.browser ?? 'system';
+  if (browser !== 'system' && browser !== 'fetch') throw new UsageError(`--browser is system or fetch, not "${browser}"`);
+  const metadataUrl = values['client-metadata-url'];
+  if (metadataUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(metadataUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.protocol !== 'https:' || url.pathname === '/') throw new UsageError('--client-metadata-url must be an https URL with a path (the document\'s address)');
+  }
+  if (values['client-secret'] !== undefined && values['client-id'] === undefined) throw new UsageError('--client-secret goes with --client-id');
+  return {
+    browser,
+    ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),
+    ...(values['client-secret'] !== undefined && { clientSecret: values['client-secret'] }),
+    ...(metadataUrl !== undefined && { clientMetadataUrl: metadataUrl }),
+    ...(values['token-cache'] !== undefined && { tokenCache: values['token-cache'] }),
+  };
 }
 
 function positionalsBefore(tokens: Parsed['tokens'], index: number): string[] {

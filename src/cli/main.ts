@@ -17,6 +17,7 @@ import { serveMain } from './serve';
 import { consoleUrlFlow } from './console-prompter';
 import { createOutput } from './output';
 import { runnerHost } from './runner-host';
+import { runnerSignIn } from './runner-sign-in';
 
 /** The script or package the command runs (`node server.js --port 3` is "server.js"), else the command. */
 function stdioServerName(command: string, args: readonly string[]): string {
@@ -54,7 +55,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     return ExitCode.failure;
   }
   const { broker, log } = runnerHost(prompter, out, { printErrors: false });
+  const signIn = await runnerSignIn(options.signIn, options.target.kind === 'url', out);
   const connection = new ServerConnection(definitionOf(options), {
+    signIn: signIn.forServer,
     broker,
     log,
     settings: () => ({ urlMode: true, applyDefaults: true, toolTimeoutMs: 120_000, elicitationTimeoutMs: 0, maxRounds: 5 }),
@@ -75,6 +78,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     out.error(errorText(error));
     await connection.stop();
+    await signIn.close();
     return ExitCode.failure;
   }
   try {
@@ -103,6 +107,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return verdict.exitCode;
   } finally {
     await connection.stop();
+    await signIn.close();
   }
 }
 

@@ -41,6 +41,8 @@ export interface CallContext {
   readonly log: ServerLog;
   /** What a failed request means for the caller, secrets out (and for the server's liveness). */
   readonly failure: (error: unknown, signal: AbortSignal | undefined) => Promise<Error>;
+  /** Runs a request that may need a sign-in (or more scope) first: signed in, it runs again. */
+  readonly authorized: <T>(signal: AbortSignal, operation: () => Promise<T>) => Promise<T>;
 }
 
 export interface CallRequest {
@@ -114,7 +116,7 @@ export async function runCall(ctx: CallContext, request: CallRequest, options: C
 async function send(ctx: CallContext, method: CallMethod, params: Record<string, unknown>, call: TrackedCall): Promise<unknown> {
   const watched = ctx.live.tap.watch(method, params);
   try {
-    const result = await ctx.live.client.request({ method, params }, ctx.sdk.AnyResultSchema, {
+    const result = await ctx.authorized(call.signal, () => ctx.live.client.request({ method, params }, ctx.sdk.AnyResultSchema, {
       timeout: NO_SDK_TIMEOUT,
       signal: call.signal,
       allowInputRequired: true,
@@ -122,7 +124,7 @@ async function send(ctx: CallContext, method: CallMethod, params: Record<string,
         call.watchdog.reset();
         call.onProgress?.({ progress: p.progress, ...(p.total !== undefined && { total: p.total }), ...(p.message !== undefined && { message: p.message }) });
       },
-    });
+    }));
     return watched.rawResult() ?? result;
   } catch (error) {
     // -32042 is for the rounds to handle.

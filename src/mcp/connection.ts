@@ -50,6 +50,7 @@ import { ReconnectTimer } from './reconnect';
 import { Redactor } from './redaction';
 import { loadSdk, type Sdk } from './sdk-loader';
 import { ServerRequests } from './server-requests';
+import { type ServerSignIn, withSignIn } from './sign-in';
 import { toToolInfo, type ToolInfo } from './tool-info';
 import { connect, type Connected, isHttp, StdioStartError, type TransportKind } from './transports';
 
@@ -102,12 +103,16 @@ export class ServerConnection {
   /** The same tools as the server sent them (schemas, annotations, `_meta` untouched): what the gateway forwards. */
   rawTools: readonly Tool[] = [];
 
+  /** An HTTP server's sign-in (OAuth), kept across reconnections. */
+  readonly signIn: ServerSignIn | undefined;
+
   /** `definition` arrives resolved, so it may hold secrets: never show it. */
   constructor(
     readonly definition: ServerDefinition,
     private readonly deps: ConnectionDeps,
   ) {
     this.redactor = new Redactor(deps.secrets);
+    this.signIn = isHttp(definition.config) ? deps.signIn?.(definition) : undefined;
     this.reconnect = new ReconnectTimer(deps.reconnectDelaysMs);
     this.log = this.redactor.log(deps.log);
     const inFlight = (): TrackedCall[] => [...this.inFlight];
@@ -175,6 +180,7 @@ export class ServerConnection {
         log: this.log,
         redact: (text) => this.redactor.text(text),
         signal: abort.signal,
+        ...(this.signIn && { signIn: this.signIn }),
       });
       if (generation !== this.generation) {
         await this.close(live);
@@ -244,7 +250,7 @@ export class ServerConnection {
 
   async refreshTools(): Promise<readonly ToolInfo[]> {
     const live = this.requireLive();
-    const { tools } = await live.client.listTools(undefined, { cacheMode: 'refresh' }).catch(async (error: unknown) => {
+    const { tools } = await this.authorized(() => live.client.listTools(undefined, { cacheMode: 'refresh' })).catch(async (error: unknown) => {
       throw await this.failure(error, undefined, live);
     });
     if (this.live !== live) return this.tools;
@@ -289,9 +295,14 @@ export class ServerConnection {
 
   private async list<T>(request: (client: Client) => Promise<T>): Promise<T> {
     const live = this.requireLive();
-    return request(live.client).catch(async (error: unknown) => {
+    return this.authorized(() => request(live.client)).catch(async (error: unknown) => {
       throw await this.failure(error, undefined, live);
     });
+  }
+
+  /** A request that may need a sign-in (or more scope) first: signed in, it runs again. */
+  private authorized<T>(operation: () => Promise<T>): Promise<T> {
+    return withSignIn(this.signIn, this.sdk!, this.startAbort?.signal ?? new AbortController().signal, operation);
   }
 
   private createClient(sdk: Sdk, settings: ReturnType<ConnectionDeps['settings']>): Client {
@@ -415,6 +426,7 @@ export class ServerConnection {
         roots: this.deps.roots,
         log: this.log,
         failure: (error, signal) => this.failure(error, signal, live),
+        authorized: (signal, operation) => withSignIn(this.signIn, this.sdk!, signal, operation),
       },
       { method, params, label },
       options,

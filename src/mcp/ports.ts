@@ -2,6 +2,8 @@
  * The connection layer's ports: what its hosts (the VS Code UI, the runner, the tests)
  * implement and hand it, and what a caller gives with each call. No logic here.
  */
+import type { ServerDefinition } from './config';
+import type { ServerSignIn } from './sign-in';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { Broker } from '../elicitation/broker';
 import type { RequestSource } from '../elicitation/request';
@@ -99,4 +101,6 @@ export interface ConnectionDeps {
   readonly relaySampling?: boolean;
   /** Values the person gave for `${input:}` variables of this server: never shown in any text the connection produces. */
   readonly secrets?: readonly string[];
+  /** The sign-in (OAuth) of an HTTP server, made once per connection; none: a 401 is an error. */
+  readonly signIn?: (definition: ServerDefinition) => ServerSignIn | undefined;
 }

@@ -4,7 +4,9 @@
  * ajv for the final answer check. Activation stays light when no server runs.
  */
 export {
+  auth,
   Client,
+  discoverOAuthProtectedResourceMetadata,
   ProtocolError,
   ProtocolErrorCode,
   SdkError,

@@ -10,6 +10,7 @@ import { answersLikeLegacySse, describeHttpFailure, errorMessage } from './error
 import type { ServerLog } from './ports';
 import { ProcessWatch } from './process-watch';
 import type { Sdk } from './sdk-loader';
+import { type ServerSignIn, SignInRequiredError, withSignIn } from './sign-in';
 import { WireTap } from './wire-tap';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -46,6 +47,8 @@ export interface ConnectRequest {
   readonly redact: (text: string) => string;
   /** Ends the handshake early (the server was stopped while it started). */
   readonly signal: AbortSignal;
+  /** An HTTP server's sign-in (OAuth): its tokens go with every request, a 401 starts it. */
+  readonly signIn?: ServerSignIn;
 }
 
 /**
@@ -93,19 +96,24 @@ export async function connect(request: ConnectRequest): Promise<Connected> {
     }
   }
   const url = new URL(config.url);
-  const requestInit = { headers: { ...config.headers } };
-  if (config.type === 'sse') return { ...(await attempt(request, new sdk.SSEClientTransport(url, { requestInit }))), kind: 'sse' };
+  const { signIn } = request;
+  // Read at each attempt: a 2025-03-26 server's issuer is learnt on the way (sign-in.ts).
+  const options = () => ({ requestInit: { headers: { ...config.headers } }, ...(signIn && { authProvider: signIn, skipIssuerMetadataValidation: signIn.legacyIssuer }) });
+  // A server that needs a sign-in refuses the handshake until it is done: then the handshake runs again.
+  const authorized = <T>(operation: () => Promise<T>): Promise<T> => withSignIn(signIn, sdk, request.signal, operation);
+  if (config.type === 'sse') return { ...(await authorized(() => attempt(request, new sdk.SSEClientTransport(url, options())))), kind: 'sse' };
   try {
-    return { ...(await attempt(request, new sdk.StreamableHTTPClientTransport(url, { requestInit }))), kind: 'streamable-http' };
+    return { ...(await authorized(() => attempt(request, new sdk.StreamableHTTPClientTransport(url, options())))), kind: 'streamable-http' };
   } catch (streamableError) {
     // A server that predates Streamable HTTP refuses the POST with a 4xx status (404, 405...):
     // try legacy SSE. Anything else (unreachable, 5xx, authorization) is the real answer.
+    if (streamableError instanceof SignInRequiredError) throw streamableError;
     if (request.signal.aborted || !answersLikeLegacySse(streamableError)) {
       throw new Error(describeHttpFailure(url, streamableError), { cause: streamableError });
     }
     log.info(`Streamable HTTP failed (${errorMessage(streamableError)}); trying legacy SSE`);
     try {
-      return { ...(await attempt(request, new sdk.SSEClientTransport(url, { requestInit }))), kind: 'sse' };
+      return { ...(await authorized(() => attempt(request, new sdk.SSEClientTransport(url, options())))), kind: 'sse' };
     } catch (sseError) {
       throw new Error(`${errorMessage(streamableError)} (and as legacy SSE: ${errorMessage(sseError)})`, { cause: sseError });
     }

@@ -15,7 +15,7 @@ describe('runner command line', () => {
   it('takes option values after "=" as well as in the next word', () => {
     assert.deepEqual(parseArgs(['call', '--args={"a":1}', '--answers=f.json', 'http://127.0.0.1:3/mcp', 'book']), {
       command: 'call', target: { kind: 'url', url: 'http://127.0.0.1:3/mcp' }, tool: 'book', args: { a: 1 }, answersFile: 'f.json',
-      acceptDefaults: false, decline: false, json: false,
+      acceptDefaults: false, decline: false, json: false, signIn: { browser: 'system' },
     });
     assert.deepEqual(parseArgs(['call', '--args', '{"a":1}', '--answers', 'f.json', 'http://127.0.0.1:3/mcp', 'book']), parseArgs(['call', '--args={"a":1}', '--answers=f.json', 'http://127.0.0.1:3/mcp', 'book']));
   });
@@ -23,13 +23,23 @@ describe('runner command line', () => {
   it('hands everything after -- to the server command untouched, options included', () => {
     assert.deepEqual(parseArgs(['call-all', '--json', '--decline', '--', 'node', 'server.js', '--json', '--args', '-h', '--']), {
       command: 'call-all', target: { kind: 'stdio', command: 'node', args: ['server.js', '--json', '--args', '-h', '--'] }, args: {},
-      acceptDefaults: false, decline: true, json: true,
+      acceptDefaults: false, decline: true, json: true, signIn: { browser: 'system' },
     });
     const call = parseArgs(['--accept-defaults', 'call', 'book', '--', 'npx', '-y', 'pkg']);
     assert.ok(call !== 'help');
     assert.equal(call.tool, 'book');
     assert.deepEqual(call.target, { kind: 'stdio', command: 'npx', args: ['-y', 'pkg'] });
     assert.equal(call.acceptDefaults, true);
+  });
+
+  it('sign-in options: the browser step, a pre-registered client, a client ID metadata document, a token cache', () => {
+    const parsed = parseArgs(['call-all', '--browser', 'fetch', '--client-id', 'abc', '--client-secret=s3cret', '--client-metadata-url', 'https://example.com/client.json', '--token-cache', 't.json', 'https://mcp.example.com/mcp']);
+    assert.ok(parsed !== 'help');
+    assert.deepEqual(parsed.signIn, { browser: 'fetch', clientId: 'abc', clientSecret: 's3cret', clientMetadataUrl: 'https://example.com/client.json', tokenCache: 't.json' });
+    assert.match(usageError(['call-all', '--browser', 'lynx', 'https://a.example/mcp']), /--browser is system or fetch, not "lynx"/);
+    assert.match(usageError(['call-all', '--client-metadata-url', 'http://a.example/c.json', 'https://a.example/mcp']), /must be an https URL with a path/);
+    assert.match(usageError(['call-all', '--client-metadata-url', 'https://a.example/', 'https://a.example/mcp']), /must be an https URL with a path/);
+    assert.match(usageError(['call-all', '--client-secret', 'x', 'https://a.example/mcp']), /--client-secret goes with --client-id/);
   });
 
   it('help: no words, -h or --help before --', () => {

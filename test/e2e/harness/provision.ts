@@ -135,7 +135,7 @@ function run(step: string, command: string, args: readonly string[], cwd: string
   });
 }
 
-const QUIET_NPM = {
+export const QUIET_NPM = {
   // Errors are printed whatever the caller's npm said (`npm run --silent` passes loglevel=silent
   // down): a failure must show them.
   npm_config_loglevel: 'error',
@@ -167,7 +167,7 @@ function npmEnv(nodeDir: string): NodeJS.ProcessEnv {
  * abstract socket: exclusive to bind, and released by the kernel when its holder dies,
  * so a killed run never leaves a stale lock behind.
  */
-async function withLock<T>(dir: string, log: Log, body: () => Promise<T>): Promise<T> {
+export async function withLock<T>(dir: string, log: Log, body: () => Promise<T>): Promise<T> {
   const name = `\0elicitation-host-provision-${createHash('sha256').update(dir).digest('hex').slice(0, 32)}`;
   let lock: Server | undefined;
   for (let waited = false; !lock; waited = true) {

