@@ -22,7 +22,7 @@ export function fileStore(path: string): CredentialStore {
       const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
       return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
     } catch (error) {
-      throw new Error(`the token cache ${path} is not JSON: ${(error as Error).message} (remove it to sign in again)`);
+      throw new Error(`the token cache ${path} is not JSON: ${(error as Error).message} (remove it to sign in again)`, { cause: error });
     }
   };
   const write = (values: Record<string, string>): void => {

@@ -74,7 +74,8 @@ export function runClientScenario(suite: Conformance, scenario: string, client: 
     child.once('error', reject);
     child.once('close', (code) => {
       rmSync(cwd, { recursive: true, force: true });
-      const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+      // NO_COLOR is not heeded everywhere: colour codes out.
+      const plain = output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
       resolve({ exitCode: code ?? 1, output: plain, summary: /Passed: \d+\/\d+[^\n]*/.exec(plain)?.[0], passed: code === 0 && /OVERALL: PASSED/.test(plain) });
     });
   });
