@@ -103,6 +103,7 @@ const builds = [
     entryPoints: {
       stdio: 'test/fixtures/servers/stdio.ts',
       http: 'test/fixtures/servers/http.ts',
+      protected: 'test/fixtures/servers/protected.ts',
       'raw-input-required': 'test/fixtures/servers/raw-input-required.ts',
       modern: 'test/fixtures/servers/modern.ts',
     },

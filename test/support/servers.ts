@@ -37,10 +37,10 @@ export interface HttpFixture {
   stop(): Promise<void>;
 }
 
-/** Starts the HTTP fixture on a free loopback port. */
-export async function startHttpFixture(args: string[] = [], env: Record<string, string> = {}): Promise<HttpFixture> {
+/** Starts the HTTP fixture (or another one printing {"port": N}: protected.js) on a free loopback port. */
+export async function startHttpFixture(args: string[] = [], env: Record<string, string> = {}, script = 'http.js'): Promise<HttpFixture> {
   requireFixtures();
-  const child = spawn(process.execPath, [join(FIXTURES, 'http.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [join(FIXTURES, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await new Promise<number>((resolvePort, reject) => {

@@ -1,0 +1,90 @@
+/**
+ * Signing in to a protected server (test/fixtures/servers/protected.ts: a fixture MCP server
+ * behind its own OAuth 2.1 authorization server) with the runner: registration, the
+ * browser step without a browser, the token cache across runs, a revoked token, and
+ * access tokens that expire (refreshed without a new sign-in). Nothing secret is printed.
+ */
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type HttpFixture, REPO, requireFixtures, startHttpFixture } from '../support/servers';
+
+const CLI = join(REPO, 'dist/cli.js');
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  requireFixtures();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('the runner signs in to a server that answers 401', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let server: HttpFixture;
+  let recordFile: string;
+  const endpoints = (): string[] => (existsSync(recordFile) ? readFileSync(recordFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => { const r = JSON.parse(l) as { endpoint: string; grant?: string }; return r.grant ? `${r.endpoint}:${r.grant}` : r.endpoint; }) : []);
+  const url = (): string => `http://127.0.0.1:${server.port}/mcp`;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'eh-sign-in-'));
+    recordFile = join(dir, 'record.jsonl');
+  });
+  afterEach(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('registers, signs in (--browser fetch), calls the tool; the next run uses the token cache and signs in no more', async () => {
+    server = await startHttpFixture(['--record', recordFile], {}, 'protected.js');
+    const cache = join(dir, 'tokens.json');
+    const first = await run(['call', '--browser', 'fetch', '--token-cache', cache, '--args', '{"text":"hi"}', url(), 'echo']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /✓ echo: .*hi/);
+    assert.deepEqual(endpoints(), ['register', 'authorize', 'token:authorization_code']);
+    assert.equal(statSync(cache).mode & 0o777, 0o600);
+    const tokens = JSON.parse(readFileSync(cache, 'utf8')) as Record<string, string>;
+    const saved = JSON.parse(Object.values(tokens)[0]) as { tokens: { access_token: string; refresh_token: string } };
+    for (const secret of [saved.tokens.access_token, saved.tokens.refresh_token]) {
+      assert.ok(!first.stdout.includes(secret) && !first.stderr.includes(secret), 'no token is printed');
+    }
+    const second = await run(['call', '--browser', 'fetch', '--token-cache', cache, '--args', '{"text":"again"}', url(), 'echo']);
+    assert.equal(second.code, 0, second.stderr);
+    assert.deepEqual(endpoints(), ['register', 'authorize', 'token:authorization_code'], 'the cached token did it: no registration, no sign-in');
+  });
+
+  it('a revoked token: signed in again, as the same registered client', async () => {
+    server = await startHttpFixture(['--record', recordFile], {}, 'protected.js');
+    const cache = join(dir, 'tokens.json');
+    assert.equal((await run(['call', '--browser', 'fetch', '--token-cache', cache, '--args', '{"text":"hi"}', url(), 'echo'])).code, 0);
+    await fetch(`http://127.0.0.1:${server.port}/test/revoke-all`, { method: 'POST' });
+    const after = await run(['call', '--browser', 'fetch', '--token-cache', cache, '--args', '{"text":"hi"}', url(), 'echo']);
+    assert.equal(after.code, 0, after.stderr);
+    // The refresh token was revoked too: refused, then a new sign-in; no second registration.
+    assert.deepEqual(endpoints(), ['register', 'authorize', 'token:authorization_code', 'token:refresh_token', 'authorize', 'token:authorization_code']);
+  });
+
+  it('an access token that has expired is refreshed, without a new sign-in', async () => {
+    server = await startHttpFixture(['--record', recordFile, '--token-ttl', '0'], {}, 'protected.js');
+    const run1 = await run(['call-all', '--browser', 'fetch', '--accept-defaults', '--args', '{"text":"hi"}', url()]);
+    // Every request after the first sign-in finds its token expired: each is refreshed once.
+    assert.ok(endpoints().filter((e) => e === 'authorize').length === 1, `one sign-in: ${endpoints().join(', ')}`);
+    assert.ok(endpoints().includes('token:refresh_token'), `refreshed: ${endpoints().join(', ')}`);
+    assert.doesNotMatch(run1.stderr, /needs you to sign in|not authorized/);
+  });
+
+  it('a sign-in that cannot complete without a person says so, and the run exits 1', async () => {
+    server = await startHttpFixture([], {}, 'protected.js');
+    // The authorization endpoint refuses a redirect URI nobody registered: no redirect back.
+    const result = await run(['call', '--browser', 'fetch', '--client-id', 'never-registered', url(), 'echo']);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /answered 400 without sending the browser on: this sign-in needs a person \(run without --browser fetch\)/);
+  });
+});
