@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { createApi, type ElicitationHostApi } from './api';
 import { InputStore } from './elicitation/store';
 import { createBroker } from './mcp/create-broker';
-import { ServerManager } from './mcp/manager';
+import { type ServerEntry, ServerManager } from './mcp/manager';
 import { AgentServerProvider, PROVIDER_ID } from './ui/agent-provider';
 import { ConfigLoader } from './ui/config-loader';
 import { AgentConnector, SETUP_SCHEME, SetupDocuments } from './ui/connect-agent';
@@ -18,7 +18,7 @@ import { InputResolver } from './ui/inputs';
 import { ServerLogs } from './ui/logs';
 import { MutedServers } from './ui/mutes';
 import { NativePrompter } from './ui/native-prompter';
-import { reportFailure as report } from './ui/notify';
+import { reportFailure as report, showInfo } from './ui/notify';
 import { OwnQuickInput } from './ui/own-quick-input';
 import { OPEN_PENDING_COMMAND, openPendingRequest, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/pending';
 import { VsCodePrompter } from './ui/prompter';
@@ -26,6 +26,7 @@ import { refusalReporter } from './ui/refusals';
 import { registerServerCommand, serverOf } from './ui/server-commands';
 import { ServersTreeProvider, type ServersNode } from './ui/servers-view';
 import { ServeChoices } from './ui/serve-choices';
+import { SignIns } from './ui/sign-in';
 import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/tool-runner';
 import { vsCodeUrlFlow } from './ui/url-flow';
@@ -55,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const logs = new ServerLogs();
   const inputs = new InputResolver(context.secrets, context.globalState, quickInput);
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
+  const signIns = new SignIns(context.extension.id, context.secrets, log);
   const manager = new ServerManager({
     broker,
     settings: connectionSettings,
@@ -72,6 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     readFile: async (path) => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path))),
     // Servers are offered sampling, which goes to the calling agent when it can sample.
     relaySampling: true,
+    signIn: signIns.forServer,
   });
   const agentChoices = new ServeChoices(context.workspaceState);
   const { history, persistence } = persistedHistory(context.workspaceState);
@@ -104,7 +107,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const onServer = (command: string, run: (id: string, name: string) => unknown) =>
     registerServerCommand(manager, command, (entry) => run(entry.id, entry.definition.name));
 
+  const signOut = async (entry: ServerEntry): Promise<void> => {
+    if (entry.definition.config.type === 'stdio') return;
+    await signIns.signOut(entry.definition.name, entry.definition.config.url);
+    await manager.stop(entry.id);
+    void showInfo(`Signed out of ${entry.definition.name}: its tokens and registration are forgotten.`);
+  };
+
   context.subscriptions.push(
+    signIns,
+    vscode.window.registerUriHandler(signIns),
     log,
     logs,
     forms,
@@ -128,6 +140,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     onServer('elicitationHost.startServer', (id) => report(manager.start(id))),
     onServer('elicitationHost.stopServer', (id) => report(manager.stop(id))),
     onServer('elicitationHost.restartServer', (id) => report(manager.restart(id))),
+    onServer('elicitationHost.signIn', (id, name) => report(signIns.interactively(name, () => manager.restart(id)))),
+    registerServerCommand(manager, 'elicitationHost.signOut', (entry) => report(signOut(entry))),
     onServer('elicitationHost.muteServer', (_id, name) => mutes.mute(name)),
     onServer('elicitationHost.unmuteServer', (_id, name) => mutes.unmute(name)),
     registerServerCommand(manager, 'elicitationHost.serveToAgent', (entry) => report(agentChoices.set(entry.definition, true))),

@@ -214,7 +214,8 @@ export class ServerConnection {
       const message = this.redactor.text(this.crash ? describeCrash(this.crash) : errorMessage(error instanceof StdioStartError ? error.cause : error));
       this.log.error(`could not start: ${message}`);
       this.setState('error', message);
-      if (isHttp(this.definition.config)) this.scheduleReconnect();
+      // A server that waits for a sign-in is not tried again until the person signs in.
+      if (isHttp(this.definition.config) && !this.signIn?.required) this.scheduleReconnect();
       throw new CallError(message);
     } finally {
       if (this.startAbort === abort) this.startAbort = undefined;

@@ -61,6 +61,8 @@ export class ServerSignIn implements OAuthClientProvider {
    * revision's fallback means it.
    */
   legacyIssuer = false;
+  /** The server answered 401 and only a sign-in the person starts can go on ("sign in required"). */
+  required = false;
   private verifier: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private expectedState: string | undefined;
@@ -138,8 +140,16 @@ export class ServerSignIn implements OAuthClientProvider {
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     const saved = await this.load();
+    // Nothing to refresh and nobody asked to sign in: stop before registering anywhere.
+    if (!this.interactive && !saved.tokens && !this.clientCredentials) {
+      this.required = true;
+      throw new SignInRequiredError(this.server);
+    }
     const registered = ctx ? saved.clients?.[ctx.issuer] : Object.values(saved.clients ?? {})[0];
-    if (registered) return registered;
+    // Registered for another redirect (a web window's address changes): registered again.
+    const redirects = (registered as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+    const stale = Array.isArray(redirects) && this.redirectUrl !== undefined && !redirects.includes(this.redirectUrl);
+    if (registered && !stale) return registered;
     // A pre-registered client: the same identity with every authorization server.
     if (this.identity.clientId) return { client_id: this.identity.clientId, ...(this.identity.clientSecret && { client_secret: this.identity.clientSecret }) };
     return undefined;
@@ -155,11 +165,15 @@ export class ServerSignIn implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    this.required = false;
     await this.save((s) => (s.tokens = tokens));
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
-    if (!this.interactive) throw new SignInRequiredError(this.server);
+    if (!this.interactive) {
+      this.required = true;
+      throw new SignInRequiredError(this.server);
+    }
     this.pending = { url: authorizationUrl };
   }
 
@@ -190,6 +204,7 @@ export class ServerSignIn implements OAuthClientProvider {
   /** Forgets everything kept for this server (Sign Out). */
   async signOut(): Promise<void> {
     this.saved = {};
+    this.pending = undefined;
     this.verifier = undefined;
     this.discovery = undefined;
     await this.store.delete(this.key);

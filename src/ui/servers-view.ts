@@ -16,14 +16,17 @@ export type ServersNode =
   | { readonly kind: 'tool'; readonly entry: ServerEntry; readonly tool: ToolInfo }
   | { readonly kind: 'problems'; readonly file: string; readonly count: number; readonly first: { line: number; column: number; message: string } };
 
-export function stateOf(entry: ServerEntry): 'blocked' | 'stopped' | 'starting' | 'running' | 'error' {
+export function stateOf(entry: ServerEntry): 'blocked' | 'signin' | 'stopped' | 'starting' | 'running' | 'error' {
   if (entry.blocked) return 'blocked';
+  // It answered 401: nothing happens until the person signs in.
+  if (entry.connection?.signIn?.required && entry.connection.state === 'error') return 'signin';
   if (entry.failure && (!entry.connection || entry.connection.state === 'stopped')) return 'error';
   return entry.connection?.state ?? 'stopped';
 }
 
 const STATE_ICONS: Record<ReturnType<typeof stateOf>, vscode.ThemeIcon> = {
   blocked: new vscode.ThemeIcon('workspace-untrusted', new vscode.ThemeColor('problemsWarningIcon.foreground')),
+  signin: new vscode.ThemeIcon('account', new vscode.ThemeColor('problemsWarningIcon.foreground')),
   stopped: new vscode.ThemeIcon('circle-outline'),
   starting: new vscode.ThemeIcon('loading~spin'),
   running: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
@@ -98,12 +101,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     item.id = `${entry.id}#${state === 'running' ? 'running' : 'idle'}`;
     item.iconPath = STATE_ICONS[state];
     const served = this.agentChoices.served(entry.definition);
-    // "server.<state>.agent-on|off", and ".muted" after it while muted (the menus match on each part).
-    item.contextValue = `server.${state}.agent-${served ? 'on' : 'off'}${muted ? '.muted' : ''}`;
+    const remote = entry.definition.config.type !== 'stdio';
+    // "server.<state>.agent-on|off", ".remote" for a server that may sign in, and ".muted" while muted (the menus match on each part).
+    item.contextValue = `server.${state}.agent-${served ? 'on' : 'off'}${remote ? '.remote' : ''}${muted ? '.muted' : ''}`;
     const where = entry.definition.source.kind === 'user' ? 'user settings' : entry.definition.source.file;
     const detail = entry.blocked ?? (state === 'error' ? (connection?.detail ?? entry.failure) : undefined);
     const described =
-      state === 'running' && connection
+      state === 'signin'
+        ? 'sign in required'
+        : state === 'running' && connection
         ? `${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'} · ${connection.protocolVersion} · ${connection.transportKind}`
         : detail
           ? `${state}: ${oneLine(detail, 120)}`
@@ -111,7 +117,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     item.description = [muted ? 'muted' : undefined, served ? "VS Code's agent" : undefined, described].filter(Boolean).join(' · ');
     const lines = [
       `${entry.definition.name} (${entry.definition.config.type}) from ${where}`,
-      `State: ${state}`,
+      state === 'signin' ? 'State: sign in required. The server answers 401 until you sign in (Sign In); nothing opens a browser until you do.' : `State: ${state}`,
       ...(muted ? ['Questions: muted for this session, declined without asking (Unmute Questions to be asked again)'] : []),
       served
         ? ServeChoices.vsCodeAlsoRuns(entry.definition)

@@ -64,6 +64,10 @@ export class ToolRunner {
         );
       }
     } catch (error) {
+      if (entry.connection?.signIn?.required) {
+        offerSignIn(entry.id, `${entry.definition.name} needs you to sign in before its tools can run.`);
+        return;
+      }
       void showError(`${entry.definition.name} did not start: ${errorText(error)}`, 'Show Output').then((choice) => {
         if (choice) void vscode.commands.executeCommand('elicitationHost.showServerOutput', entry.id);
       });
@@ -161,7 +165,15 @@ export class ToolRunner {
     } catch (error) {
       // Stopped by the person (the notification's Cancel): no error for what they asked for.
       if (cancel.signal.aborted) void showInfo(`${name} on ${server} stopped.`);
+      else if (this.manager.find(id)?.connection?.signIn?.required) offerSignIn(id, `${name} on ${server} failed: ${server} needs you to sign in again.`);
       else void showError(`${name} on ${server} failed: ${errorText(error)}`);
     }
   }
+}
+
+/** A server that needs a sign-in: the error says so, with Sign In (which asks before any browser opens). */
+function offerSignIn(serverId: string, text: string): void {
+  void showError(text, 'Sign In').then((choice) => {
+    if (choice) void vscode.commands.executeCommand('elicitationHost.signIn', serverId);
+  });
 }

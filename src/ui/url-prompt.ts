@@ -21,19 +21,19 @@ type CheckedLink = Extract<UrlCheck, { ok: true }>;
 export const LINK_MESSAGE_FITS = 500;
 
 /** The host the browser goes to: the ASCII form when it differs from what the Unicode form reads as. */
-function siteOf(check: CheckedLink): string {
+export function linkSite(check: CheckedLink): string {
   return `${check.asciiHost ?? check.host}${check.port ? `:${check.port}` : ''}`;
 }
 
 /** The heading: who asks for which site. */
 export function linkHeading(source: RequestSource, check: CheckedLink): string {
   const who = source.requester === 'extension' ? sourceLabel(source) : `"${source.server}"${source.tool ? ` (${source.tool})` : ''}`;
-  return oneLine(`${who} asks you to open a link to ${siteOf(check)}`, 300);
+  return oneLine(`${who} asks you to open a link to ${linkSite(check)}`, 300);
 }
 
 /** Site, link and warnings, in that order: what the person must see before any server text. */
 export function linkFacts(check: CheckedLink): string[] {
-  return [`Site:  ${siteOf(check)}`, `Link:  ${check.url}`, ...check.warnings.map((w) => `⚠ ${w}`)];
+  return [`Site:  ${linkSite(check)}`, `Link:  ${check.url}`, ...check.warnings.map((w) => `⚠ ${w}`)];
 }
 
 function capped(message: string): string {
@@ -61,11 +61,11 @@ export function askLink(frame: PromptFrame, request: UrlInputRequest, check: Che
     frame,
     (pick) => {
       const facts = linkFacts(check).flatMap((line) => wrap(line)).map((line): Row => ({ label: escapeIcons(line), role: 'message', alwaysShow: true }));
-      const open: Row = { label: '$(link-external) Open in the browser', description: siteOf(check), role: 'accept', alwaysShow: true };
+      const open: Row = { label: '$(link-external) Open in the browser', description: linkSite(check), role: 'accept', alwaysShow: true };
       const declines = declineRows(frame);
       pick.items = [...facts, separator("The server's message"), ...messageRows(capped(request.message) || '(none)'), separator(), open, ...declines];
       pick.activeItems = [declines[0]];
-      pick.placeholder = oneLine(`Open a link to ${siteOf(check)}?`, 200);
+      pick.placeholder = oneLine(`Open a link to ${linkSite(check)}?`, 200);
     },
     (pick) => (pick.selectedItems[0]?.role === 'accept' ? { kind: 'value', value: undefined } : undefined),
   );

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-import { openToolList, ResultTabs } from './ui-steps';
+import { fromServerMenu, openToolList, ResultTabs } from './ui-steps';
 
 const INPUT_TITLE = 'MCP server configuration: ${input:fixture-token}';
 
@@ -57,17 +57,8 @@ describe(`UI: server inputs (VS Code ${versionName()})`, function () {
 
   /** Restart Server from the server's context menu in the Servers view. */
   async function restartFromServersView(): Promise<void> {
-    const { workbench } = ui!;
-    await workbench.openAgentInputs();
-    const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /Servers/ }) }).first();
-    const row = pane.locator('.monaco-list-row', { hasText: 'needs-token' }).first();
-    await row.click({ button: 'right' });
-    // A menu ignores a click that comes right after it opened: give it a moment.
-    const item = workbench.page.getByRole('menuitem', { name: 'Restart Server' });
-    await item.waitFor();
-    await workbench.page.waitForTimeout(400);
-    await item.click();
-    await item.waitFor({ state: 'hidden' });
+    await ui!.workbench.openAgentInputs();
+    await fromServerMenu(ui!.workbench, 'needs-token', 'Restart Server');
   }
 
   it('asks once in a masked box, keeps the value for the next start, and asks again after Forget', async () => {

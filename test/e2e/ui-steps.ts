@@ -4,6 +4,23 @@
  */
 import type { Workbench } from './harness/workbench';
 
+/** A server's row in the Servers view. */
+export function serverRow(workbench: Workbench, server: string) {
+  const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /Servers/ }) }).first();
+  return pane.locator('.monaco-list-row', { hasText: server }).first();
+}
+
+/** Chooses an item of a server's context menu in the Servers view. */
+export async function fromServerMenu(workbench: Workbench, server: string, label: string): Promise<void> {
+  await serverRow(workbench, server).click({ button: 'right' });
+  // A menu ignores a click that comes right after it opened: give it a moment.
+  const item = workbench.page.getByRole('menuitem', { name: label });
+  await item.waitFor();
+  await workbench.page.waitForTimeout(400);
+  await item.click();
+  await item.waitFor({ state: 'hidden' });
+}
+
 /** How to answer a tool's one argument: type it into the box, or pick it from the list. */
 export type ArgumentAnswer = string | { readonly pick: string };
 

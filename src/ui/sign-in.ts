@@ -1,0 +1,157 @@
+/**
+ * Signing in to remote servers in VS Code: one `ServerSignIn` per server (kept across its
+ * restarts), its registrations and tokens in SecretStorage, and the browser step. Nothing
+ * opens a browser unbidden: a server that answers 401 shows "sign in required", and only
+ * Sign In (or a tool call the person starts) may go on. The step itself is one consent, a
+ * dialog naming the server and the authorization server's site with the exact link; then
+ * the link opens (link-trust.ts: asked once) and the redirect comes back through our URI
+ * handler (`vscode.env.asExternalUri`: desktop, remote windows and VS Code for the Web).
+ */
+import * as vscode from 'vscode';
+import type { ServerDefinition } from '../mcp/config';
+import { type BrowserStep, type CredentialStore, ServerSignIn } from '../mcp/sign-in';
+import { openAgreedLink } from './link-trust';
+import { checkUrl } from '../elicitation/url-check';
+import { showDialog } from './notify';
+import { linkFacts, linkSite } from './url-prompt';
+import { oneLine } from './text';
+
+const CALLBACK_PATH = '/oauth-callback';
+/** A person signing in takes time; a sign-in that never comes back ends the wait. */
+const WAIT_MS = 10 * 60_000;
+
+export class SignIns implements vscode.UriHandler, vscode.Disposable {
+  private readonly byServer = new Map<string, ServerSignIn>();
+  private redirect: string;
+  private readonly waiting = new Map<string, (uri: vscode.Uri) => void>();
+  private readonly store: CredentialStore;
+
+  constructor(
+    private readonly extensionId: string,
+    secrets: vscode.SecretStorage,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.redirect = `${vscode.env.uriScheme}://${extensionId}${CALLBACK_PATH}`;
+    this.store = {
+      get: async (key) => secrets.get(key),
+      set: async (key, value) => secrets.store(key, value),
+      delete: async (key) => secrets.delete(key),
+    };
+  }
+
+  /** Servers whose sign-in the person started: their browser step may run. */
+  private readonly signingIn = new Set<string>();
+
+  /**
+   * The sign-in of an HTTP server (the connection's factory), by name: the URL it is given
+   * is resolved (its variables filled in), and a new URL is a new sign-in.
+   */
+  forServer = (definition: ServerDefinition): ServerSignIn | undefined => {
+    if (definition.config.type === 'stdio') return undefined;
+    let signIn = this.byServer.get(definition.name);
+    if (!signIn || signIn.serverUrl !== definition.config.url) {
+      signIn = new ServerSignIn(definition.config.url, definition.name, this.store, this.browserStep(definition.name));
+      this.byServer.set(definition.name, signIn);
+    }
+    signIn.interactive = this.signingIn.has(definition.name);
+    return signIn;
+  };
+
+  /** The sign-in of this server, if it was ever reached. */
+  of(serverName: string): ServerSignIn | undefined {
+    return this.byServer.get(serverName);
+  }
+
+  /** Runs `start` with the browser step allowed: the person asked to sign in. */
+  async interactively<T>(serverName: string, start: () => Promise<T>): Promise<T> {
+    // Where the browser comes back to, as this window can be reached (a web window's changes).
+    this.redirect = (await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}`))).toString(true);
+    this.signingIn.add(serverName);
+    const existing = this.byServer.get(serverName);
+    if (existing) existing.interactive = true;
+    try {
+      return await start();
+    } finally {
+      this.signingIn.delete(serverName);
+      const signIn = this.byServer.get(serverName);
+      if (signIn) signIn.interactive = false;
+    }
+  }
+
+  /** Forgets the server's registrations and tokens (Sign Out). */
+  async signOut(serverName: string, url: string): Promise<void> {
+    const signIn = this.byServer.get(serverName) ?? new ServerSignIn(url, serverName, this.store, this.browserStep(serverName));
+    await signIn.signOut();
+  }
+
+  handleUri(uri: vscode.Uri): void {
+    if (uri.path !== CALLBACK_PATH) return;
+    const state = new URLSearchParams(uri.query).get('state') ?? '';
+    const resolve = this.waiting.get(state);
+    if (!resolve) {
+      this.log.warn('A sign-in redirect came back that no sign-in is waiting for; ignored.');
+      return;
+    }
+    this.waiting.delete(state);
+    resolve(uri);
+  }
+
+  private browserStep(server: string): BrowserStep {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the step reads the redirect of the moment
+    const signIns = this;
+    return {
+      get redirectUrl() {
+        return signIns.redirect;
+      },
+      authorize: (authorizationUrl, signal) => this.authorize(server, authorizationUrl, signal),
+    };
+  }
+
+  private async authorize(server: string, authorizationUrl: URL, signal: AbortSignal): Promise<URL> {
+    const open: vscode.MessageItem = { title: 'Open' };
+    // The link prompt's rules: the site as the browser will use it, the whole link, every warning.
+    const check = checkUrl(authorizationUrl.href);
+    if (!check.ok) throw new Error(`the sign-in page of ${server} was refused: ${check.reason}`);
+    const site = authorizationUrl.host;
+    const chosen = await showDialog({
+      kind: 'info',
+      heading: oneLine(`Sign in to "${server}" at ${linkSite(check)}?`, 300),
+      detail: [`"${server}" needs you to sign in. Your browser opens the authorization server's page:`, '', ...linkFacts(check).flatMap((line) => [line, '']), 'You come back here when you have signed in.'].join('\n'),
+      buttons: [open],
+    });
+    if (chosen !== open) throw new Error(`the sign-in to ${server} was cancelled`);
+    const state = authorizationUrl.searchParams.get('state') ?? '';
+    const back = new Promise<vscode.Uri>((resolve, reject) => {
+      const timer = setTimeout(() => finish(() => reject(new Error(`no sign-in to ${server} came back within ${WAIT_MS / 60_000} minutes`))), WAIT_MS);
+      const finish = (settle: () => void): void => {
+        clearTimeout(timer);
+        this.waiting.delete(state);
+        settle();
+      };
+      this.waiting.set(state, (uri) => finish(() => resolve(uri)));
+      signal.addEventListener('abort', () => finish(() => reject(new Error(`the sign-in to ${server} was stopped`))), { once: true });
+    });
+    if (!(await openAgreedLink(authorizationUrl.href, this.log))) {
+      this.waiting.delete(state);
+      throw new Error(`the browser did not open the sign-in page of ${site}`);
+    }
+    this.log.info(`Signing in to ${server} at ${site}: waiting for the browser to come back`);
+    const uri = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: oneLine(`Waiting for you to sign in to ${server} in your browser…`, 200), cancellable: true },
+      (_progress, token) => {
+        token.onCancellationRequested(() => {
+          const resolve = this.waiting.get(state);
+          if (resolve) resolve(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}?error=access_denied&error_description=cancelled%20in%20VS%20Code&state=${encodeURIComponent(state)}`));
+        });
+        return back;
+      },
+    );
+    // Only the answer's parameters matter (code, state, iss, error).
+    return new URL(`http://callback/?${uri.query}`);
+  }
+
+  dispose(): void {
+    for (const resolve of this.waiting.values()) resolve(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}?error=access_denied&error_description=VS%20Code%20closed`));
+    this.waiting.clear();
+  }
+}
