@@ -99,7 +99,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const diagnostics = vscode.languages.createDiagnosticCollection('mcp.json');
   const loader = new ConfigLoader(manager, diagnostics, log);
   const results = new ResultDocuments();
-  const runner = new ToolRunner(manager, broker, results, quickInput, (match, text) => history.attachResult(match, text));
+  const runner = new ToolRunner(
+    manager,
+    broker,
+    results,
+    quickInput,
+    (match, text) => history.attachResult(match, text),
+    (server, run) => signIns.interactively(server, run),
+  );
   const serversView = new ServersTreeProvider(manager, mutes, agentChoices);
   const pendingView = new PendingTreeProvider(store);
 

@@ -64,6 +64,8 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
 
   /** Runs `start` with the browser step allowed: the person asked to sign in. */
   async interactively<T>(serverName: string, start: () => Promise<T>): Promise<T> {
+    // A server never reached over HTTP has nothing to sign in to (a stdio one, say).
+    if (!this.byServer.has(serverName)) return start();
     // Where the browser comes back to, as this window can be reached (a web window's changes).
     this.redirect = (await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}`))).toString(true);
     this.signingIn.add(serverName);

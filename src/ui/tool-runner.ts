@@ -48,6 +48,8 @@ export class ToolRunner {
     private readonly quickInput: OwnQuickInput,
     /** Gives the questions the call asked its result (the history keeps it with them). */
     private readonly onResult?: ResultSink,
+    /** Runs a call the person started: a sign-in (or more scope) it needs may ask to open the browser. */
+    private readonly personStarted: <T>(server: string, run: () => Promise<T>) => Promise<T> = (_server, run) => run(),
   ) {}
 
   async run(serverId?: string, toolName?: string): Promise<void> {
@@ -155,9 +157,9 @@ export class ToolRunner {
     // Out of the way of the call's own questions (see call-progress.ts).
     const progress = new CallProgressView(`${name} on ${server}`, () => cancel.abort(new Error(`You stopped ${name}`)));
     try {
-      const result = await this.manager
-        .callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p) })
-        .finally(() => progress.dispose());
+      const result = await this.personStarted(server, () => this.manager.callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p) })).finally(() =>
+        progress.dispose(),
+      );
       const text = formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>);
       this.onResult?.({ server, tool: name, since: startedAt }, text);
       const uri = this.results.add(server, tool.name, text);

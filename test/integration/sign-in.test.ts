@@ -60,6 +60,16 @@ describe('the runner signs in to a server that answers 401', function () {
     assert.deepEqual(endpoints(), ['register', 'authorize', 'token:authorization_code'], 'the cached token did it: no registration, no sign-in');
   });
 
+  it("once signed in, the server's questions reach the person as any server's", async () => {
+    server = await startHttpFixture(['--record', recordFile], {}, 'protected.js');
+    const result = await run(['call', '--json', '--browser', 'fetch', '--accept-defaults', url(), 'pick_instruments']);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; result?: { structuredContent?: unknown; content?: Array<{ text?: string }> } });
+    assert.ok(lines.some((l) => l.type === 'elicitation'), `the question was asked: ${result.stdout}`);
+    const done = lines.find((l) => l.type === 'result');
+    assert.match(JSON.stringify(done?.result), /piano/);
+  });
+
   it('a revoked token: signed in again, as the same registered client', async () => {
     server = await startHttpFixture(['--record', recordFile], {}, 'protected.js');
     const cache = join(dir, 'tokens.json');
