@@ -3,7 +3,7 @@
  * comments: a list of origins and patterns), and the one origin a link needs there. Pure:
  * link-trust.ts reads and writes the document.
  */
-import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import { parse, type ParseError } from 'jsonc-parser';
 
 /** The origin VS Code's trusted-domain check matches: `https://host[:port]`, nothing wider. */
 export function originOf(url: string): string | undefined {
@@ -16,7 +16,7 @@ export function originOf(url: string): string | undefined {
 }
 
 /**
- * The document with `origin` added to its list, or undefined when it already lists it, or
+ * The list with `origin` added, as a document, or undefined when it already lists it, or
  * is not the list it should be (then it is left alone). Pure.
  */
 export function withTrustedOrigin(document: string, origin: string): string | undefined {
@@ -24,5 +24,6 @@ export function withTrustedOrigin(document: string, origin: string): string | un
   const list: unknown = parse(document, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || !Array.isArray(list) || !list.every((entry) => typeof entry === 'string')) return undefined;
   if (list.includes(origin) || list.includes('*')) return undefined;
-  return applyEdits(document, modify(document, [-1], origin, { isArrayInsertion: true, formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  // Only lent for one open, then the document is put back as it was: its comments can wait.
+  return `${JSON.stringify([...list, origin], null, 2)}\n`;
 }
