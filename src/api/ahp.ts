@@ -84,8 +84,11 @@ export function toElicitParams(request: InputRequest): { params: FormRequestPara
     const path = `questions[${i}]`;
     if (!isRecord(q) || typeof q.id !== 'string' || q.id === '') throw new RequestShapeError(`${path}.id`, 'must be a non-empty string');
     const question = q as unknown as InputQuestion;
-    define(question.id, property(question, path), `${path}.id`);
     const freeform = (question.kind === 'single-select' || question.kind === 'multi-select') && question.allowFreeformInput === true;
+    const shape = property(question, path);
+    // Required of neither question in the schema, so the form says it in words.
+    if (freeform && question.required === true) shape.description = [question.description, 'Required: choose one, or type your own answer below.'].filter(Boolean).join(' ');
+    define(question.id, shape, `${path}.id`);
     if (freeform) {
       // The person's own answer is a text question of its own, right after the options.
       const pair: OwnAnswerQuestion = { id: ownAnswerId(question.id), multi: question.kind === 'multi-select', required: question.required === true };

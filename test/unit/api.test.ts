@@ -214,6 +214,7 @@ describe('Agent Host Protocol answers and questions, both ways', () => {
     const parsed = parseRequestedSchemaOrThrow(params.requestedSchema).questions;
     assert.deepEqual(parsed.map((q) => [q.id, q.kind, q.required, q.title]), [['room', 'single-select', false, 'Room'], ['room (own answer)', 'text', false, 'Room: your own answer'], ['city', 'text', true, 'city']]);
     assert.deepEqual([...own], [['room', { id: 'room (own answer)', multi: false, required: true }]]);
+    assert.equal(parsed[0].description, 'Required: choose one, or type your own answer below.', 'the form says in words what the schema cannot');
     assert.throws(() => toElicitParams({ message: 'x', questions: [{ id: 'a', kind: 'text', allowFreeformInput: true } as never] }), /questions\[0\]\.allowFreeformInput/);
     assert.throws(() => toElicitParams({ message: 'x', questions: [{ id: 'a', kind: 'single-select', allowFreeformInput: true, options: [{ id: 'o', label: 'O' }] }, { id: 'a (own answer)', kind: 'text' }] }), /questions\[1\]\.id: "a \(own answer\)" is used twice/);
   });
