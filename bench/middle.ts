@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Prompter } from '../src/elicitation/broker';
 import { submitted } from '../test/support/scripted-prompter';
 import { createHost, FIXTURES, requireFixtures } from '../test/support/servers';
-import { againstBaseline } from './stats';
+import { againstBaseline, median, round } from './stats';
 
 const ANSWER = { party_size: 4, date: '2026-12-24', dietary: 'vegan' };
 
@@ -61,10 +61,12 @@ export interface MiddleResult {
   ratio: number;
   oursP90Ms: number;
   bareP90Ms: number;
+  /** Each block's ratio of medians: their spread shows how much the machine moved meanwhile. */
+  blockRatios: { min: number; median: number; max: number };
 }
 
-/** Alternates the two sides in rounds (so neither gets a warmer machine) and pools the samples. */
-export async function benchMiddle(total = 1000, rounds = 10): Promise<MiddleResult> {
+/** Alternates the two sides in 5 blocks (so neither gets a warmer machine) and pools the samples. */
+export async function benchMiddle(total = 1000, rounds = 5): Promise<MiddleResult> {
   requireFixtures();
   const per = Math.ceil(total / rounds);
   // Warm both paths (JIT, module loading) before measuring.
@@ -72,9 +74,17 @@ export async function benchMiddle(total = 1000, rounds = 10): Promise<MiddleResu
   await ours(50);
   const oursSamples: number[] = [];
   const bareSamples: number[] = [];
+  const ratios: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    bareSamples.push(...(await bare(per)));
-    oursSamples.push(...(await ours(per)));
+    const b = await bare(per);
+    const o = await ours(per);
+    bareSamples.push(...b);
+    oursSamples.push(...o);
+    ratios.push(median(o) / median(b));
   }
-  return { elicitations: oursSamples.length, ...againstBaseline(oursSamples, bareSamples) };
+  return {
+    elicitations: oursSamples.length,
+    ...againstBaseline(oursSamples, bareSamples),
+    blockRatios: { min: round(Math.min(...ratios)), median: round(median(ratios)), max: round(Math.max(...ratios)) },
+  };
 }

@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     const middle = await benchMiddle();
     results.middle = middle;
     rows.push({
-      measure: `middle, median round trip (${middle.elicitations} elicitations)`,
+      measure: `middle, median round trip (${middle.elicitations} elicitations, 5 interleaved blocks; block ratios ${middle.blockRatios.min}-${middle.blockRatios.max}, median ${middle.blockRatios.median})`,
       ours: `${middle.oursMedianMs} ms`,
       baseline: `${middle.bareMedianMs} ms (bare SDK client)`,
       ratio: middle.ratio,

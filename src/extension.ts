@@ -56,7 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const logs = new ServerLogs();
   const inputs = new InputResolver(context.secrets, context.globalState, quickInput);
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
-  const signIns = new SignIns(context.extension.id, context.secrets, log);
+  const signIns = new SignIns(context.extension.id, context.secrets, context.globalState, log);
   const manager = new ServerManager({
     broker,
     settings: connectionSettings,
@@ -165,7 +165,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
       else log.show(true);
     }),
     vscode.commands.registerCommand('elicitationHost.refreshServers', () => report(loader.loadAll())),
-    vscode.commands.registerCommand('elicitationHost.forgetInputs', () => report(inputs.forget())),
+    vscode.commands.registerCommand('elicitationHost.forgetInputs', () => report(inputs.forget(signIns.forgettable()))),
     vscode.commands.registerCommand('elicitationHost.manageTrust', () => vscode.commands.executeCommand('workbench.trust.manage')),
     vscode.commands.registerCommand(SHOW_PENDING_COMMAND, async () => openPending(await pickPendingRequest(store, quickInput))),
     vscode.commands.registerCommand(OPEN_PENDING_COMMAND, (id?: string) => openPending(id)),

@@ -63,21 +63,35 @@ export class InputResolver {
     return this.state.get<SavedInput[]>(INDEX_KEY, []);
   }
 
-  /** Lets the person choose saved inputs to forget; they are asked again next time. */
-  async forget(): Promise<void> {
+  /**
+   * Lets the person choose saved inputs (and, from `more`, other things kept for servers:
+   * their sign-ins) to forget; they are asked again next time.
+   */
+  async forget(more: readonly Forgettable[] = []): Promise<void> {
     const saved = this.saved();
-    if (saved.length === 0) {
-      void showInfo('No server inputs are saved.');
+    if (saved.length === 0 && more.length === 0) {
+      void showInfo('No server inputs or sign-ins are saved.');
       return;
     }
-    const chosen = await this.quickInput.pickMany(
-      saved.map((input) => ({ label: iconSafe(input.id), description: iconSafe(input.scope), input })),
-      { title: 'Forget Saved Inputs', placeHolder: 'Choose the inputs to forget' },
-    );
+    const items: Array<vscode.QuickPickItem & { forget(): Promise<void> }> = [
+      ...saved.map((input) => ({ label: iconSafe(input.id), description: iconSafe(input.scope), forget: () => this.forgetInput(input) })),
+      ...more.map((thing) => ({ label: iconSafe(thing.label), description: iconSafe(thing.description), forget: thing.forget })),
+    ];
+    const chosen = await this.quickInput.pickMany(items, { title: 'Forget Saved Inputs', placeHolder: 'Choose the inputs and sign-ins to forget' });
     if (!chosen || chosen.length === 0) return;
-    const forgotten = new Set(chosen.map((c) => secretKey(c.input)));
-    for (const key of forgotten) await this.secrets.delete(key);
-    await this.state.update(INDEX_KEY, saved.filter((s) => !forgotten.has(secretKey(s))));
-    void showInfo(`Forgot ${chosen.length} saved input${chosen.length === 1 ? '' : 's'}; restart the servers that use them to be asked again.`);
+    for (const item of chosen) await item.forget();
+    void showInfo(`Forgot ${chosen.length} saved input${chosen.length === 1 ? '' : 's'} or sign-in${chosen.length === 1 ? '' : 's'}; restart the servers that use them to be asked again.`);
   }
+
+  private async forgetInput(input: SavedInput): Promise<void> {
+    await this.secrets.delete(secretKey(input));
+    await this.state.update(INDEX_KEY, this.saved().filter((s) => secretKey(s) !== secretKey(input)));
+  }
+}
+
+/** Something else kept for a server that Forget Saved Inputs offers (a sign-in). */
+export interface Forgettable {
+  readonly label: string;
+  readonly description: string;
+  forget(): Promise<void>;
 }

@@ -12,11 +12,18 @@ import type { ServerDefinition } from '../mcp/config';
 import { type BrowserStep, type CredentialStore, ServerSignIn } from '../mcp/sign-in';
 import { openAgreedLink } from './link-trust';
 import { checkUrl } from '../elicitation/url-check';
+import type { Forgettable } from './inputs';
 import { showDialog } from './notify';
 import { linkFacts, linkSite } from './url-prompt';
 import { oneLine } from './text';
 
 const CALLBACK_PATH = '/oauth-callback';
+const INDEX_KEY = 'elicitationHost.signIns';
+
+interface KeptSignIn {
+  readonly server: string;
+  readonly url: string;
+}
 /** A person signing in takes time; a sign-in that never comes back ends the wait. */
 const WAIT_MS = 10 * 60_000;
 
@@ -29,6 +36,8 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
   constructor(
     private readonly extensionId: string,
     secrets: vscode.SecretStorage,
+    /** Which servers have something kept (SecretStorage cannot list its keys): names and URLs only. */
+    private readonly index: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.redirect = `${vscode.env.uriScheme}://${extensionId}${CALLBACK_PATH}`;
@@ -37,6 +46,34 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
       set: async (key, value) => secrets.store(key, value),
       delete: async (key) => secrets.delete(key),
     };
+  }
+
+  private kept(): KeptSignIn[] {
+    return this.index.get<KeptSignIn[]>(INDEX_KEY, []);
+  }
+
+  /** The store of one server's sign-in, noting in the index that it keeps something. */
+  private storeFor(server: string, url: string): CredentialStore {
+    return {
+      get: (key) => this.store.get(key),
+      set: async (key, value) => {
+        await this.store.set(key, value);
+        if (!this.kept().some((k) => k.server === server && k.url === url)) await this.index.update(INDEX_KEY, [...this.kept(), { server, url }]);
+      },
+      delete: async (key) => {
+        await this.store.delete(key);
+        await this.index.update(INDEX_KEY, this.kept().filter((k) => !(k.server === server && k.url === url)));
+      },
+    };
+  }
+
+  /** The sign-ins kept, for Forget Saved Inputs. */
+  forgettable(): Forgettable[] {
+    return this.kept().map(({ server, url }) => ({
+      label: `Sign-in to ${server}`,
+      description: url,
+      forget: () => this.signOut(server, url),
+    }));
   }
 
   /** Servers whose sign-in the person started: their browser step may run. */
@@ -50,7 +87,7 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
     if (definition.config.type === 'stdio') return undefined;
     let signIn = this.byServer.get(definition.name);
     if (!signIn || signIn.serverUrl !== definition.config.url) {
-      signIn = new ServerSignIn(definition.config.url, definition.name, this.store, this.browserStep(definition.name));
+      signIn = new ServerSignIn(definition.config.url, definition.name, this.storeFor(definition.name, definition.config.url), this.browserStep(definition.name));
       this.byServer.set(definition.name, signIn);
     }
     signIn.interactive = this.signingIn.has(definition.name);
@@ -82,8 +119,8 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
 
   /** Forgets the server's registrations and tokens (Sign Out). */
   async signOut(serverName: string, url: string): Promise<void> {
-    const signIn = this.byServer.get(serverName) ?? new ServerSignIn(url, serverName, this.store, this.browserStep(serverName));
-    await signIn.signOut();
+    const signIn = this.byServer.get(serverName);
+    await (signIn?.serverUrl === url ? signIn : new ServerSignIn(url, serverName, this.storeFor(serverName, url), this.browserStep(serverName))).signOut();
   }
 
   handleUri(uri: vscode.Uri): void {

@@ -83,6 +83,12 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     assert.match(rowText, /\d+ tools · 2025-11-25 · streamable-http/);
     assert.deepEqual(endpoints(), ['register', 'authorize', 'token:authorization_code']);
     await workbench.screenshot('signed-in');
+    // Forget Saved Inputs offers the sign-in too (it is kept in SecretStorage).
+    await workbench.runCommand('Elicitation Host: Forget Saved Inputs…');
+    await workbench.waitForQuickInputTitle('Forget Saved Inputs');
+    assert.ok((await workbench.quickPickRows()).some((r) => r.includes('Sign-in to secured')), `listed: ${(await workbench.quickPickRows()).join(' | ')}`);
+    await workbench.page.keyboard.press('Escape');
+    await workbench.waitForQuickInputHidden();
   });
 
   it('an access token that expired is refreshed without the person noticing: the call just works', async () => {
