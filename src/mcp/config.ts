@@ -22,6 +22,8 @@ export interface HttpServerConfig {
   readonly type: 'http' | 'sse';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** A client registered with the server's authorization server beforehand (VS Code's and Claude Code's `oauth`). */
+  readonly oauth?: { readonly clientId: string; readonly clientSecret?: string };
 }
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
@@ -144,7 +146,17 @@ function readServer(
       report(['headers'], `"headers" of server "${name}" must map names to strings`);
       return undefined;
     }
-    return { type, url: value.url, headers: (value.headers as Record<string, string> | undefined) ?? {} };
+    const oauth = value.oauth as Record<string, unknown> | undefined;
+    if (oauth !== undefined && (typeof oauth !== 'object' || oauth === null || typeof oauth.clientId !== 'string' || (oauth.clientSecret !== undefined && typeof oauth.clientSecret !== 'string'))) {
+      report(['oauth'], `"oauth" of server "${name}" must be { "clientId": string, "clientSecret"?: string } (the secret best as "\${input:...}")`);
+      return undefined;
+    }
+    return {
+      type,
+      url: value.url,
+      headers: (value.headers as Record<string, string> | undefined) ?? {},
+      ...(oauth && { oauth: { clientId: oauth.clientId as string, ...(typeof oauth.clientSecret === 'string' && { clientSecret: oauth.clientSecret }) } }),
+    };
   }
   report(value.type === undefined ? [] : ['type'], `server "${name}" has an unknown type ${JSON.stringify(value.type)}: use "stdio", "http" or "sse"`);
   return undefined;

@@ -78,6 +78,11 @@ export class ServerSignIn implements OAuthClientProvider {
     private readonly clientName = 'Elicitation Host',
   ) {}
 
+  /** The pre-registered client it signs in as, if any (a changed one is a new sign-in). */
+  get clientId(): string | undefined {
+    return this.identity.clientId;
+  }
+
   private get key(): string {
     return `mcp-oauth:${this.serverUrl}`;
   }

@@ -36,7 +36,7 @@ export function inputIdsIn(config: ServerConfig): string[] {
 function stringsOf(config: ServerConfig): string[] {
   return config.type === 'stdio'
     ? [config.command, ...config.args, ...Object.values(config.env).filter((v): v is string => v !== null), config.cwd ?? '', config.envFile ?? '']
-    : [config.url, ...Object.values(config.headers)];
+    : [config.url, ...Object.values(config.headers), ...(config.oauth ? [config.oauth.clientId, config.oauth.clientSecret ?? ''] : [])];
 }
 
 /** Substitutes every variable; throws VariableError naming what could not be resolved. */
@@ -75,6 +75,7 @@ export async function resolveVariables(config: ServerConfig, ctx: VariableContex
     ...config,
     url: substitute(config.url),
     headers: Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, substitute(v)])),
+    ...(config.oauth && { oauth: { clientId: substitute(config.oauth.clientId), ...(config.oauth.clientSecret !== undefined && { clientSecret: substitute(config.oauth.clientSecret) }) } }),
   };
 }
 

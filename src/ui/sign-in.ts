@@ -86,8 +86,10 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
   forServer = (definition: ServerDefinition): ServerSignIn | undefined => {
     if (definition.config.type === 'stdio') return undefined;
     let signIn = this.byServer.get(definition.name);
-    if (!signIn || signIn.serverUrl !== definition.config.url) {
-      signIn = new ServerSignIn(definition.config.url, definition.name, this.storeFor(definition.name, definition.config.url), this.browserStep(definition.name));
+    if (!signIn || signIn.serverUrl !== definition.config.url || signIn.clientId !== definition.config.oauth?.clientId) {
+      const { oauth } = definition.config;
+      const identity = oauth ? { clientId: oauth.clientId, ...(oauth.clientSecret !== undefined && { clientSecret: oauth.clientSecret }) } : {};
+      signIn = new ServerSignIn(definition.config.url, definition.name, this.storeFor(definition.name, definition.config.url), this.browserStep(definition.name), identity);
       this.byServer.set(definition.name, signIn);
     }
     signIn.interactive = this.signingIn.has(definition.name);

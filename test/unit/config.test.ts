@@ -101,6 +101,16 @@ describe('variables', () => {
     assert.deepEqual(resolved, { type: 'http', url: 'http://h/typed', headers: { A: '${unknown}' } });
   });
 
+  it("an http server's oauth client: its id, and its secret asked once as an input", async () => {
+    const parsed = parseMcpJson(`{ "servers": { "r": { "type": "http", "url": "https://mcp.example.com/mcp", "oauth": { "clientId": "abc", "clientSecret": "\${input:key}" } } } }`, workspace);
+    assert.deepEqual(parsed.problems, []);
+    const config = parsed.servers[0].config;
+    assert.deepEqual(inputIdsIn(config), ['key']);
+    assert.deepEqual(await resolveVariables(config, ctx), { type: 'http', url: 'https://mcp.example.com/mcp', headers: {}, oauth: { clientId: 'abc', clientSecret: 'typed' } });
+    const broken = parseMcpJson(`{ "servers": { "r": { "type": "http", "url": "https://x/mcp", "oauth": { "clientSecret": "s" } } } }`, workspace);
+    assert.match(broken.problems[0]?.message ?? '', /"oauth" of server "r" must be \{ "clientId": string, "clientSecret"\?: string \}/);
+  });
+
   it('names what cannot be resolved', async () => {
     await assert.rejects(resolveVariables({ type: 'http', url: '${input:nope}', headers: {} }, ctx), (e: unknown) =>
       e instanceof VariableError && e.message === '${input:nope} is used but no input with id "nope" is defined in "inputs"');
