@@ -6,16 +6,15 @@
  * approve at once; one that shows a login page stops it with a clear error).
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { loopbackRedirect } from '../mcp/loopback-redirect';
 import type { BrowserStep } from '../mcp/sign-in';
 
-const CALLBACK_PATH = '/callback';
 /** A person signing in takes time; a redirect that never comes ends the run. */
 const WAIT_MS = 5 * 60_000;
 const MAX_REDIRECTS = 20;
 
 /** The redirect URI a fetched sign-in names (nothing listens on it: the redirect is read, not followed). */
-export const FETCH_REDIRECT_URL = `http://127.0.0.1:33418${CALLBACK_PATH}`;
+export const FETCH_REDIRECT_URL = 'http://127.0.0.1:33418/callback';
 
 /** Follows the authorization URL's redirects until one goes to `redirectUrl`; that URL is the answer. */
 export function fetchBrowserStep(redirectUrl = FETCH_REDIRECT_URL): BrowserStep {
@@ -46,42 +45,16 @@ function isRedirectTo(url: URL, redirectUrl: string): boolean {
 
 /** The system browser, and a loopback listener for the redirect; `close()` when the run ends. */
 export async function systemBrowserStep(tell: (line: string) => void): Promise<BrowserStep & { close(): Promise<void> }> {
-  let waiting: ((url: URL) => void) | undefined;
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', redirectUrl);
-    if (url.pathname !== CALLBACK_PATH || !waiting) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Signed in: you can close this tab and go back to the terminal.');
-    waiting(url);
-    waiting = undefined;
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  const redirectUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${CALLBACK_PATH}`;
+  const loopback = await loopbackRedirect();
   return {
-    redirectUrl,
+    redirectUrl: loopback.redirectUrl,
     authorize(authorizationUrl, signal) {
-      return new Promise<URL>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no sign-in came back within ${WAIT_MS / 60_000} minutes`)), WAIT_MS);
-        const done = (url: URL): void => {
-          clearTimeout(timer);
-          resolve(url);
-        };
-        waiting = done;
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(signal.reason instanceof Error ? signal.reason : new Error('the sign-in was stopped'));
-        }, { once: true });
-        tell(`Sign in in your browser: ${authorizationUrl.href}`);
-        openInBrowser(authorizationUrl.href, tell);
-      });
+      const back = loopback.next(signal, WAIT_MS);
+      tell(`Sign in in your browser: ${authorizationUrl.href}`);
+      openInBrowser(authorizationUrl.href, tell);
+      return back;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => loopback.close(),
   };
 }
 

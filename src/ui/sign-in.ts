@@ -9,6 +9,7 @@
  */
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../mcp/config';
+import { type LoopbackRedirect, loopbackRedirect } from '../mcp/loopback-redirect';
 import { type BrowserStep, type CredentialStore, ServerSignIn } from '../mcp/sign-in';
 import { openAgreedLink } from './link-trust';
 import { checkUrl } from '../elicitation/url-check';
@@ -30,7 +31,11 @@ const WAIT_MS = 10 * 60_000;
 export class SignIns implements vscode.UriHandler, vscode.Disposable {
   private readonly byServer = new Map<string, ServerSignIn>();
   private redirect: string;
-  private readonly waiting = new Map<string, (uri: vscode.Uri) => void>();
+  /** Sign-ins waiting for the browser to come back, by state; given the redirect's query. */
+  private readonly waiting = new Map<string, (query: string) => void>();
+  /** For authorization servers that take no redirect to VS Code: a loopback listener (started on first need). */
+  private loopback: LoopbackRedirect | undefined;
+  private readonly viaLoopback = new Set<string>();
   private readonly store: CredentialStore;
 
   constructor(
@@ -112,6 +117,13 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
     if (existing) existing.interactive = true;
     try {
       return await start();
+    } catch (error) {
+      // An authorization server that registers no redirect to VS Code: once more, back to a loopback address.
+      if (this.viaLoopback.has(serverName) || !/invalid_redirect_uri/.test(error instanceof Error ? error.message : String(error))) throw error;
+      this.loopback ??= await loopbackRedirect((url) => this.deliver(url.search.slice(1)));
+      this.viaLoopback.add(serverName);
+      this.log.info(`${serverName}'s authorization server takes no redirect to VS Code: signing in through ${this.loopback.redirectUrl} instead`);
+      return await start();
     } finally {
       this.signingIn.delete(serverName);
       const signIn = this.byServer.get(serverName);
@@ -127,14 +139,17 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
 
   handleUri(uri: vscode.Uri): void {
     if (uri.path !== CALLBACK_PATH) return;
-    const state = new URLSearchParams(uri.query).get('state') ?? '';
+    if (!this.deliver(uri.query)) this.log.warn('A sign-in redirect came back that no sign-in is waiting for; ignored.');
+  }
+
+  /** Hands a redirect's query to the sign-in waiting for its state; false when none waits. */
+  private deliver(query: string): boolean {
+    const state = new URLSearchParams(query).get('state') ?? '';
     const resolve = this.waiting.get(state);
-    if (!resolve) {
-      this.log.warn('A sign-in redirect came back that no sign-in is waiting for; ignored.');
-      return;
-    }
+    if (!resolve) return false;
     this.waiting.delete(state);
-    resolve(uri);
+    resolve(query);
+    return true;
   }
 
   private browserStep(server: string): BrowserStep {
@@ -142,7 +157,7 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
     const signIns = this;
     return {
       get redirectUrl() {
-        return signIns.redirect;
+        return signIns.viaLoopback.has(server) && signIns.loopback ? signIns.loopback.redirectUrl : signIns.redirect;
       },
       authorize: (authorizationUrl, signal) => this.authorize(server, authorizationUrl, signal),
     };
@@ -162,14 +177,14 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
     });
     if (chosen !== open) throw new Error(`the sign-in to ${server} was cancelled`);
     const state = authorizationUrl.searchParams.get('state') ?? '';
-    const back = new Promise<vscode.Uri>((resolve, reject) => {
+    const back = new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => finish(() => reject(new Error(`no sign-in to ${server} came back within ${WAIT_MS / 60_000} minutes`))), WAIT_MS);
       const finish = (settle: () => void): void => {
         clearTimeout(timer);
         this.waiting.delete(state);
         settle();
       };
-      this.waiting.set(state, (uri) => finish(() => resolve(uri)));
+      this.waiting.set(state, (query) => finish(() => resolve(query)));
       signal.addEventListener('abort', () => finish(() => reject(new Error(`the sign-in to ${server} was stopped`))), { once: true });
     });
     if (!(await openAgreedLink(authorizationUrl.href, this.log))) {
@@ -177,22 +192,23 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
       throw new Error(`the browser did not open the sign-in page of ${site}`);
     }
     this.log.info(`Signing in to ${server} at ${site}: waiting for the browser to come back`);
-    const uri = await vscode.window.withProgress(
+    const query = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: oneLine(`Waiting for you to sign in to ${server} in your browser…`, 200), cancellable: true },
       (_progress, token) => {
         token.onCancellationRequested(() => {
           const resolve = this.waiting.get(state);
-          if (resolve) resolve(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}?error=access_denied&error_description=cancelled%20in%20VS%20Code&state=${encodeURIComponent(state)}`));
+          if (resolve) resolve(`error=access_denied&error_description=cancelled%20in%20VS%20Code&state=${encodeURIComponent(state)}`);
         });
         return back;
       },
     );
     // Only the answer's parameters matter (code, state, iss, error).
-    return new URL(`http://callback/?${uri.query}`);
+    return new URL(`http://callback/?${query}`);
   }
 
   dispose(): void {
-    for (const resolve of this.waiting.values()) resolve(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}?error=access_denied&error_description=VS%20Code%20closed`));
+    for (const resolve of this.waiting.values()) resolve('error=access_denied&error_description=VS%20Code%20closed');
     this.waiting.clear();
+    void this.loopback?.close();
   }
 }

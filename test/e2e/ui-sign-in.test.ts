@@ -19,6 +19,8 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
   this.timeout(5 * 60_000);
   let ui: Ui | undefined;
   let server: HttpFixture;
+  /** The same, whose authorization server registers loopback redirects only. */
+  let loopbackOnly: HttpFixture;
   let dir: string;
   let recordFile: string;
   const endpoints = (): string[] =>
@@ -38,16 +40,24 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     recordFile = join(dir, 'record.jsonl');
     // The sign-in page on 127.0.0.2: VS Code for the Web would forward a 127.0.0.1 page through its proxy.
     server = await startHttpFixture(['--record', recordFile, '--browser-host', '127.0.0.2'], {}, 'protected.js');
+    loopbackOnly = await startHttpFixture(['--browser-host', '127.0.0.2', '--redirects', 'loopback'], {}, 'protected.js');
     // An empty folder: only this server in the view.
     ui = await startUi(
       'sign-in',
-      { 'elicitationHost.servers': { secured: { type: 'http', url: `http://127.0.0.1:${server.port}/mcp` } }, 'elicitationHost.autoStart': ['*'] },
+      {
+        'elicitationHost.servers': {
+          secured: { type: 'http', url: `http://127.0.0.1:${server.port}/mcp` },
+          'loopback-only': { type: 'http', url: `http://127.0.0.1:${loopbackOnly.port}/mcp` },
+        },
+        'elicitationHost.autoStart': ['*'],
+      },
       {},
       dir,
     );
   });
   uiHooks(() => ui, async () => {
     await server?.stop();
+    await loopbackOnly?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -104,6 +114,25 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     assert.deepEqual(endpoints(), ['register', 'authorize', 'token:authorization_code', 'token:refresh_token'], 'refreshed, not signed in again');
     assert.equal(await workbench.dialog.isVisible(), false, 'nothing was asked');
     await workbench.runCommand('View: Close Editor');
+  });
+
+  it('an authorization server that registers no redirect to VS Code: the sign-in comes back to a loopback address instead', async () => {
+    const { workbench } = ui!;
+    await workbench.waitForViewRows(/Servers/i, (r) => r.some((row) => row.startsWith('loopback-only') && /sign in required/.test(row)), 30_000);
+    const row = serverRow(workbench, 'loopback-only');
+    await row.hover();
+    await row.locator('.action-label[aria-label="Sign In"]').click();
+    await workbench.dialog.waitFor({ timeout: 20_000 });
+    const text = await workbench.dialog.innerText();
+    assert.match(text, /redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/, `the loopback redirect: ${text}`);
+    const popup = workbench.page.context().waitForEvent('page', { timeout: 20_000 });
+    await workbench.clickDialogButton('Open');
+    const tab = await popup;
+    await tab.waitForLoadState();
+    assert.match(await tab.locator('body').innerText(), /Signed in: you can close this tab/);
+    await tab.close();
+    const rows = await workbench.waitForViewRows(/Servers/i, (r) => r.some((row) => row.startsWith('loopback-only') && /\d+ tools/.test(row)), 30_000);
+    assert.ok(rows.some((r) => r.startsWith('loopback-only') && /streamable-http/.test(r)), rows.join(' | '));
   });
 
   it('Sign Out forgets the tokens and the registration: started again, it needs a sign-in', async () => {

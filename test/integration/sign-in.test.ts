@@ -6,17 +6,18 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HttpFixture, REPO, requireFixtures, startHttpFixture } from '../support/servers';
+import { waitUntil } from '../support/wait';
 
 const CLI = join(REPO, 'dist/cli.js');
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   requireFixtures();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -58,6 +59,21 @@ describe('the runner signs in to a server that answers 401', function () {
     const second = await run(['call', '--browser', 'fetch', '--token-cache', cache, '--args', '{"text":"again"}', url(), 'echo']);
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(endpoints(), ['register', 'authorize', 'token:authorization_code'], 'the cached token did it: no registration, no sign-in');
+  });
+
+  it('by default the system browser signs in, and comes back to the runner on a loopback address', async () => {
+    server = await startHttpFixture(['--record', recordFile], {}, 'protected.js');
+    // The "system browser": an xdg-open that loads the page and follows its redirects, as a browser does.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    const opened = join(dir, 'opened.txt');
+    writeFileSync(join(bin, 'xdg-open'), `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(opened)}, process.argv[2]);\nfetch(process.argv[2]).then((r) => r.text()).then((t) => require('fs').appendFileSync(${JSON.stringify(opened)}, '\\n' + t));\n`);
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    const result = await run(['call', '--args', '{"text":"hi"}', url(), 'echo'], { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Sign in in your browser: http:\/\/127\.0\.0\.1:\d+\/authorize\?\S*redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/);
+    assert.match(result.stdout, /✓ echo: .*hi/);
+    await waitUntil('the browser to show the page it was sent back to', () => /Signed in: you can close this tab/.test(readFileSync(opened, 'utf8')) || undefined, 5000);
   });
 
   it("once signed in, the server's questions reach the person as any server's", async () => {
