@@ -151,9 +151,10 @@ export class ServerSignIn implements OAuthClientProvider {
       throw new SignInRequiredError(this.server);
     }
     const registered = ctx ? saved.clients?.[ctx.issuer] : Object.values(saved.clients ?? {})[0];
-    // Registered for another redirect (a web window's address changes): registered again.
+    // Registered for another redirect (a web window's address changes): registered again before
+    // a new sign-in; never while it holds tokens (a refresh needs the client that got them).
     const redirects = (registered as { redirect_uris?: unknown } | undefined)?.redirect_uris;
-    const stale = Array.isArray(redirects) && this.redirectUrl !== undefined && !redirects.includes(this.redirectUrl);
+    const stale = !saved.tokens && Array.isArray(redirects) && this.redirectUrl !== undefined && !redirects.includes(this.redirectUrl);
     if (registered && !stale) return registered;
     // A pre-registered client: the same identity with every authorization server.
     if (this.identity.clientId) return { client_id: this.identity.clientId, ...(this.identity.clientSecret && { client_secret: this.identity.clientSecret }) };

@@ -110,8 +110,11 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
   async interactively<T>(serverName: string, start: () => Promise<T>): Promise<T> {
     // A server never reached over HTTP has nothing to sign in to (a stdio one, say).
     if (!this.byServer.has(serverName)) return start();
-    // Where the browser comes back to, as this window can be reached (a web window's changes).
-    this.redirect = (await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}`))).toString(true);
+    // Where the browser comes back to, as this window can be reached (a web window's changes
+    // with each one, so it is asked again only for a sign-in that has nothing to refresh).
+    if (!(await this.byServer.get(serverName)?.hasTokens())) {
+      this.redirect = (await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}`))).toString(true);
+    }
     this.signingIn.add(serverName);
     const existing = this.byServer.get(serverName);
     if (existing) existing.interactive = true;
