@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { type HttpFixture, startHttpFixture } from '../support/servers';
 import { versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-import { fromServerMenu, openToolList, serverRow } from './ui-steps';
+import { collapseServers, fromServerMenu, openToolList, serverRow } from './ui-steps';
 
 describe(`UI: signing in to a remote server (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
@@ -118,7 +118,9 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
 
   it('an authorization server that registers no redirect to VS Code: the sign-in comes back to a loopback address instead', async () => {
     const { workbench } = ui!;
-    await workbench.waitForViewRows(/Servers/i, (r) => r.some((row) => row.startsWith('loopback-only') && /sign in required/.test(row)), 30_000);
+    await collapseServers(workbench);
+    const waiting = await workbench.waitForViewRows(/Servers/i, (r) => r.some((row) => row.startsWith('loopback-only') && /sign in required/.test(row)), 30_000);
+    assert.ok(waiting.some((row) => row.startsWith('loopback-only') && /sign in required/.test(row)), waiting.join(' | '));
     const row = serverRow(workbench, 'loopback-only');
     await row.hover();
     await row.locator('.action-label[aria-label="Sign In"]').click();
@@ -138,6 +140,7 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
   it('Sign Out forgets the tokens and the registration: started again, it needs a sign-in', async () => {
     const { workbench } = ui!;
     const row = () => serverRow(workbench, 'secured');
+    await collapseServers(workbench);
     await fromServerMenu(workbench, 'secured', 'Sign Out');
     await workbench.waitForNotification(/Signed out of secured: its tokens and registration are forgotten/);
     await securedRow(/stopped/);

@@ -10,6 +10,12 @@ export function serverRow(workbench: Workbench, server: string) {
   return pane.locator('.monaco-list-row', { hasText: server }).first();
 }
 
+/** Collapses every server in the Servers view, so each one's row is in view (the list is virtual). */
+export async function collapseServers(workbench: Workbench): Promise<void> {
+  await workbench.page.locator('.pane-header', { hasText: /Servers/ }).hover();
+  await workbench.page.locator('.pane-header .action-label[aria-label^="Collapse All"]').first().click();
+}
+
 /** Chooses an item of a server's context menu in the Servers view. */
 export async function fromServerMenu(workbench: Workbench, server: string, label: string): Promise<void> {
   await serverRow(workbench, server).click({ button: 'right' });
