@@ -11,7 +11,7 @@
  * generation moved on when it resumes, and ends without touching the state; a client an
  * outdated start yields is closed.
  *
- * About 430 lines, past the usual 400: the state machine (start, stop, close, loss,
+ * About 460 lines, past the usual 400: the state machine (start, stop, close, loss,
  * reconnection) and its generation checks are one job, and read best in one place; each
  * call lives in `calls`.
  */
