@@ -154,9 +154,18 @@ export class Workbench {
   /** Opens our activity bar container. */
   async openAgentInputs(): Promise<void> {
     const header = this.page.locator('.pane-header', { hasText: /Servers/i }).first();
-    // A click on the entry of the open container would close it.
-    if (await header.isVisible()) return;
-    await this.page.locator('.activitybar [aria-label^="Agent Inputs"]').first().click();
+    const entry = this.page.locator('.activitybar .action-item', { has: this.page.locator('[aria-label^="Agent Inputs"]') }).first();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await header.isVisible()) return;
+      // A click on the entry of the open container would close it (after a reload it may be opening already).
+      if (!/\bchecked\b/.test((await entry.getAttribute('class')) ?? '')) await entry.locator('.action-label[aria-label^="Agent Inputs"]').first().click();
+      try {
+        await header.waitFor({ timeout: 10_000 });
+        return;
+      } catch {
+        // It was opening as we clicked, and the click closed it: look again.
+      }
+    }
     await header.waitFor();
   }
 
