@@ -122,7 +122,8 @@ describe('Elicitation Host in a real VS Code', () => {
       const { second: _removed, ...rest } = config.servers;
       await write(rest);
       await until('"second" to be gone', () => (host.servers().some((s) => s.name === 'second') ? undefined : true));
-      assert.ok(running('fixture'), 'the other server was left alone');
+      // The list is read again as a whole: the other server's state settles with it.
+      assert.ok(await until('the other server to be as it was', () => running('fixture')), 'the other server was left alone');
     } finally {
       await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(original));
       await until('"second" to be back', () => running('second'));
