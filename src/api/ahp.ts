@@ -97,7 +97,7 @@ export function toElicitParams(request: InputRequest): { params: FormRequestPara
     } else if (q.allowFreeformInput !== undefined && q.allowFreeformInput !== false) {
       throw new RequestShapeError(`${path}.allowFreeformInput`, 'is for single-select and multi-select questions, and is true or false');
     }
-    // One of the two answers a required freeform question (checked on submit, FreeformAnswers).
+    // One of the two answers a required freeform question (checked on submit: RequestAnswers.missing).
     if (question.required === true && !freeform) required.push(question.id);
   });
   return { params: { message: request.message, requestedSchema: { type: 'object', properties, ...(required.length > 0 && { required }) } }, own };

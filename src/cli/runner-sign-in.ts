@@ -4,7 +4,7 @@
  * sign-ins are kept. The person ran the command, so a sign-in may open the browser at once.
  */
 import type { ServerDefinition } from '../mcp/config';
-import { ServerSignIn } from '../mcp/sign-in';
+import { type BrowserStep, ServerSignIn } from '../mcp/sign-in';
 import type { SignInOptions } from './args';
 import { fetchBrowserStep, systemBrowserStep } from './browser-step';
 import type { Output } from './output';
@@ -19,7 +19,7 @@ export async function runnerSignIn(options: SignInOptions, remote: boolean, out:
   // A stdio server signs nobody in: no listener for a redirect that cannot come.
   if (!remote) return { forServer: () => undefined, close: async () => undefined };
   const store = options.tokenCache ? fileStore(options.tokenCache) : memoryStore();
-  const browser = options.browser === 'fetch' ? fetchBrowserStep() : await systemBrowserStep((line) => out.line(line, { type: 'sign-in' }));
+  const browser: BrowserStep & { close?(): Promise<void> } = options.browser === 'fetch' ? fetchBrowserStep() : await systemBrowserStep((line) => out.line(line, { type: 'sign-in' }));
   const identity = {
     ...(options.clientId !== undefined && { clientId: options.clientId }),
     ...(options.clientSecret !== undefined && { clientSecret: options.clientSecret }),
@@ -33,7 +33,7 @@ export async function runnerSignIn(options: SignInOptions, remote: boolean, out:
       return signIn;
     },
     close: async () => {
-      if ('close' in browser) await (browser as { close(): Promise<void> }).close();
+      await browser.close?.();
     },
   };
 }

@@ -32,7 +32,10 @@ export function fileStore(path: string): CredentialStore {
     renameSync(next, path);
   };
   return {
-    get: async (key) => (Object.prototype.hasOwnProperty.call(read(), key) ? read()[key] : undefined),
+    get: async (key) => {
+      const values = read();
+      return Object.prototype.hasOwnProperty.call(values, key) ? values[key] : undefined;
+    },
     set: async (key, value) => write({ ...read(), [key]: value }),
     delete: async (key) => {
       const values = read();

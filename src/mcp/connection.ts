@@ -302,8 +302,8 @@ export class ServerConnection {
   }
 
   /** A request that may need a sign-in (or more scope) first: signed in, it runs again. */
-  private authorized<T>(operation: () => Promise<T>): Promise<T> {
-    return withSignIn(this.signIn, this.sdk!, this.startAbort?.signal ?? new AbortController().signal, operation);
+  private authorized<T>(operation: () => Promise<T>, signal = this.startAbort?.signal ?? new AbortController().signal): Promise<T> {
+    return withSignIn(this.signIn, this.sdk!, signal, operation);
   }
 
   private createClient(sdk: Sdk, settings: ReturnType<ConnectionDeps['settings']>): Client {
@@ -427,7 +427,7 @@ export class ServerConnection {
         roots: this.deps.roots,
         log: this.log,
         failure: (error, signal) => this.failure(error, signal, live),
-        authorized: (signal, operation) => withSignIn(this.signIn, this.sdk!, signal, operation),
+        authorized: (signal, operation) => this.authorized(operation, signal),
       },
       { method, params, label },
       options,

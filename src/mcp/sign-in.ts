@@ -258,7 +258,7 @@ export class ServerSignIn implements OAuthClientProvider {
 /** An error that means "not authorized (enough)": a 401 the SDK could not settle, or a 403 for more scope. */
 export function isAuthorizationError(error: unknown): boolean {
   const name = (error as { name?: unknown } | undefined)?.name;
-  return name === 'UnauthorizedError' || name === 'InsufficientScopeError' || error instanceof SignInRequiredError;
+  return name === 'UnauthorizedError' || name === 'InsufficientScopeError';
 }
 
 /** The SDK's refusal of authorization server metadata that names another issuer than where it was found. */
@@ -289,7 +289,8 @@ export async function withSignIn<T>(signIn: ServerSignIn | undefined, sdk: Sdk, 
         signIn.legacyIssuer = true;
         continue;
       }
-      if (!signIn || !isAuthorizationError(error) || error instanceof SignInRequiredError) throw error;
+      // A SignInRequiredError is none: nobody asked for the browser, so it goes to the caller.
+      if (!signIn || !isAuthorizationError(error)) throw error;
       if (attempt >= MAX_SIGN_INS) throw new Error(`still not authorized after ${MAX_SIGN_INS} sign-ins: ${(error as Error).message}`, { cause: error });
       if (!(await signIn.signedIn(sdk, signal))) throw error;
     }

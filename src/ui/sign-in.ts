@@ -36,21 +36,22 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
   /** For authorization servers that take no redirect to VS Code: a loopback listener (started on first need). */
   private loopback: LoopbackRedirect | undefined;
   private readonly viaLoopback = new Set<string>();
-  private readonly store: CredentialStore;
+  /** Servers whose sign-in the person started: their browser step may run. */
+  private readonly signingIn = new Set<string>();
 
   constructor(
     private readonly extensionId: string,
-    secrets: vscode.SecretStorage,
+    private readonly secrets: vscode.SecretStorage,
     /** Which servers have something kept (SecretStorage cannot list its keys): names and URLs only. */
     private readonly index: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.redirect = `${vscode.env.uriScheme}://${extensionId}${CALLBACK_PATH}`;
-    this.store = {
-      get: async (key) => secrets.get(key),
-      set: async (key, value) => secrets.store(key, value),
-      delete: async (key) => secrets.delete(key),
-    };
+    this.redirect = this.callbackUri;
+  }
+
+  /** Our URI handler's address for the redirect back, before VS Code makes it reachable. */
+  private get callbackUri(): string {
+    return `${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}`;
   }
 
   private kept(): KeptSignIn[] {
@@ -60,13 +61,13 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
   /** The store of one server's sign-in, noting in the index that it keeps something. */
   private storeFor(server: string, url: string): CredentialStore {
     return {
-      get: (key) => this.store.get(key),
+      get: async (key) => this.secrets.get(key),
       set: async (key, value) => {
-        await this.store.set(key, value);
+        await this.secrets.store(key, value);
         if (!this.kept().some((k) => k.server === server && k.url === url)) await this.index.update(INDEX_KEY, [...this.kept(), { server, url }]);
       },
       delete: async (key) => {
-        await this.store.delete(key);
+        await this.secrets.delete(key);
         await this.index.update(INDEX_KEY, this.kept().filter((k) => !(k.server === server && k.url === url)));
       },
     };
@@ -80,9 +81,6 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
       forget: () => this.signOut(server, url),
     }));
   }
-
-  /** Servers whose sign-in the person started: their browser step may run. */
-  private readonly signingIn = new Set<string>();
 
   /**
    * The sign-in of an HTTP server (the connection's factory), by name: the URL it is given
@@ -101,23 +99,16 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
     return signIn;
   };
 
-  /** The sign-in of this server, if it was ever reached. */
-  of(serverName: string): ServerSignIn | undefined {
-    return this.byServer.get(serverName);
-  }
-
   /** Runs `start` with the browser step allowed: the person asked to sign in. */
   async interactively<T>(serverName: string, start: () => Promise<T>): Promise<T> {
+    const existing = this.byServer.get(serverName);
     // A server never reached over HTTP has nothing to sign in to (a stdio one, say).
-    if (!this.byServer.has(serverName)) return start();
+    if (!existing) return start();
     // Where the browser comes back to, as this window can be reached (a web window's changes
     // with each one, so it is asked again only for a sign-in that has nothing to refresh).
-    if (!(await this.byServer.get(serverName)?.hasTokens())) {
-      this.redirect = (await vscode.env.asExternalUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${CALLBACK_PATH}`))).toString(true);
-    }
+    if (!(await existing.hasTokens())) this.redirect = (await vscode.env.asExternalUri(vscode.Uri.parse(this.callbackUri))).toString(true);
     this.signingIn.add(serverName);
-    const existing = this.byServer.get(serverName);
-    if (existing) existing.interactive = true;
+    existing.interactive = true;
     try {
       return await start();
     } catch (error) {
@@ -191,7 +182,8 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
       signal.addEventListener('abort', () => finish(() => reject(new Error(`the sign-in to ${server} was stopped`))), { once: true });
     });
     if (!(await openAgreedLink(authorizationUrl.href, this.log))) {
-      this.waiting.delete(state);
+      // Nobody waits for `back` now: settle it (its timer and its place in `waiting` go with it).
+      this.waiting.get(state)?.('');
       throw new Error(`the browser did not open the sign-in page of ${site}`);
     }
     this.log.info(`Signing in to ${server} at ${site}: waiting for the browser to come back`);
