@@ -26,8 +26,12 @@ export interface SignInOptions {
   readonly browser: 'system' | 'fetch';
   readonly clientId?: string;
   readonly clientSecret?: string;
+  /** A PKCS#8 PEM file: the client signs its token requests (private_key_jwt). */
+  readonly clientKeyFile?: string;
   readonly clientMetadataUrl?: string;
   readonly tokenCache?: string;
+  /** Enterprise-managed sign-in: an ID token traded at the identity provider. */
+  readonly idp?: { readonly issuer?: string; readonly tokenEndpoint?: string; readonly idTokenFile: string; readonly clientId: string; readonly clientSecret?: string };
 }
 
 export const USAGE = `Usage:
@@ -51,10 +55,20 @@ Signing in to a server that answers 401 (OAuth 2.1, as the MCP authorization spe
                            followed (for test authorization servers that approve at once)
   --client-id ID           a client registered with the authorization server beforehand
   --client-secret SECRET   its secret (never printed)
+  --client-key FILE        its private key (PKCS#8 PEM; EC or RSA): token requests are
+                           signed with it (private_key_jwt) instead of sent a secret
   --client-metadata-url URL  an https URL of a client ID metadata document, used as the
                            client ID where the authorization server supports them
   --token-cache FILE       keep registrations and tokens in FILE (mode 0600) for the next
                            run; without it they last as long as the run
+  --id-token FILE          enterprise-managed sign-in: your ID token from your identity
+                           provider, traded there for a grant the server's authorization
+                           server takes (with --idp-url or --idp-token-endpoint,
+                           --idp-client-id and --client-id)
+  --idp-url URL            the identity provider, by its issuer (metadata discovered)
+  --idp-token-endpoint URL or by its token endpoint
+  --idp-client-id ID       this client as the identity provider knows it
+  --idp-client-secret S    its secret there, if it has one (never printed)
 
 Everything after -- is the command that starts a stdio server, passed on untouched.
 
@@ -84,8 +98,14 @@ const OPTIONS = {
   browser: { type: 'string' },
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
+  'client-key': { type: 'string' },
   'client-metadata-url': { type: 'string' },
   'token-cache': { type: 'string' },
+  'id-token': { type: 'string' },
+  'idp-url': { type: 'string' },
+  'idp-token-endpoint': { type: 'string' },
+  'idp-client-id': { type: 'string' },
+  'idp-client-secret': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -184,12 +204,34 @@ function signInOptions(values: Parsed['values']): SignInOptions {
     if (!url || url.protocol !== 'https:' || url.pathname === '/') throw new UsageError('--client-metadata-url must be an https URL with a path (the document\'s address)');
   }
   if (values['client-secret'] !== undefined && values['client-id'] === undefined) throw new UsageError('--client-secret goes with --client-id');
+  if (values['client-key'] !== undefined && values['client-id'] === undefined) throw new UsageError('--client-key goes with --client-id');
   return {
     browser,
     ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),
     ...(values['client-secret'] !== undefined && { clientSecret: values['client-secret'] }),
+    ...(values['client-key'] !== undefined && { clientKeyFile: values['client-key'] }),
+    ...identityProvider(values),
     ...(metadataUrl !== undefined && { clientMetadataUrl: metadataUrl }),
     ...(values['token-cache'] !== undefined && { tokenCache: values['token-cache'] }),
+  };
+}
+
+/** The --idp-* options come together, with --id-token and a --client-id, or not at all. */
+function identityProvider(values: Parsed['values']): Pick<SignInOptions, 'idp'> {
+  const issuer = values['idp-url'];
+  const tokenEndpoint = values['idp-token-endpoint'];
+  const idTokenFile = values['id-token'];
+  const clientId = values['idp-client-id'];
+  const secret = values['idp-client-secret'];
+  if ([issuer, tokenEndpoint, idTokenFile, clientId, secret].every((v) => v === undefined)) return {};
+  if ((issuer === undefined) === (tokenEndpoint === undefined)) throw new UsageError('an enterprise-managed sign-in names its identity provider once: --idp-url or --idp-token-endpoint');
+  if (idTokenFile === undefined || clientId === undefined) throw new UsageError('an enterprise-managed sign-in needs --id-token and --idp-client-id');
+  if (values['client-id'] === undefined) throw new UsageError('--id-token needs --client-id (the client the server\'s authorization server knows)');
+  for (const [option, url] of [['--idp-url', issuer], ['--idp-token-endpoint', tokenEndpoint]] as const) {
+    if (url !== undefined && !URL.canParse(url)) throw new UsageError(`${option} is not a URL: ${url}`);
+  }
+  return {
+    idp: { ...(issuer !== undefined && { issuer }), ...(tokenEndpoint !== undefined && { tokenEndpoint }), idTokenFile, clientId, ...(secret !== undefined && { clientSecret: secret }) },
   };
 }
 

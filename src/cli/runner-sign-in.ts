@@ -4,9 +4,10 @@
  * sign-ins are kept. The person ran the command, so a sign-in may open the browser at once.
  */
 import type { ServerDefinition } from '../mcp/config';
-import { type BrowserStep, ServerSignIn } from '../mcp/sign-in';
+import { type BrowserStep, type ClientIdentity, ServerSignIn } from '../mcp/sign-in';
 import type { SignInOptions } from './args';
 import { fetchBrowserStep, systemBrowserStep } from './browser-step';
+import { readClientKey, readSecretFile } from './client-key';
 import type { Output } from './output';
 import { fileStore, memoryStore } from './token-cache';
 
@@ -20,10 +21,14 @@ export async function runnerSignIn(options: SignInOptions, remote: boolean, out:
   if (!remote) return { forServer: () => undefined, close: async () => undefined };
   const store = options.tokenCache ? fileStore(options.tokenCache) : memoryStore();
   const browser: BrowserStep & { close?(): Promise<void> } = options.browser === 'fetch' ? fetchBrowserStep() : await systemBrowserStep((line) => out.line(line, { type: 'sign-in' }));
-  const identity = {
+  const identity: ClientIdentity = {
     ...(options.clientId !== undefined && { clientId: options.clientId }),
     ...(options.clientSecret !== undefined && { clientSecret: options.clientSecret }),
+    ...(options.clientKeyFile !== undefined && { privateKey: readClientKey(options.clientKeyFile) }),
     ...(options.clientMetadataUrl !== undefined && { clientMetadataUrl: options.clientMetadataUrl }),
+    ...(options.idp !== undefined && {
+      crossApp: { idp: options.idp.issuer !== undefined ? { issuer: options.idp.issuer } : { tokenEndpoint: options.idp.tokenEndpoint ?? '' }, idToken: readSecretFile(options.idp.idTokenFile, '--id-token'), idpClientId: options.idp.clientId, ...(options.idp.clientSecret !== undefined && { idpClientSecret: options.idp.clientSecret }) },
+    }),
   };
   return {
     forServer: (definition) => {

@@ -6,9 +6,12 @@
 export {
   auth,
   Client,
+  createPrivateKeyJwtAuth,
+  discoverAndRequestJwtAuthGrant,
   discoverOAuthProtectedResourceMetadata,
   ProtocolError,
   ProtocolErrorCode,
+  requestJwtAuthorizationGrant,
   SdkError,
   SdkErrorCode,
   SSEClientTransport,

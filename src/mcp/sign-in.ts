@@ -11,8 +11,8 @@
  * here the person is still there, so `signedIn()` waits for the redirect to come back,
  * trades its code for tokens, and the operation that met the 401 or 403 runs again.
  */
-import type { OAuthClientInformationContext, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
-import type { Sdk } from './sdk-loader';
+import type { AddClientAuthentication, OAuthClientInformationContext, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { loadSdk, type Sdk } from './sdk-loader';
 
 /** Where sign-in state lives, as text by key; nothing read from it is ever logged. */
 export interface CredentialStore {
@@ -32,14 +32,40 @@ export interface BrowserStep {
 export interface ClientIdentity {
   readonly clientId?: string;
   readonly clientSecret?: string;
+  /** The pre-registered client authenticates with a JWT it signs (private_key_jwt) instead of a secret. */
+  readonly privateKey?: { readonly pem: string; readonly algorithm: string };
   readonly clientMetadataUrl?: string;
+  /** Enterprise-managed sign-in: the person's ID token from their identity provider is traded for a grant. */
+  readonly crossApp?: CrossAppIdentity;
 }
+
+/** What the identity provider needs to trade an ID token for an authorization grant (ID-JAG, RFC 8693). */
+export interface CrossAppIdentity {
+  /** The identity provider, by its issuer (its token endpoint is discovered) or by its token endpoint. */
+  readonly idp: { readonly issuer: string } | { readonly tokenEndpoint: string };
+  readonly idToken: string;
+  readonly idpClientId: string;
+  readonly idpClientSecret?: string;
+}
+
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** How a sign-in gets its tokens: through the person's browser, or as the client itself. */
+type Grant = 'authorization_code' | 'client_credentials' | 'jwt-bearer';
 
 /** The server needs a sign-in that may not start by itself (nothing opens a browser unbidden). */
 export class SignInRequiredError extends Error {
   constructor(readonly server: string) {
     super(`${server} needs you to sign in`);
     this.name = 'SignInRequiredError';
+  }
+}
+
+/** Thrown on the way to the browser when the client must first be registered again: the operation runs again. */
+class RegisterAgainError extends Error {
+  constructor() {
+    super('the client is registered for another redirect: registering again');
+    this.name = 'RegisterAgainError';
   }
 }
 
@@ -68,6 +94,11 @@ export class ServerSignIn implements OAuthClientProvider {
   private expectedState: string | undefined;
   private pending: { url: URL } | undefined;
   private saved: Saved | undefined;
+  private resource: string | undefined;
+  /** The registration kept lists another redirect than this sign-in's. */
+  private registeredElsewhere = false;
+  /** The next sign-in registers again, tokens or not (see redirectToAuthorization). */
+  private reregister = false;
 
   constructor(
     readonly serverUrl: string,
@@ -105,17 +136,27 @@ export class ServerSignIn implements OAuthClientProvider {
   }
 
   /**
-   * A pre-registered client with a secret, at an authorization server that offers only the
-   * client credentials grant, signs in as itself: no browser, no redirect (read by the SDK
-   * after discovery).
+   * The grant this sign-in uses, read by the SDK after discovery. A pre-registered client
+   * with a secret or key, at an authorization server that offers only the client credentials
+   * grant, signs in as itself; with an ID token from an identity provider, where the server
+   * takes JWT authorization grants, through that. No browser, no redirect for either.
    */
-  private get clientCredentials(): boolean {
+  private get grant(): Grant {
     const offered = this.discovery?.authorizationServerMetadata?.grant_types_supported;
-    return this.identity.clientSecret !== undefined && offered !== undefined && offered.includes('client_credentials') && !offered.includes('authorization_code');
+    if (offered === undefined) return 'authorization_code';
+    if (this.identity.crossApp && this.identity.clientId && offered.includes(JWT_BEARER)) return 'jwt-bearer';
+    const credentials = this.identity.clientSecret !== undefined || this.identity.privateKey !== undefined;
+    if (credentials && offered.includes('client_credentials') && !offered.includes('authorization_code')) return 'client_credentials';
+    return 'authorization_code';
+  }
+
+  /** Signs in without a person: nothing to ask, no browser to open. */
+  private get signsInAsItself(): boolean {
+    return this.grant !== 'authorization_code';
   }
 
   get redirectUrl(): string | undefined {
-    return this.clientCredentials ? undefined : this.browser.redirectUrl;
+    return this.signsInAsItself ? undefined : this.browser.redirectUrl;
   }
 
   get clientMetadataUrl(): string | undefined {
@@ -123,19 +164,51 @@ export class ServerSignIn implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
+    const grant = this.grant;
     return {
       client_name: this.clientName,
       redirect_uris: [this.browser.redirectUrl],
-      grant_types: this.clientCredentials ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      grant_types: grant === 'client_credentials' ? ['client_credentials'] : grant === 'jwt-bearer' ? [JWT_BEARER] : ['authorization_code', 'refresh_token'],
       response_types: ['code'],
-      token_endpoint_auth_method: this.identity.clientSecret ? 'client_secret_basic' : 'none',
+      token_endpoint_auth_method: this.identity.privateKey ? 'private_key_jwt' : this.identity.clientSecret ? 'client_secret_basic' : 'none',
     };
   }
 
-  /** The client credentials grant's token request; the SDK's own for every other flow. */
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (!this.clientCredentials) return undefined;
-    return new URLSearchParams({ grant_type: 'client_credentials', ...(scope && { scope }) });
+  /** With a private key, the client proves itself with a signed assertion (RFC 7523) on every token request. */
+  get addClientAuthentication(): AddClientAuthentication | undefined {
+    const key = this.identity.privateKey;
+    const clientId = this.identity.clientId;
+    if (!key || !clientId) return undefined;
+    return async (headers, params, url, metadata) => {
+      const sign = (await loadSdk()).createPrivateKeyJwtAuth({ issuer: clientId, subject: clientId, privateKey: key.pem, alg: key.algorithm });
+      await sign(headers, params, url, metadata);
+    };
+  }
+
+  /** Where the SDK found the server's resource identifier (the grant an identity provider issues names it). */
+  saveResourceUrl(resource: string): void {
+    this.resource = resource;
+  }
+
+  /** The token request of a grant without a browser; the SDK's own for the authorization code. */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    const grant = this.grant;
+    if (grant === 'client_credentials') return new URLSearchParams({ grant_type: 'client_credentials', ...(scope && { scope }) });
+    if (grant !== 'jwt-bearer' || !this.identity.crossApp) return undefined;
+    const idp = this.identity.crossApp;
+    const audience = this.discovery?.authorizationServerMetadata?.issuer ?? this.discovery?.authorizationServerUrl;
+    if (!audience) throw new Error('no authorization server was found for the identity provider\'s grant');
+    const sdk = await loadSdk();
+    const request = {
+      audience,
+      resource: this.resource ?? this.serverUrl,
+      idToken: idp.idToken,
+      clientId: idp.idpClientId,
+      ...(idp.idpClientSecret !== undefined && { clientSecret: idp.idpClientSecret }),
+      ...(scope && { scope }),
+    };
+    const { jwtAuthGrant } = 'issuer' in idp.idp ? await sdk.discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idp.idp.issuer }) : await sdk.requestJwtAuthorizationGrant({ ...request, tokenEndpoint: idp.idp.tokenEndpoint });
+    return new URLSearchParams({ grant_type: JWT_BEARER, assertion: jwtAuthGrant, ...(scope && { scope }) });
   }
 
   state(): string {
@@ -146,15 +219,17 @@ export class ServerSignIn implements OAuthClientProvider {
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     const saved = await this.load();
     // Nothing to refresh and nobody asked to sign in: stop before registering anywhere.
-    if (!this.interactive && !saved.tokens && !this.clientCredentials) {
+    if (!this.interactive && !saved.tokens && !this.signsInAsItself) {
       this.required = true;
       throw new SignInRequiredError(this.server);
     }
     const registered = ctx ? saved.clients?.[ctx.issuer] : Object.values(saved.clients ?? {})[0];
-    // Registered for another redirect (a web window's address changes): registered again before
-    // a new sign-in; never while it holds tokens (a refresh needs the client that got them).
+    // Registered for another redirect (a web window's address changes with each sign-in):
+    // registered again before a new sign-in. While it holds tokens, only once the SDK is about
+    // to send the browser (a step-up): a refresh needs the client that got them.
     const redirects = (registered as { redirect_uris?: unknown } | undefined)?.redirect_uris;
-    const stale = !saved.tokens && Array.isArray(redirects) && this.redirectUrl !== undefined && !redirects.includes(this.redirectUrl);
+    this.registeredElsewhere = Array.isArray(redirects) && this.redirectUrl !== undefined && !redirects.includes(this.redirectUrl);
+    const stale = this.registeredElsewhere && (!saved.tokens || this.reregister);
     if (registered && !stale) return registered;
     // A pre-registered client: the same identity with every authorization server.
     if (this.identity.clientId) return { client_id: this.identity.clientId, ...(this.identity.clientSecret && { client_secret: this.identity.clientSecret }) };
@@ -180,6 +255,13 @@ export class ServerSignIn implements OAuthClientProvider {
       this.required = true;
       throw new SignInRequiredError(this.server);
     }
+    // A step-up as a client registered for another redirect: the authorization server would
+    // refuse this one. Registered again, and the operation run again (withSignIn).
+    if (this.registeredElsewhere && !this.reregister) {
+      this.reregister = true;
+      throw new RegisterAgainError();
+    }
+    this.reregister = false;
     this.pending = { url: authorizationUrl };
   }
 
@@ -289,6 +371,7 @@ export async function withSignIn<T>(signIn: ServerSignIn | undefined, sdk: Sdk, 
         signIn.legacyIssuer = true;
         continue;
       }
+      if (signIn && error instanceof RegisterAgainError && attempt < MAX_SIGN_INS) continue;
       // A SignInRequiredError is none: nobody asked for the browser, so it goes to the caller.
       if (!signIn || !isAuthorizationError(error)) throw error;
       if (attempt >= MAX_SIGN_INS) throw new Error(`still not authorized after ${MAX_SIGN_INS} sign-ins: ${(error as Error).message}`, { cause: error });

@@ -30,6 +30,12 @@ export function autoStart(serverName: string): boolean {
   return names.includes('*') || names.includes(serverName);
 }
 
+/** `elicitationHost.oauth.clientMetadataUrl`: the client ID metadata document the person's organisation hosts, if any. */
+export function clientMetadataUrl(): string | undefined {
+  const url = config().get<string>('oauth.clientMetadataUrl', '').trim();
+  return /^https:\/\/[^/]+\/.+/.test(url) ? url : undefined;
+}
+
 export function userServers(): unknown {
   return config().get<unknown>('servers', {});
 }

@@ -15,6 +15,7 @@ import { openAgreedLink } from './link-trust';
 import { checkUrl } from '../elicitation/url-check';
 import type { Forgettable } from './inputs';
 import { showDialog } from './notify';
+import { clientMetadataUrl } from './settings';
 import { linkFacts, linkSite } from './url-prompt';
 import { oneLine } from './text';
 
@@ -89,9 +90,13 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
   forServer = (definition: ServerDefinition): ServerSignIn | undefined => {
     if (definition.config.type === 'stdio') return undefined;
     let signIn = this.byServer.get(definition.name);
-    if (!signIn || signIn.serverUrl !== definition.config.url || signIn.clientId !== definition.config.oauth?.clientId) {
+    const metadataUrl = clientMetadataUrl();
+    if (!signIn || signIn.serverUrl !== definition.config.url || signIn.clientId !== definition.config.oauth?.clientId || signIn.clientMetadataUrl !== metadataUrl) {
       const { oauth } = definition.config;
-      const identity = oauth ? { clientId: oauth.clientId, ...(oauth.clientSecret !== undefined && { clientSecret: oauth.clientSecret }) } : {};
+      const identity = {
+        ...(oauth && { clientId: oauth.clientId, ...(oauth.clientSecret !== undefined && { clientSecret: oauth.clientSecret }) }),
+        ...(metadataUrl !== undefined && { clientMetadataUrl: metadataUrl }),
+      };
       signIn = new ServerSignIn(definition.config.url, definition.name, this.storeFor(definition.name, definition.config.url), this.browserStep(definition.name), identity);
       this.byServer.set(definition.name, signIn);
     }
@@ -104,9 +109,9 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
     const existing = this.byServer.get(serverName);
     // A server never reached over HTTP has nothing to sign in to (a stdio one, say).
     if (!existing) return start();
-    // Where the browser comes back to, as this window can be reached (a web window's changes
-    // with each one, so it is asked again only for a sign-in that has nothing to refresh).
-    if (!(await existing.hasTokens())) this.redirect = (await vscode.env.asExternalUri(vscode.Uri.parse(this.callbackUri))).toString(true);
+    // Where the browser comes back to, as this window can be reached: asked for each sign-in the
+    // person starts, as a web window's address serves one redirect only (desktop's never changes).
+    this.redirect = (await vscode.env.asExternalUri(vscode.Uri.parse(this.callbackUri))).toString(true);
     this.signingIn.add(serverName);
     existing.interactive = true;
     try {

@@ -1,7 +1,8 @@
 /**
  * Signing in to a protected server (test/fixtures/servers/protected.ts: a fixture MCP server
- * behind its own OAuth 2.1 authorization server) with the runner: registration, the
- * browser step without a browser, the token cache across runs, a revoked token, and
+ * behind its own OAuth 2.1 authorization server) with the runner: dynamic registration, a
+ * client registered beforehand, a client ID metadata document, the browser step without a
+ * browser, the token cache across runs, a step-up for more scope, a revoked token, and
  * access tokens that expire (refreshed without a new sign-in). Nothing secret is printed.
  */
 import { strict as assert } from 'node:assert';
@@ -33,6 +34,8 @@ describe('the runner signs in to a server that answers 401', function () {
   let recordFile: string;
   const endpoints = (): string[] => (existsSync(recordFile) ? readFileSync(recordFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => { const r = JSON.parse(l) as { endpoint: string; grant?: string }; return r.grant ? `${r.endpoint}:${r.grant}` : r.endpoint; }) : []);
   const url = (): string => `http://127.0.0.1:${server.port}/mcp`;
+  const authorizations = (): Array<{ client?: string; scope?: string | null }> =>
+    readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { endpoint: string; client?: string; scope?: string | null }).filter((r) => r.endpoint === 'authorize');
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'eh-sign-in-'));
@@ -104,6 +107,38 @@ describe('the runner signs in to a server that answers 401', function () {
     assert.ok(endpoints().filter((e) => e === 'authorize').length === 1, `one sign-in: ${endpoints().join(', ')}`);
     assert.ok(endpoints().includes('token:refresh_token'), `refreshed: ${endpoints().join(', ')}`);
     assert.doesNotMatch(run1.stderr, /needs you to sign in|not authorized/);
+  });
+
+  it('a client registered beforehand (--client-id, --client-secret): no registration, the secret authenticates it and is printed nowhere', async () => {
+    const secret = 's3cr3t-of-the-runner';
+    server = await startHttpFixture(['--record', recordFile, '--client', `eh-runner:${secret}`, '--no-registration'], {}, 'protected.js');
+    const result = await run(['call', '--browser', 'fetch', '--client-id', 'eh-runner', '--client-secret', secret, '--args', '{"text":"hi"}', url(), 'echo']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(endpoints().filter((e) => e === 'register' || e.startsWith('token')), ['token:authorization_code']);
+    assert.deepEqual(authorizations().map((a) => a.client), ['pre-registered']);
+    assert.ok(!`${result.stdout}${result.stderr}`.includes(secret), 'the secret is printed nowhere');
+    const wrong = await run(['call', '--browser', 'fetch', '--client-id', 'eh-runner', '--client-secret', 'not-it', '--args', '{"text":"hi"}', url(), 'echo']);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /invalid_client/);
+  });
+
+  it('a client ID metadata document (--client-metadata-url): its address is the client ID, nothing is registered', async () => {
+    server = await startHttpFixture(['--record', recordFile, '--cimd', '--no-registration'], {}, 'protected.js');
+    const result = await run(['call', '--browser', 'fetch', '--client-metadata-url', 'https://client.example/elicitation-host.json', '--args', '{"text":"hi"}', url(), 'echo']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(authorizations().map((a) => a.client), ['metadata-document']);
+    assert.ok(!endpoints().includes('register'), `no registration: ${endpoints().join(', ')}`);
+  });
+
+  it('a call that needs more scope (403 insufficient_scope) signs in again for it, and goes through', async () => {
+    server = await startHttpFixture(['--record', recordFile, '--step-up', 'tools:call'], {}, 'protected.js');
+    const result = await run(['call', '--browser', 'fetch', '--json', '--args', '{"text":"stepped up"}', url(), 'echo']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /stepped up/);
+    const scopes = authorizations().map((a) => a.scope ?? '');
+    assert.equal(scopes.length, 2, `a sign-in, then a step-up: ${JSON.stringify(scopes)}`);
+    assert.doesNotMatch(scopes[0], /tools:call/);
+    assert.deepEqual(scopes[1].split(' ').sort(), ['mcp', 'tools:call']);
   });
 
   it('a sign-in that cannot complete without a person says so, and the run exits 1', async () => {

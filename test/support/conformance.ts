@@ -63,6 +63,22 @@ export interface ScenarioRun {
   readonly passed: boolean;
 }
 
+/** The client scenarios the suite lists (`conformance list`: "Client scenarios" then "  - name [versions]" lines). */
+export function listClientScenarios(suite: Conformance): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(suite.node, [suite.cli, 'list'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const section = output.split(/^Client scenarios.*$/m)[1];
+      if (code !== 0 || section === undefined) return reject(new Error(`conformance list (exit code ${code}) printed no client scenarios:\n${output.slice(-2000)}`));
+      resolve([...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]));
+    });
+  });
+}
+
 /** Runs one client scenario with `client` (a command line the suite appends the server URL to). */
 export function runClientScenario(suite: Conformance, scenario: string, client: string): Promise<ScenarioRun> {
   const cwd = mkdtempSync(join(tmpdir(), 'eh-conformance-'));

@@ -42,6 +42,24 @@ describe('runner command line', () => {
     assert.match(usageError(['call-all', '--client-secret', 'x', 'https://a.example/mcp']), /--client-secret goes with --client-id/);
   });
 
+  it('sign-in options: a client key, an enterprise-managed sign-in (ID token and identity provider), each with what it needs', () => {
+    const key = parseArgs(['call-all', '--client-id', 'abc', '--client-key', 'k.pem', 'https://a.example/mcp']);
+    assert.ok(key !== 'help');
+    assert.deepEqual(key.signIn, { browser: 'system', clientId: 'abc', clientKeyFile: 'k.pem' });
+    const idp = parseArgs(['call-all', '--client-id', 'abc', '--client-secret', 's', '--id-token', 'id.jwt', '--idp-url', 'https://idp.example', '--idp-client-id', 'me', '--idp-client-secret', 't', 'https://a.example/mcp']);
+    assert.ok(idp !== 'help');
+    assert.deepEqual(idp.signIn.idp, { issuer: 'https://idp.example', idTokenFile: 'id.jwt', clientId: 'me', clientSecret: 't' });
+    const endpoint = parseArgs(['call-all', '--client-id', 'abc', '--id-token', 'id.jwt', '--idp-token-endpoint', 'https://idp.example/token', '--idp-client-id', 'me', 'https://a.example/mcp']);
+    assert.ok(endpoint !== 'help');
+    assert.deepEqual(endpoint.signIn.idp, { tokenEndpoint: 'https://idp.example/token', idTokenFile: 'id.jwt', clientId: 'me' });
+    assert.match(usageError(['call-all', '--client-key', 'k.pem', 'https://a.example/mcp']), /--client-key goes with --client-id/);
+    assert.match(usageError(['call-all', '--client-id', 'a', '--id-token', 'i', '--idp-client-id', 'me', 'https://a.example/mcp']), /names its identity provider once: --idp-url or --idp-token-endpoint/);
+    assert.match(usageError(['call-all', '--client-id', 'a', '--id-token', 'i', '--idp-url', 'https://i.example', '--idp-token-endpoint', 'https://i.example/t', '--idp-client-id', 'me', 'https://a.example/mcp']), /names its identity provider once/);
+    assert.match(usageError(['call-all', '--client-id', 'a', '--idp-url', 'https://i.example', '--idp-client-id', 'me', 'https://a.example/mcp']), /needs --id-token and --idp-client-id/);
+    assert.match(usageError(['call-all', '--id-token', 'i', '--idp-url', 'https://i.example', '--idp-client-id', 'me', 'https://a.example/mcp']), /--id-token needs --client-id/);
+    assert.match(usageError(['call-all', '--client-id', 'a', '--id-token', 'i', '--idp-url', 'idp', '--idp-client-id', 'me', 'https://a.example/mcp']), /--idp-url is not a URL: idp/);
+  });
+
   it('help: no words, -h or --help before --', () => {
     assert.equal(parseArgs([]), 'help');
     assert.equal(parseArgs(['call', '-h']), 'help');
