@@ -4,18 +4,19 @@
  * a fixture server behind its own OAuth 2.1 authorization server). It shows "sign in
  * required" and opens nothing by itself; Sign In asks once (the server, the authorization
  * server's site and the exact link), the browser comes back through our URI handler, and
- * the tools are listed; an expired token is refreshed unnoticed; a call that needs more scope
+ * the tools are listed and its questions reach the person; an expired token is refreshed
+ * unnoticed; a call that needs more scope
  * asks and signs in again (registered again for the web window's new address); Sign Out
  * forgets it all.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HttpFixture, startHttpFixture } from '../support/servers';
 import { versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-import { collapseServers, fromServerMenu, openToolList, serverRow } from './ui-steps';
+import { collapseServers, fromServerMenu, openToolList, runTool, serverRow, waitForPrompt } from './ui-steps';
 
 describe(`UI: signing in to a remote server (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
@@ -31,6 +32,8 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
   let dir: string;
   let recordFile: string;
   let steppedRecord: string;
+  /** Every token the first server issued. */
+  let tokensFile: string;
   const endpoints = (file = recordFile): string[] =>
     existsSync(file)
       ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => {
@@ -71,9 +74,10 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     dir = mkdtempSync(join(tmpdir(), 'eh-ui-sign-in-'));
     recordFile = join(dir, 'record.jsonl');
     steppedRecord = join(dir, 'stepped.jsonl');
+    tokensFile = join(dir, 'tokens.txt');
     documentRecord = join(dir, 'by-document.jsonl');
     // The sign-in page on 127.0.0.2: VS Code for the Web would forward a 127.0.0.1 page through its proxy.
-    server = await startHttpFixture(['--record', recordFile, '--browser-host', '127.0.0.2'], {}, 'protected.js');
+    server = await startHttpFixture(['--record', recordFile, '--record-tokens', tokensFile, '--browser-host', '127.0.0.2'], {}, 'protected.js');
     loopbackOnly = await startHttpFixture(['--browser-host', '127.0.0.2', '--redirects', 'loopback'], {}, 'protected.js');
     stepped = await startHttpFixture(['--record', steppedRecord, '--browser-host', '127.0.0.2', '--step-up', 'tools:call'], {}, 'protected.js');
     byDocument = await startHttpFixture(['--record', documentRecord, '--browser-host', '127.0.0.2', '--cimd', '--no-registration'], {}, 'protected.js');
@@ -147,6 +151,16 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     await workbench.runCommand('View: Close Editor');
   });
 
+  it("once signed in, the server's questions reach the person as any server's", async () => {
+    const { workbench } = ui!;
+    await runTool(workbench, 'secured', 'check_stock', 'blue paint');
+    await waitForPrompt(workbench, 'Which warehouse should I check for blue paint?');
+    await workbench.clickRow(/Lyon/);
+    await workbench.page.locator('.tab', { hasText: 'check_stock-' }).first().waitFor({ timeout: 20_000 });
+    assert.match(await workbench.editorText(), /"action":\s*"accept"[\s\S]*"warehouse":\s*"wh-lyon"/);
+    await workbench.runCommand('View: Close Editor');
+  });
+
   it('an authorization server that registers no redirect to VS Code: the sign-in comes back to a loopback address instead', async () => {
     const { workbench } = ui!;
     await collapseServers(workbench);
@@ -213,5 +227,19 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     await securedRow(/sign in required/);
     assert.equal(endpoints().filter((e) => e === 'authorize').length, 1, 'no second sign-in started by itself');
     await workbench.screenshot('signed-out');
+  });
+
+  it('no token reached a log, or any file VS Code keeps on the server', async () => {
+    const tokens = readFileSync(tokensFile, 'utf8').split('\n').filter(Boolean);
+    assert.ok(tokens.length >= 4, `tokens were issued: ${tokens.length}`);
+    const files = (root: string): string[] => readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    const kept = [...files(ui!.server.userDataDir), ...files(ui!.server.serverDataDir)];
+    // The extension's own log is among them, and says what happened (the check is not of nothing).
+    const ours = kept.filter((f) => /Elicitation Host\.log$/.test(f)).map((f) => readFileSync(f, 'utf8')).join('\n');
+    assert.match(ours, /Signing in to secured at 127\.0\.0\.2:\d+: waiting for the browser to come back/);
+    for (const file of kept) {
+      const content = readFileSync(file);
+      for (const token of tokens) assert.ok(!content.includes(token), `a token is in ${file}`);
+    }
   });
 });
