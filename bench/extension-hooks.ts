@@ -7,6 +7,7 @@
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { QUIET_BEFORE_MS } from './quiet';
+import { SERVED_FOR_SPANS } from './served';
 
 export interface BenchmarkHooks {
   /** Records one timing, stamped with when it was logged. */
@@ -26,9 +27,30 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
       return vscode.window.showQuickPick(['Accept', 'Decline'], { title: 'Plain quick pick (benchmark)' });
     }),
     vscode.commands.registerCommand('elicitationHost.benchmark.plainWebview', () => plainWebview(record)),
+    vscode.commands.registerCommand('elicitationHost.benchmark.invokeTool', () =>
+      invokeServedTool(record).catch((error: unknown) => record({ event: 'invokeToolFailed', message: error instanceof Error ? error.message : String(error) })),
+    ),
   );
   if (file) void vscode.commands.executeCommand('setContext', 'elicitationHost.benchmarking', true);
   return { record };
+}
+
+/**
+ * As VS Code's agent calls a tool: `vscode.lm.invokeTool` on a tool of a server we serve
+ * (VS Code's MCP client, then our gateway), timed from the call. The form it asks for is
+ * answered in the workbench; the result is recorded when it comes back.
+ */
+async function invokeServedTool(record: (entry: Record<string, unknown>) => void): Promise<void> {
+  await vscode.commands.executeCommand('workbench.mcp.startServer', `elicitation-host.elicitation-host/${SERVED_FOR_SPANS}`);
+  const deadline = Date.now() + 60_000;
+  let tool: vscode.LanguageModelToolInformation | undefined;
+  while (!(tool = vscode.lm.tools.find((t) => t.name.includes(`_${SERVED_FOR_SPANS}_`) && t.name.endsWith('_ask_form_now')))) {
+    if (Date.now() > deadline) throw new Error(`VS Code listed no ask_form_now tool of ${SERVED_FOR_SPANS}: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  record({ event: 'invokeTool', at: Date.now() });
+  await vscode.lm.invokeTool(tool.name, { input: {}, toolInvocationToken: undefined });
+  record({ event: 'invokeToolDone', at: Date.now() });
 }
 
 /** A new webview panel with a plain HTML form of ten fields, timed from the call to the first field having focus. */

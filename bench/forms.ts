@@ -13,7 +13,7 @@ import { median, round } from './stats';
 
 const SAMPLES = 20;
 
-function events(file: string): Array<Record<string, unknown>> {
+export function events(file: string): Array<Record<string, unknown>> {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
 }
 
@@ -22,7 +22,7 @@ async function scheduleForms(workbench: Workbench, count: number): Promise<void>
 }
 
 /** The panel closes by itself once nothing waits (src/ui/form-panel.ts): the next form starts a new one. */
-async function agentInputClosed(workbench: Workbench): Promise<void> {
+export async function agentInputClosed(workbench: Workbench): Promise<void> {
   await workbench.page.locator('.tab', { hasText: 'Agent Input' }).first().waitFor({ state: 'detached', timeout: 30_000 });
 }
 
@@ -48,31 +48,42 @@ async function nextForm(ui: Ui, benchLog: string, index: number, breakdown: Arra
 }
 
 /** Median of each step: server → host, host → render (→ page script, for a new page), render → focused. */
-function medians(rows: Array<Record<string, number>>): Record<string, number> {
+export function medians(rows: Array<Record<string, number>>): Record<string, number> {
   const keys = Object.keys(rows[0] ?? {});
   return Object.fromEntries(keys.map((k) => [k, round(median(rows.map((r) => r[k]).filter((v) => Number.isFinite(v))), 1)]));
 }
 
-export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<{ results: Record<string, unknown>; rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }> }> {
-  const { workbench } = ui;
-  process.stdout.write(`forms: ${SAMPLES} plain webviews, ${SAMPLES} first forms (new panel), ${SAMPLES} later forms (panel kept)…\n`);
+/** The floor: new plain webviews with a ten-field form, each from the call to its first field focused. */
+export async function plainWebviews(workbench: Workbench, benchLog: string, samples = SAMPLES): Promise<number[]> {
   const plain: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
+  for (let i = 0; i < samples; i++) {
     const before = events(benchLog).filter((e) => e.event === 'plainWebviewShown').length;
     await workbench.runCommand('Elicitation Host: Benchmark: Plain Webview Form');
     const shown = await waitUntil('the plain webview', () => events(benchLog).filter((e) => e.event === 'plainWebviewShown')[before], 20_000);
     const called = events(benchLog).filter((e) => e.event === 'plainWebviewCalled')[before];
     plain.push(Number(shown.at) - Number(called.at));
   }
-  // First forms: the panel is closed before each, so each form creates it.
+  return plain;
+}
+
+export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<{ results: Record<string, unknown>; rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }> }> {
+  const { workbench } = ui;
+  process.stdout.write(`forms: ${SAMPLES} first forms (new panel), each after a new plain webview; ${SAMPLES} later forms (panel kept)…\n`);
+  // First forms: the panel is closed before each, so each form creates it; each is paired with
+  // a plain webview made just before it, from the same state (the workbench changes as result
+  // tabs pile up, and an unpaired floor measured elsewhere in the run made the ratio lie).
+  const plain: number[] = [];
+  const firstRatios: number[] = [];
   const first: number[] = [];
   const firstBreakdown: Array<Record<string, number>> = [];
   const laterBreakdown: Array<Record<string, number>> = [];
   let index = 0;
   for (let i = 0; i < SAMPLES; i++) {
     await agentInputClosed(workbench);
+    plain.push(...(await plainWebviews(workbench, benchLog, 1)));
     await scheduleForms(workbench, 1);
     first.push(await nextForm(ui, benchLog, index++, firstBreakdown));
+    firstRatios.push(first[first.length - 1] / plain[plain.length - 1]);
     await resultTabs.next();
   }
   // Later forms: one run asks for them one after another; the panel stays, the page re-renders.
@@ -87,7 +98,7 @@ export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTab
       plainWebviewMedianMs: round(floor, 1),
       firstFormMedianMs: round(median(first), 1),
       laterFormMedianMs: round(median(later), 1),
-      firstRatio: round(median(first) / floor, 2),
+      firstRatio: round(median(firstRatios), 2),
       laterRatio: round(median(later) / floor, 2),
       firstBreakdownMedianMs: medians(firstBreakdown),
       laterBreakdownMedianMs: medians(laterBreakdown),
@@ -99,8 +110,8 @@ export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTab
   return {
     results,
     rows: [
-      { measure: `first form focused, from the server's send (new panel, median of ${SAMPLES})`, ours: `${round(median(first), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(first) / floor, 2), target: '< 1.3' },
-      { measure: `later form focused, from the server's send (panel kept, median of ${SAMPLES})`, ours: `${round(median(later), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(later) / floor, 2), target: '< 0.15' },
+      { measure: `first form focused, from the server's send (new panel; each against a new plain webview just before it, median of ${SAMPLES} ratios)`, ours: `${round(median(first), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(firstRatios), 2), target: '<= 1.0' },
+      { measure: `later form focused, from the server's send (panel kept, median of ${SAMPLES}; against the first forms' plain webviews)`, ours: `${round(median(later), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(later) / floor, 2), target: '<= 0.15' },
     ],
   };
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: every performance goal measured against a baseline in the same run.
  * Figures go to bench/results/latest.json and a table on stdout.
  *
- *   npm run bench [-- schema|middle|gateway|memory|activation|visible|forms ...]   (default: all)
+ *   npm run bench [-- schema|middle|gateway|memory|activation|visible|forms|spans ...]   (default: all)
  *
  * A figure that is wrong rather than slow (the gateway's concurrency check) fails the run:
  * the table is still written, and the exit code is 1.
@@ -17,7 +17,7 @@ import { benchSchema } from './schema';
 import { round } from './stats';
 
 const REPO = resolve(__dirname, '..');
-const BENCHES = ['schema', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms'];
+const BENCHES = ['schema', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans'];
 
 interface Row {
   readonly measure: string;
@@ -59,13 +59,13 @@ async function main(): Promise<void> {
       });
     }
   }
-  if (!all && !['middle', 'gateway', 'memory', 'activation', 'visible', 'forms'].some((m) => wanted.has(m))) return report(results, rows, failures);
+  if (!all && !['middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans'].some((m) => wanted.has(m))) return report(results, rows, failures);
 
   // The workbench figures use the packaged extension, as a user installs it, in its benchmark
   // variant (scripts/build.mjs: the hooks of bench/extension-hooks.ts compiled in; it replaces
   // dist-vsix/elicitation-host.vsix, `npm run test:e2e` packages anew). The others need only
   // the fixture servers.
-  const workbench = all || wanted.has('activation') || wanted.has('visible') || wanted.has('forms');
+  const workbench = all || wanted.has('activation') || wanted.has('visible') || wanted.has('forms') || wanted.has('spans');
   const build = workbench
     ? spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit', cwd: REPO, env: { ...process.env, ELICITATION_HOST_BENCHMARK: '1' } })
     : spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', cwd: REPO });
@@ -131,11 +131,11 @@ async function main(): Promise<void> {
       target: '<= 1.5',
     });
     // The workbench benches close the shared browser when they end; alone, this one does.
-    if (!all && !wanted.has('visible') && !wanted.has('forms')) await (await import('../test/e2e/context')).closeBrowser();
+    if (!all && !wanted.has('visible') && !wanted.has('forms') && !wanted.has('spans')) await (await import('../test/e2e/context')).closeBrowser();
   }
-  if (workbench && (all || wanted.has('visible') || wanted.has('forms'))) {
+  if (workbench && (all || wanted.has('visible') || wanted.has('forms') || wanted.has('spans'))) {
     const { benchWorkbench } = await import('./workbench');
-    const figures = await benchWorkbench({ visible: all || wanted.has('visible'), forms: all || wanted.has('forms') });
+    const figures = await benchWorkbench({ visible: all || wanted.has('visible'), forms: all || wanted.has('forms'), spans: all || wanted.has('spans') });
     Object.assign(results, figures.results);
     rows.push(...figures.rows);
   }

@@ -12,10 +12,12 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { closeBrowser } from '../test/e2e/context';
+import { closeBrowser, FIXTURES, userServerSettings } from '../test/e2e/context';
 import { startUi } from '../test/e2e/ui-setup';
 import { ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { benchForms } from './forms';
+import { SERVED_FOR_SPANS } from './served';
+import { benchSpans } from './spans';
 import { QUIET_BEFORE_MS } from './quiet';
 import { median, round } from './stats';
 
@@ -58,14 +60,16 @@ function readLog(file: string): Array<Record<string, unknown>> {
 
 export interface WorkbenchFigures {
   results: Record<string, unknown>;
-  rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }>;
+  rows: Array<{ measure: string; ours: string; baseline: string; ratio: number | string; target: string }>;
 }
 
-export async function benchWorkbench(which: { visible: boolean; forms: boolean }): Promise<WorkbenchFigures> {
+export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean }): Promise<WorkbenchFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
-  const ui = await startUi('bench', {}, { ELICITATION_HOST_BENCH_LOG: benchLog });
+  // Beside the test workspace's servers, one from the user settings: served to VS Code's agent by default (the spans through the gateway).
+  const servers = { ...(userServerSettings()['elicitationHost.servers'] as Record<string, unknown>), [SERVED_FOR_SPANS]: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', SERVED_FOR_SPANS, '--only', 'ask_form_now'], env: { FIXTURE_RECORD: '${env:FIXTURE_RECORD}' } } };
+  const ui = await startUi('bench', { 'elicitationHost.servers': servers }, { ELICITATION_HOST_BENCH_LOG: benchLog });
   const figures: WorkbenchFigures = { results: {}, rows: [] };
   try {
     const { workbench } = ui;
@@ -123,6 +127,11 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean }
       const forms = await benchForms(ui, benchLog, results);
       Object.assign(figures.results, forms.results);
       figures.rows.push(...forms.rows);
+    }
+    if (which.spans) {
+      const spans = await benchSpans(ui, benchLog, results);
+      Object.assign(figures.results, spans.results);
+      figures.rows.push(...spans.rows);
     }
   } finally {
     await ui.stop();

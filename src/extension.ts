@@ -3,6 +3,7 @@
  */
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { installBenchmarkHooks } from '../bench/extension-hooks';
 import { createApi, type ElicitationHostApi } from './api';
 import { InputStore } from './elicitation/store';
 import { createBroker } from './mcp/create-broker';
@@ -36,8 +37,9 @@ export type { ElicitationHostApi } from './api';
 
 export async function activate(context: vscode.ExtensionContext): Promise<ElicitationHostApi> {
   const log = vscode.window.createOutputChannel('Elicitation Host', { log: true });
-  // Only the benchmark build has these (scripts/build.mjs); the shipped one leaves them out.
-  const bench = BENCHMARK ? (await import('../bench/extension-hooks')).installBenchmarkHooks(context) : undefined;
+  // Only the benchmark build has these (scripts/build.mjs; the shipped one leaves them out),
+  // installed without an await so that activation has the same shape in both.
+  const bench = BENCHMARK ? installBenchmarkHooks(context) : undefined;
   const store = new InputStore();
   const mutes = new MutedServers(log);
   const native = new NativePrompter(store, mutes, log);
@@ -93,6 +95,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     terminalEnv: context.environmentVariableCollection,
     log,
     onToolResult: (match, text) => history.attachResult(match, text),
+    ...(bench && { timings: bench.record }),
   });
   const setupDocuments = new SetupDocuments();
   const connector = new AgentConnector(gateway, setupDocuments, quickInput);
@@ -106,6 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     quickInput,
     (match, text) => history.attachResult(match, text),
     (server, run) => signIns.interactively(server, run),
+    bench?.record,
   );
   const serversView = new ServersTreeProvider(manager, mutes, agentChoices);
   const pendingView = new PendingTreeProvider(store);

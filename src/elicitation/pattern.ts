@@ -7,7 +7,7 @@
  *   checkPattern  when a schema is read: limits, syntax, what RE2 cannot say (no RE2 compile)
  *   testPattern   when an answer is checked: compiled once per pattern, kept in an LruCache
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { LIMITS } from './limits';
 import { planPattern, PatternSyntaxError } from './pattern-compile';
 import { LruCache } from './schema-cache';
@@ -31,6 +31,20 @@ interface Compiled {
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+let engine: typeof RE2JS | undefined;
+/** CommonJS's, which every bundle of this module has (the form page's too: the bundler resolves it). */
+declare const require: (id: string) => unknown;
+
+/**
+ * re2js, loaded on the first pattern: it is as large as the rest of the extension bundle, and
+ * activation should not parse it (the build makes './re2-engine' its own file, dist/re2.js).
+ */
+function re2(): typeof RE2JS {
+  // A plain require: synchronous, and the build maps it to dist/re2.js.
+  engine ??= (require('./re2-engine') as typeof import('./re2-engine')).RE2JS;
+  return engine;
+}
+
 /** Patterns kept compiled: a session's servers ask far fewer distinct ones. */
 const COMPILED_KEPT = 64;
 const compiled = new LruCache<Compiled | 'broken'>(COMPILED_KEPT);
@@ -41,7 +55,7 @@ function knowsProperty(name: string): boolean {
   let known = knownProperties.get(name);
   if (known === undefined) {
     try {
-      RE2JS.compile(`\\p{${name}}`);
+      re2().compile(`\\p{${name}}`);
       known = true;
     } catch {
       known = false;
@@ -93,7 +107,7 @@ function compile(source: string): Compiled | 'broken' {
       if (!checkPattern(source).ok) throw new PatternSyntaxError(source);
       const plan = planPattern(source);
       const alternatives = plan.alternatives.map((parts) =>
-        parts.map((part) => ({ re: RE2JS.compile(part.re2, part.lookbehind ? RE2JS.LOOKBEHINDS : 0), mustMatch: part.mustMatch })),
+        parts.map((part) => ({ re: re2().compile(part.re2, part.lookbehind ? re2().LOOKBEHINDS : 0), mustMatch: part.mustMatch })),
       );
       entry = { alternatives, size: alternatives.flat().reduce((sum, p) => sum + p.re.programSize(), 0), wordBoundary: plan.wordBoundary };
     } catch {

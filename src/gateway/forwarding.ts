@@ -37,6 +37,8 @@ export interface ForwardingDeps {
   readonly suspended: SuspendedCalls;
   /** A tool call's result, in words, for the questions it asked (the History keeps it with them). */
   readonly onToolResult?: ResultSink;
+  /** Timings for `npm run bench`: set only in the benchmark build. */
+  readonly timings?: (record: Record<string, unknown>) => void;
 }
 
 /** The longest agent name we pass on: it is shown in every question the call raises. */
@@ -156,6 +158,7 @@ export function createForwardingServer(deps: ForwardingDeps): Server {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const since = Date.now();
+    deps.timings?.({ event: 'gatewayToolCall', at: since });
     try {
       const result = await forward(ctx, (options) => upstream.callTool(name, args ?? {}, options));
       if ((result as { resultType?: unknown }).resultType === 'input_required') return result;

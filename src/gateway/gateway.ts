@@ -53,6 +53,8 @@ export interface GatewayOptions {
   readonly version: string;
   /** Each forwarded tool call's result, in words (the History keeps it with the call's questions). */
   readonly onToolResult?: ResultSink;
+  /** Timings for `npm run bench`: set only in the benchmark build. */
+  readonly timings?: (record: Record<string, unknown>) => void;
   readonly allowedOrigins?: readonly string[];
   readonly log?: (message: string) => void;
 }
@@ -167,11 +169,11 @@ export class Gateway {
   }
 
   private endpointFor(upstream: Upstream): McpEndpoint {
-    const { store, heartbeatMs, version, onToolResult } = this.options;
+    const { store, heartbeatMs, version, onToolResult, timings } = this.options;
     return new McpEndpoint({
       name: upstream.name,
       createServer: (suspended) =>
-        createForwardingServer({ upstream, version, suspended, ...(store && { store }), ...(heartbeatMs !== undefined && { heartbeatMs }), ...(onToolResult && { onToolResult }) }),
+        createForwardingServer({ upstream, version, suspended, ...(store && { store }), ...(heartbeatMs !== undefined && { heartbeatMs }), ...(onToolResult && { onToolResult }), ...(timings && { timings }) }),
       onListChanged: (listener) => upstream.onListChanged(listener),
       onError: (error) => this.log(`${upstream.name}: ${error.message}`),
     });

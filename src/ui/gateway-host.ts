@@ -27,6 +27,8 @@ export interface GatewayHostDeps {
   readonly log: vscode.LogOutputChannel;
   /** Each forwarded tool call's result (the History keeps it with the call's questions). */
   readonly onToolResult?: ResultSink;
+  /** Timings for `npm run bench`: set only in the benchmark build. */
+  readonly timings?: (record: Record<string, unknown>) => void;
 }
 
 export class GatewayHost implements vscode.Disposable {
@@ -74,6 +76,7 @@ export class GatewayHost implements vscode.Disposable {
       store: this.deps.store,
       version: this.deps.version,
       ...(this.deps.onToolResult && { onToolResult: this.deps.onToolResult }),
+      ...(this.deps.timings && { timings: this.deps.timings }),
       log: (message) => this.deps.log.warn(`gateway: ${message}`),
     });
     if (this.disposed) {

@@ -50,6 +50,8 @@ export class ToolRunner {
     private readonly onResult?: ResultSink,
     /** Runs a call the person started: a sign-in (or more scope) it needs may ask to open the browser. */
     private readonly personStarted: <T>(server: string, run: () => Promise<T>) => Promise<T> = (_server, run) => run(),
+    /** Timings for `npm run bench`: set only in the benchmark build. */
+    private readonly timings?: (record: Record<string, unknown>) => void,
   ) {}
 
   async run(serverId?: string, toolName?: string): Promise<void> {
@@ -76,6 +78,7 @@ export class ToolRunner {
       return;
     }
     const tool = toolName ? connection.tools.find((t) => t.name === toolName) : await this.pickTool(connection.tools, entry.definition.name);
+    this.timings?.({ event: 'toolPicked', at: Date.now() });
     if (!tool) {
       if (toolName) void showError(`${entry.definition.name} has no tool "${toolName}".`);
       return;
@@ -157,6 +160,7 @@ export class ToolRunner {
     // Out of the way of the call's own questions (see call-progress.ts).
     const progress = new CallProgressView(`${name} on ${server}`, () => cancel.abort(new Error(`You stopped ${name}`)));
     try {
+      this.timings?.({ event: 'toolCallStarting', at: Date.now() });
       const result = await this.personStarted(server, () => this.manager.callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p) })).finally(() =>
         progress.dispose(),
       );

@@ -1,0 +1,181 @@
+/**
+ * Where the time goes, end to end, from the moment a tool is called to the first field of
+ * the form it asks for having focus: called by the person (Run Tool, the Enter on a tool
+ * that takes no arguments) and by VS Code's agent (`vscode.lm.invokeTool` on a tool we serve,
+ * through VS Code's MCP client and our gateway). Each span is between two stamps taken with
+ * Date.now() on this machine: the bench at the Enter, the extension at the tool API call, the
+ * fixture server when the call reaches it and when it sends its question, the broker when the
+ * question reaches it (`createdAt`), the form panel when the broker hands it over, the page
+ * when it starts rendering and when the first field has focus. The first form of each call
+ * opens a new panel (the panel closes between samples).
+ */
+/// <reference lib="dom" />
+import type { Ui } from '../test/e2e/ui-setup';
+import { openToolList, type ResultTabs } from '../test/e2e/ui-steps';
+import { waitUntil } from '../test/support/wait';
+import { agentInputClosed, events, medians, plainWebviews } from './forms';
+import { median, round } from './stats';
+
+const SAMPLES = 10;
+
+/** The spans, in order; `ours` says whose time it is. */
+const SPANS = [
+  { key: 'toPicked', label: 'Enter to our runner having the tool (VS Code\'s quick pick)', ours: "VS Code's" },
+  { key: 'toCall', label: 'tool to its call starting', ours: 'ours' },
+  { key: 'toGateway', label: "VS Code's MCP client to our gateway having the call", ours: "VS Code's" },
+  { key: 'toServer', label: 'call to the server having it', ours: 'ours (and the pipe)' },
+  { key: 'server', label: 'the server, call to question sent', ours: "the server's" },
+  { key: 'toBroker', label: 'question sent to our broker (transport, our checks)', ours: 'ours (and the pipe)' },
+  { key: 'toPanel', label: 'broker to the form panel', ours: 'ours' },
+  { key: 'toRender', label: 'panel to the page rendering (new panel)', ours: 'ours (and VS Code\'s webview)' },
+  { key: 'toFocus', label: 'render to the field focused', ours: 'ours (the page)' },
+] as const;
+
+type Spans = Record<(typeof SPANS)[number]['key'] | 'total' | 'arrivalToFocus' | 'oursOutsideThePage' | 'plainWebview' | 'ratio', number>;
+
+async function declineForm(ui: Ui): Promise<void> {
+  const frame = ui.workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+  await frame.locator('vscode-button', { hasText: 'Decline' }).click();
+  await ui.nextRecord('ask_form_now');
+}
+
+/**
+ * One call's spans, from `startedAt` (the Enter, or the tool API call), for the `index`th form
+ * and record; `run` is the Run Tool call's index (its runner's stamps), none through the gateway.
+ */
+async function spansOf(ui: Ui, benchLog: string, at: { form: number; record: number; run?: number; gateway?: number }, startedAt: number): Promise<Omit<Spans, 'plainWebview' | 'ratio'>> {
+  const { form: index, record, run, gateway } = at;
+  const shown = await waitUntil('the form on the page', () => events(benchLog).filter((e) => e.event === 'formShown')[index], 30_000);
+  const picked = run === undefined ? startedAt : Number(events(benchLog).filter((e) => e.event === 'toolPicked')[run]?.at);
+  const starting = run === undefined ? startedAt : Number(events(benchLog).filter((e) => e.event === 'toolCallStarting')[run]?.at);
+  // Through the gateway, our part starts where VS Code's MCP client hands us the call.
+  const atGateway = gateway === undefined ? starting : Number(events(benchLog).filter((e) => e.event === 'gatewayToolCall')[gateway]?.at);
+  const received = Number(ui.records().filter((r) => r.tool === 'ask_form_now:received')[record]?.outcome.at);
+  const sent = Number(ui.records().filter((r) => r.tool === 'ask_form_now:sent')[record]?.outcome.at);
+  const created = Number(shown.createdAt);
+  const asked = Number(shown.askedAt);
+  const render = Number(shown.renderStartedAt);
+  const focused = Number(shown.at);
+  return {
+    toPicked: picked - startedAt,
+    toCall: starting - picked,
+    toGateway: atGateway - starting,
+    toServer: received - atGateway,
+    server: sent - received,
+    toBroker: created - sent,
+    toPanel: asked - created,
+    toRender: render - asked,
+    toFocus: focused - render,
+    total: focused - startedAt,
+    arrivalToFocus: focused - created,
+    // Everything of ours but the page's own rendering (the server's span left out).
+    oursOutsideThePage: received - atGateway + (starting - picked) + (created - sent) + (asked - created),
+  };
+}
+
+export interface SpansFigures {
+  readonly results: Record<string, unknown>;
+  readonly rows: Array<{ measure: string; ours: string; baseline: string; ratio: number | string; target: string }>;
+}
+
+export async function benchSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<SpansFigures> {
+  try {
+    return await measureSpans(ui, benchLog, resultTabs);
+  } catch (error) {
+    const shot = await ui.workbench.screenshot('FAILED-bench-spans').catch(() => 'none');
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (screenshot: ${shot})`, { cause: error });
+  }
+}
+
+async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<SpansFigures> {
+  const { workbench } = ui;
+  process.stdout.write(`spans: ${SAMPLES} calls from Run Tool's Enter, ${SAMPLES} from vscode.lm.invokeTool through the gateway, each to a new form's field focused, each after a new plain webview form…\n`);
+  let form = events(benchLog).filter((e) => e.event === 'formShown').length;
+  let record = ui.records().filter((r) => r.tool === 'ask_form_now:received').length;
+  let runs = events(benchLog).filter((e) => e.event === 'toolPicked').length;
+  let gatewayCalls = events(benchLog).filter((e) => e.event === 'gatewayToolCall').length;
+  /** Each sample's floor is taken just before it, from the same state (the workbench changes as result tabs pile up). */
+  const paired = async (measure: () => Promise<Omit<Spans, 'plainWebview' | 'ratio'>>): Promise<Spans> => {
+    await agentInputClosed(workbench);
+    const [plain] = await plainWebviews(workbench, benchLog, 1);
+    await agentInputClosed(workbench);
+    const spans = await measure();
+    return { ...spans, plainWebview: plain, ratio: spans.arrivalToFocus / plain };
+  };
+  const runTool: Spans[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    runTool.push(
+      await paired(async () => {
+        await openToolList(workbench, 'fixture');
+        await workbench.typeInQuickInput('ask_form_now');
+        await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'ask_form_now' }).first().waitFor();
+        const enter = Date.now();
+        await workbench.page.keyboard.press('Enter');
+        const spans = await spansOf(ui, benchLog, { form: form++, record: record++, run: runs++ }, enter);
+        await declineForm(ui);
+        await resultTabs.next();
+        return spans;
+      }),
+    );
+  }
+  const lm: Spans[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    lm.push(
+      await paired(async () => {
+        const calls = events(benchLog).filter((e) => e.event === 'invokeTool').length;
+        await workbench.runCommand("Elicitation Host: Benchmark: Call a Served Tool through VS Code's Tool API");
+        const called = await waitUntil("the tool API's call", () => {
+          const all = events(benchLog);
+          return all.find((e) => e.event === 'invokeToolFailed') ?? all.filter((e) => e.event === 'invokeTool')[calls];
+        }, 90_000);
+        if (called.event === 'invokeToolFailed') throw new Error(`vscode.lm.invokeTool failed: ${String(called.message)}`);
+        // Should VS Code ask to run the tool first (it does not for a read-only one), the spans start at that Yes.
+        let startedAt = Number(called.at);
+        const confirmation = workbench.dialog.filter({ hasText: 'Run ' }).locator('.monaco-button', { hasText: /^(Yes|Allow|Continue)$/ }).first();
+        const formShown = (): boolean => events(benchLog).filter((e) => e.event === 'formShown').length > form;
+        await waitUntil('the form, or VS Code asking to run the tool', async () => formShown() || (await confirmation.isVisible().catch(() => false)) || undefined, 30_000);
+        if (!formShown() && (await confirmation.isVisible().catch(() => false))) {
+          startedAt = Date.now();
+          await confirmation.click();
+        }
+        const spans = await spansOf(ui, benchLog, { form: form++, record: record++, gateway: gatewayCalls++ }, startedAt);
+        const done = events(benchLog).filter((e) => e.event === 'invokeToolDone').length;
+        await declineForm(ui);
+        await waitUntil('the tool API call to return', () => events(benchLog).filter((e) => e.event === 'invokeToolDone').length > done || undefined, 30_000);
+        return spans;
+      }),
+    );
+  }
+  // Each key's median; the ratio's to two places.
+  const summary = (rows: Spans[]): Record<string, number> => ({ ...medians(rows as unknown as Array<Record<string, number>>), ratio: round(median(rows.map((r) => r.ratio)), 2) });
+  const person = summary(runTool);
+  const agent = summary(lm);
+  const rows: SpansFigures['rows'] = [];
+  for (const [label, m] of [["Run Tool's Enter", person], ['vscode.lm.invokeTool, through the gateway', agent]] as const) {
+    rows.push({
+      measure: `from ${label} to a new form's field focused (median of ${SAMPLES}): ${SPANS.map((s) => `${s.label} ${m[s.key]} ms [${s.ours}]`).join('; ')}`,
+      ours: `${m.total} ms`,
+      baseline: '-',
+      ratio: '-',
+      target: '(the spans)',
+    });
+    rows.push({
+      measure: `from ${label}: ours outside the page (from having the tool to the server having the call, to the broker, to the panel)`,
+      ours: `${m.oursOutsideThePage} ms`,
+      baseline: '-',
+      ratio: m.oursOutsideThePage < 20 ? 'ok' : 'over',
+      target: '< 20 ms',
+    });
+    rows.push({
+      measure: `from ${label}: the question's arrival to the field focused (new panel; each against a new plain webview form just before it, median of the ratios)`,
+      ours: `${m.arrivalToFocus} ms`,
+      baseline: `${m.plainWebview} ms (new plain webview form)`,
+      ratio: round(m.ratio, 2),
+      target: '<= 1.0',
+    });
+  }
+  return {
+    results: { spans: { samples: SAMPLES, runToolMedianMs: person, invokeToolMedianMs: agent, runToolSamples: runTool, invokeToolSamples: lm } },
+    rows,
+  };
+}
