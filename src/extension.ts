@@ -177,7 +177,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     { dispose: () => void manager.stopAll() },
   );
 
-  await loader.loadAll();
+  // Activation ends once the servers are known, not started: a start may wait for a person's
+  // input or a slow remote server, and whoever awaits our activation (an extension using the
+  // API) should not wait for that.
+  await new Promise<void>((known) => report(loader.loadAll(known)));
   if (gatewayEnabled()) report(gateway.start());
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);
   return createApi({

@@ -89,9 +89,11 @@ export class ServerManager {
 
   /**
    * Replaces the definitions of the given sources (a file changed, the setting changed).
-   * A changed definition restarts its running server; a removed one stops.
+   * A changed definition restarts its running server; a removed one stops. Resolves once
+   * the servers it starts have started (or failed); `onKnown` is called before, as soon as
+   * the new definitions are in place.
    */
-  async update(loaded: readonly LoadedSource[]): Promise<void> {
+  async update(loaded: readonly LoadedSource[], onKnown?: () => void): Promise<void> {
     const touched = new Set(loaded.map((l) => sourceKey(l.source)));
     const incoming = new Map<string, { definition: ServerDefinition; inputs: readonly InputDefinition[] }>();
     for (const { source, parsed } of loaded) {
@@ -120,6 +122,7 @@ export class ServerManager {
       }
     }
     this.onDidChange.fire();
+    onKnown?.();
     await Promise.all(work);
   }
 

@@ -45,10 +45,11 @@ export class ConfigLoader implements vscode.Disposable {
   }
 
   /** Loads everything and starts watching the files. */
-  async loadAll(): Promise<void> {
+  /** Reads every source; resolves once the servers to start have started, `onKnown` as soon as they are all known. */
+  async loadAll(onKnown?: () => void): Promise<void> {
     const folders = vscode.workspace.workspaceFolders ?? [];
     folders.forEach((f) => this.watch(f));
-    await this.load([...folders.map((f) => this.folderSource(f)), { kind: 'user' }]);
+    await this.load([...folders.map((f) => this.folderSource(f)), { kind: 'user' }], onKnown);
   }
 
   private watch(folder: vscode.WorkspaceFolder): void {
@@ -61,7 +62,7 @@ export class ConfigLoader implements vscode.Disposable {
     this.watchers.set(folder.uri.toString(), watcher);
   }
 
-  private async load(sources: ConfigSource[]): Promise<void> {
+  private async load(sources: ConfigSource[], onKnown?: () => void): Promise<void> {
     const loaded: LoadedSource[] = [];
     for (const source of sources) {
       if (source.kind === 'user') {
@@ -92,9 +93,11 @@ export class ConfigLoader implements vscode.Disposable {
       loaded.push({ source, parsed });
     }
     try {
-      await this.manager.update(loaded);
+      await this.manager.update(loaded, onKnown);
     } catch (error) {
       this.log.error(`could not apply the server configuration: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      onKnown?.();
     }
   }
 
