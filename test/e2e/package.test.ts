@@ -38,6 +38,7 @@ describe('the packaged extension', () => {
       'dist/extension.js',
       'dist/gateway.js',
       'dist/mcp-sdk.js',
+      'dist/re2.js',
       'dist/webview/main.js',
       'dist/webview/pattern.js',
       'dist/webview/styles.css',
