@@ -41,10 +41,15 @@ async function nextForm(ui: Ui, benchLog: string, index: number, breakdown: Arra
     ...(script >= asked && { hostToPageScript: script - asked }),
     renderToFocus: Number(shown.at) - Number(shown.renderStartedAt),
   });
+  await declineForm(ui, 'ask_form_later');
+  return elapsed;
+}
+
+/** Declines the form on screen, and waits for the fixture's tool to record it. */
+export async function declineForm(ui: Ui, tool: string): Promise<void> {
   const frame = ui.workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
   await frame.locator('vscode-button', { hasText: 'Decline' }).click();
-  await ui.nextRecord('ask_form_later');
-  return elapsed;
+  await ui.nextRecord(tool);
 }
 
 /** Median of each step: server → host, host → render (→ page script, for a new page), render → focused. */

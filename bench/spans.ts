@@ -13,7 +13,7 @@
 import type { Ui } from '../test/e2e/ui-setup';
 import { openToolList, type ResultTabs } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
-import { agentInputClosed, events, medians, plainWebviews } from './forms';
+import { agentInputClosed, declineForm, events, medians, plainWebviews } from './forms';
 import { median, round } from './stats';
 
 const SAMPLES = 10;
@@ -32,12 +32,6 @@ const SPANS = [
 ] as const;
 
 type Spans = Record<(typeof SPANS)[number]['key'] | 'total' | 'arrivalToFocus' | 'oursOutsideThePage' | 'plainWebview' | 'ratio', number>;
-
-async function declineForm(ui: Ui): Promise<void> {
-  const frame = ui.workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
-  await frame.locator('vscode-button', { hasText: 'Decline' }).click();
-  await ui.nextRecord('ask_form_now');
-}
 
 /**
  * One call's spans, from `startedAt` (the Enter, or the tool API call), for the `index`th form
@@ -112,7 +106,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
         const enter = Date.now();
         await workbench.page.keyboard.press('Enter');
         const spans = await spansOf(ui, benchLog, { form: form++, record: record++, run: runs++ }, enter);
-        await declineForm(ui);
+        await declineForm(ui, 'ask_form_now');
         await resultTabs.next();
         return spans;
       }),
@@ -140,7 +134,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
         }
         const spans = await spansOf(ui, benchLog, { form: form++, record: record++, gateway: gatewayCalls++ }, startedAt);
         const done = events(benchLog).filter((e) => e.event === 'invokeToolDone').length;
-        await declineForm(ui);
+        await declineForm(ui, 'ask_form_now');
         await waitUntil('the tool API call to return', () => events(benchLog).filter((e) => e.event === 'invokeToolDone').length > done || undefined, 30_000);
         return spans;
       }),

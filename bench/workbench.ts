@@ -8,14 +8,14 @@
  * stamps the moment the DOM shows the prompt (a MutationObserver) with
  * performance.timeOrigin + performance.now(). All run on this machine.
  */
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { closeBrowser, FIXTURES, userServerSettings } from '../test/e2e/context';
 import { startUi } from '../test/e2e/ui-setup';
 import { ResultTabs, runTool } from '../test/e2e/ui-steps';
-import { benchForms } from './forms';
+import { benchForms, events } from './forms';
 import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
 import { QUIET_BEFORE_MS } from './quiet';
@@ -54,10 +54,6 @@ function quickInputShows(title: string, text: string): string {
   })()`;
 }
 
-function readLog(file: string): Array<Record<string, unknown>> {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
-}
-
 export interface WorkbenchFigures {
   results: Record<string, unknown>;
   rows: Array<{ measure: string; ours: string; baseline: string; ratio: number | string; target: string }>;
@@ -87,7 +83,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
         shown.catch(() => undefined);
         await workbench.runCommand('Elicitation Host: Benchmark: Plain Quick Pick');
         const visibleAt = await shown;
-        const calledAt = Number(readLog(benchLog).filter((e) => e.event === 'plainQuickPick').at(-1)?.at);
+        const calledAt = Number(events(benchLog).filter((e) => e.event === 'plainQuickPick').at(-1)?.at);
         plain.push(visibleAt - calledAt);
         await page.keyboard.press('Escape');
         await workbench.waitForQuickInputHidden();

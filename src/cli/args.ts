@@ -8,6 +8,7 @@
  * Parsed by Node's own `util.parseArgs` (strict), so `--args JSON` and `--args=JSON` both work.
  */
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
+import { type CrossAppIdentity, isClientMetadataUrl } from '../mcp/sign-in';
 
 export interface CliOptions {
   readonly command: 'call' | 'call-all';
@@ -31,7 +32,7 @@ export interface SignInOptions {
   readonly clientMetadataUrl?: string;
   readonly tokenCache?: string;
   /** Enterprise-managed sign-in: an ID token traded at the identity provider. */
-  readonly idp?: { readonly issuer?: string; readonly tokenEndpoint?: string; readonly idTokenFile: string; readonly clientId: string; readonly clientSecret?: string };
+  readonly idp?: { readonly provider: CrossAppIdentity['idp']; readonly idTokenFile: string; readonly clientId: string; readonly clientSecret?: string };
 }
 
 export const USAGE = `Usage:
@@ -194,15 +195,7 @@ function signInOptions(values: Parsed['values']): SignInOptions {
   const browser = values.browser ?? 'system';
   if (browser !== 'system' && browser !== 'fetch') throw new UsageError(`--browser is system or fetch, not "${browser}"`);
   const metadataUrl = values['client-metadata-url'];
-  if (metadataUrl !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(metadataUrl);
-    } catch {
-      url = undefined;
-    }
-    if (!url || url.protocol !== 'https:' || url.pathname === '/') throw new UsageError('--client-metadata-url must be an https URL with a path (the document\'s address)');
-  }
+  if (metadataUrl !== undefined && !isClientMetadataUrl(metadataUrl)) throw new UsageError('--client-metadata-url must be an https URL with a path (the document\'s address)');
   if (values['client-secret'] !== undefined && values['client-id'] === undefined) throw new UsageError('--client-secret goes with --client-id');
   if (values['client-key'] !== undefined && values['client-id'] === undefined) throw new UsageError('--client-key goes with --client-id');
   return {
@@ -231,7 +224,7 @@ function identityProvider(values: Parsed['values']): Pick<SignInOptions, 'idp'> 
     if (url !== undefined && !URL.canParse(url)) throw new UsageError(`${option} is not a URL: ${url}`);
   }
   return {
-    idp: { ...(issuer !== undefined && { issuer }), ...(tokenEndpoint !== undefined && { tokenEndpoint }), idTokenFile, clientId, ...(secret !== undefined && { clientSecret: secret }) },
+    idp: { provider: issuer !== undefined ? { issuer } : { tokenEndpoint: tokenEndpoint! }, idTokenFile, clientId, ...(secret !== undefined && { clientSecret: secret }) },
   };
 }
 

@@ -27,7 +27,7 @@ export async function runnerSignIn(options: SignInOptions, remote: boolean, out:
     ...(options.clientKeyFile !== undefined && { privateKey: readClientKey(options.clientKeyFile) }),
     ...(options.clientMetadataUrl !== undefined && { clientMetadataUrl: options.clientMetadataUrl }),
     ...(options.idp !== undefined && {
-      crossApp: { idp: options.idp.issuer !== undefined ? { issuer: options.idp.issuer } : { tokenEndpoint: options.idp.tokenEndpoint ?? '' }, idToken: readSecretFile(options.idp.idTokenFile, '--id-token'), idpClientId: options.idp.clientId, ...(options.idp.clientSecret !== undefined && { idpClientSecret: options.idp.clientSecret }) },
+      crossApp: { idp: options.idp.provider, idToken: readSecretFile(options.idp.idTokenFile, '--id-token'), idpClientId: options.idp.clientId, ...(options.idp.clientSecret !== undefined && { idpClientSecret: options.idp.clientSecret }) },
     }),
   };
   return {

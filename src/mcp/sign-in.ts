@@ -53,6 +53,12 @@ const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** How a sign-in gets its tokens: through the person's browser, or as the client itself. */
 type Grant = 'authorization_code' | 'client_credentials' | 'jwt-bearer';
 
+/** A client ID metadata document's address: https, with a path (the SDK refuses any other). */
+export function isClientMetadataUrl(text: string): boolean {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  return url !== undefined && url.protocol === 'https:' && url.pathname !== '/';
+}
+
 /** The server needs a sign-in that may not start by itself (nothing opens a browser unbidden). */
 export class SignInRequiredError extends Error {
   constructor(readonly server: string) {

@@ -44,8 +44,10 @@ export class ConfigLoader implements vscode.Disposable {
     return { kind: 'workspace', file: mcpJsonUri(folder).fsPath, folder: folder.uri.fsPath };
   }
 
-  /** Loads everything and starts watching the files. */
-  /** Reads every source; resolves once the servers to start have started, `onKnown` as soon as they are all known. */
+  /**
+   * Loads everything and starts watching the files; resolves once the servers to start have
+   * started, `onKnown` as soon as they are all known.
+   */
   async loadAll(onKnown?: () => void): Promise<void> {
     const folders = vscode.workspace.workspaceFolders ?? [];
     folders.forEach((f) => this.watch(f));

@@ -1,6 +1,7 @@
 /** The extension's settings, read fresh each time they matter. */
 import * as vscode from 'vscode';
 import type { ConnectionSettings } from '../mcp/connection';
+import { isClientMetadataUrl } from '../mcp/sign-in';
 
 const SECTION = 'elicitationHost';
 
@@ -33,7 +34,7 @@ export function autoStart(serverName: string): boolean {
 /** `elicitationHost.oauth.clientMetadataUrl`: the client ID metadata document the person's organisation hosts, if any. */
 export function clientMetadataUrl(): string | undefined {
   const url = config().get<string>('oauth.clientMetadataUrl', '').trim();
-  return /^https:\/\/[^/]+\/.+/.test(url) ? url : undefined;
+  return isClientMetadataUrl(url) ? url : undefined;
 }
 
 export function userServers(): unknown {

@@ -48,10 +48,10 @@ describe('runner command line', () => {
     assert.deepEqual(key.signIn, { browser: 'system', clientId: 'abc', clientKeyFile: 'k.pem' });
     const idp = parseArgs(['call-all', '--client-id', 'abc', '--client-secret', 's', '--id-token', 'id.jwt', '--idp-url', 'https://idp.example', '--idp-client-id', 'me', '--idp-client-secret', 't', 'https://a.example/mcp']);
     assert.ok(idp !== 'help');
-    assert.deepEqual(idp.signIn.idp, { issuer: 'https://idp.example', idTokenFile: 'id.jwt', clientId: 'me', clientSecret: 't' });
+    assert.deepEqual(idp.signIn.idp, { provider: { issuer: 'https://idp.example' }, idTokenFile: 'id.jwt', clientId: 'me', clientSecret: 't' });
     const endpoint = parseArgs(['call-all', '--client-id', 'abc', '--id-token', 'id.jwt', '--idp-token-endpoint', 'https://idp.example/token', '--idp-client-id', 'me', 'https://a.example/mcp']);
     assert.ok(endpoint !== 'help');
-    assert.deepEqual(endpoint.signIn.idp, { tokenEndpoint: 'https://idp.example/token', idTokenFile: 'id.jwt', clientId: 'me' });
+    assert.deepEqual(endpoint.signIn.idp, { provider: { tokenEndpoint: 'https://idp.example/token' }, idTokenFile: 'id.jwt', clientId: 'me' });
     assert.match(usageError(['call-all', '--client-key', 'k.pem', 'https://a.example/mcp']), /--client-key goes with --client-id/);
     assert.match(usageError(['call-all', '--client-id', 'a', '--id-token', 'i', '--idp-client-id', 'me', 'https://a.example/mcp']), /names its identity provider once: --idp-url or --idp-token-endpoint/);
     assert.match(usageError(['call-all', '--client-id', 'a', '--id-token', 'i', '--idp-url', 'https://i.example', '--idp-token-endpoint', 'https://i.example/t', '--idp-client-id', 'me', 'https://a.example/mcp']), /names its identity provider once/);
