@@ -42,6 +42,9 @@ export default tseslint.config(
         { selector: "MemberExpression[property.name='innerHTML']", message: 'Server text is set with textContent, never parsed as HTML.' },
         { selector: "MemberExpression[property.name='outerHTML']", message: 'Server text is set with textContent, never parsed as HTML.' },
         { selector: "CallExpression[callee.property.name='insertAdjacentHTML']", message: 'Server text is set with textContent, never parsed as HTML.' },
+        // scripts/build.mjs hands modules the API object itself (plainVscodeRequire): it has no default.
+        { selector: "ImportDeclaration[source.value='vscode'] > ImportDefaultSpecifier", message: "import * as vscode from 'vscode' (the bundle gives modules the API object itself, which has no default)." },
+        { selector: "ImportDeclaration[source.value='vscode'] > ImportSpecifier[imported.name='default']", message: "import * as vscode from 'vscode' (the bundle gives modules the API object itself, which has no default)." },
       ],
     },
   },

@@ -12,12 +12,21 @@ import { SERVED_FOR_SPANS } from './served';
 export interface BenchmarkHooks {
   /** Records one timing, stamped with when it was logged. */
   readonly record: (record: Record<string, unknown>) => void;
+  /** The activate call's own work is done (what follows waits for the servers to be read): records the breakdown. */
+  readonly activated: () => void;
 }
 
 export function installBenchmarkHooks(context: vscode.ExtensionContext): BenchmarkHooks {
+  const activateStarted = performance.now();
   const file = process.env.ELICITATION_HOST_BENCH_LOG;
+  /** Set while a plain webview waits for a tool call to reach the gateway (plainWebviewInToolCall). */
+  let plainOnGatewayCall = false;
   const record = (entry: Record<string, unknown>): void => {
     if (file) appendFileSync(file, `${JSON.stringify({ ...entry, loggedAt: Date.now() })}\n`);
+    if (plainOnGatewayCall && entry.event === 'gatewayToolCall') {
+      plainOnGatewayCall = false;
+      plainWebview(record);
+    }
   };
   context.subscriptions.push(
     vscode.commands.registerCommand('elicitationHost.benchmark.plainQuickPick', async () => {
@@ -27,12 +36,37 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
       return vscode.window.showQuickPick(['Accept', 'Decline'], { title: 'Plain quick pick (benchmark)' });
     }),
     vscode.commands.registerCommand('elicitationHost.benchmark.plainWebview', () => plainWebview(record)),
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebviewFromPick', () => plainWebviewFromPick(record)),
+    // The plain webview from the state a form asked for by VS Code's agent starts from: a call of
+    // the tool API under way, the webview made as the call reaches our gateway (wait_now asks nothing).
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebviewInToolCall', async () => {
+      plainOnGatewayCall = true;
+      try {
+        await vscode.lm.invokeTool(await servedTool('wait_now'), { input: {}, toolInvocationToken: undefined });
+        record({ event: 'plainToolCallDone', at: Date.now() });
+      } catch (error) {
+        record({ event: 'invokeToolFailed', message: error instanceof Error ? error.message : String(error) });
+      }
+    }),
     vscode.commands.registerCommand('elicitationHost.benchmark.invokeTool', () =>
       invokeServedTool(record).catch((error: unknown) => record({ event: 'invokeToolFailed', message: error instanceof Error ? error.message : String(error) })),
     ),
   );
   if (file) void vscode.commands.executeCommand('setContext', 'elicitationHost.benchmarking', true);
-  return { record };
+  const { __elicitationHostCodeStarted: codeStarted, __elicitationHostCodeEnded: codeEnded } = globalThis as { __elicitationHostCodeStarted?: number; __elicitationHostCodeEnded?: number };
+  return {
+    record,
+    activated: () =>
+      record({
+        event: 'activation',
+        // The bundle's top-level code, its first line to its last (VS Code's "code loading" adds reading and compiling it).
+        ...(codeStarted !== undefined && codeEnded !== undefined && { moduleMs: codeEnded - codeStarted }),
+        // From the code's end to activate being called: VS Code making the extension's context (its storage, secrets...).
+        ...(codeEnded !== undefined && { untilActivateMs: activateStarted - codeEnded }),
+        // The activate call up to its first wait: VS Code's "activate call".
+        activateCallMs: performance.now() - activateStarted,
+      }),
+  };
 }
 
 /**
@@ -41,16 +75,38 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
  * answered in the workbench; the result is recorded when it comes back.
  */
 async function invokeServedTool(record: (entry: Record<string, unknown>) => void): Promise<void> {
+  const name = await servedTool('ask_form_now');
+  record({ event: 'invokeTool', at: Date.now() });
+  await vscode.lm.invokeTool(name, { input: {}, toolInvocationToken: undefined });
+  record({ event: 'invokeToolDone', at: Date.now() });
+}
+
+/** The name VS Code's tool API gives a tool of the server we serve for the spans (started first). */
+async function servedTool(tool: string): Promise<string> {
   await vscode.commands.executeCommand('workbench.mcp.startServer', `elicitation-host.elicitation-host/${SERVED_FOR_SPANS}`);
   const deadline = Date.now() + 60_000;
-  let tool: vscode.LanguageModelToolInformation | undefined;
-  while (!(tool = vscode.lm.tools.find((t) => t.name.includes(`_${SERVED_FOR_SPANS}_`) && t.name.endsWith('_ask_form_now')))) {
-    if (Date.now() > deadline) throw new Error(`VS Code listed no ask_form_now tool of ${SERVED_FOR_SPANS}: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
+  let found: vscode.LanguageModelToolInformation | undefined;
+  while (!(found = vscode.lm.tools.find((t) => t.name.includes(`_${SERVED_FOR_SPANS}_`) && t.name.endsWith(`_${tool}`)))) {
+    if (Date.now() > deadline) throw new Error(`VS Code listed no ${tool} tool of ${SERVED_FOR_SPANS}: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  record({ event: 'invokeTool', at: Date.now() });
-  await vscode.lm.invokeTool(tool.name, { input: {}, toolInvocationToken: undefined });
-  record({ event: 'invokeToolDone', at: Date.now() });
+  return found.name;
+}
+
+/**
+ * The plain webview from the state Run Tool's form starts from: a quick pick of ours closed by
+ * the Enter on its item, the webview made as the pick is accepted (as Run Tool calls the tool).
+ */
+function plainWebviewFromPick(record: (entry: Record<string, unknown>) => void): void {
+  const pick = vscode.window.createQuickPick();
+  pick.title = 'Plain pick (benchmark)';
+  pick.items = [{ label: 'plain_form_now' }];
+  pick.onDidAccept(() => {
+    pick.hide();
+    pick.dispose();
+    plainWebview(record);
+  });
+  pick.show();
 }
 
 /** A new webview panel with a plain HTML form of ten fields, timed from the call to the first field having focus. */

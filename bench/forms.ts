@@ -58,15 +58,38 @@ export function medians(rows: Array<Record<string, number>>): Record<string, num
   return Object.fromEntries(keys.map((k) => [k, round(median(rows.map((r) => r[k]).filter((v) => Number.isFinite(v))), 1)]));
 }
 
+/**
+ * Where a plain webview is made from: a command from the palette; `pick`, as a quick pick of
+ * ours is accepted with Enter (the state a Run Tool call's form starts from); `toolCall`, as a
+ * call of VS Code's tool API reaches our gateway (the state its form starts from).
+ */
+export type PlainFrom = 'palette' | 'pick' | 'toolCall';
+
 /** The floor: new plain webviews with a ten-field form, each from the call to its first field focused. */
-export async function plainWebviews(workbench: Workbench, benchLog: string, samples = SAMPLES): Promise<number[]> {
+export async function plainWebviews(workbench: Workbench, benchLog: string, samples = SAMPLES, from: PlainFrom = 'palette'): Promise<number[]> {
   const plain: number[] = [];
   for (let i = 0; i < samples; i++) {
     const before = events(benchLog).filter((e) => e.event === 'plainWebviewShown').length;
-    await workbench.runCommand('Elicitation Host: Benchmark: Plain Webview Form');
+    const callsDone = events(benchLog).filter((e) => e.event === 'plainToolCallDone').length;
+    if (from === 'pick') {
+      await workbench.runCommand('Elicitation Host: Benchmark: Plain Webview Form from a Pick');
+      await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'plain_form_now' }).first().waitFor();
+      await workbench.page.keyboard.press('Enter');
+    } else if (from === 'toolCall') {
+      await workbench.runCommand('Elicitation Host: Benchmark: Plain Webview Form during a Tool API Call');
+    } else {
+      await workbench.runCommand('Elicitation Host: Benchmark: Plain Webview Form');
+    }
     const shown = await waitUntil('the plain webview', () => events(benchLog).filter((e) => e.event === 'plainWebviewShown')[before], 20_000);
     const called = events(benchLog).filter((e) => e.event === 'plainWebviewCalled')[before];
     plain.push(Number(shown.at) - Number(called.at));
+    if (from === 'toolCall') {
+      const done = await waitUntil('the tool API call to end', () => {
+        const all = events(benchLog);
+        return all.find((e) => e.event === 'invokeToolFailed') ?? all.filter((e) => e.event === 'plainToolCallDone')[callsDone];
+      }, 30_000);
+      if (done.event === 'invokeToolFailed') throw new Error(`vscode.lm.invokeTool failed: ${String(done.message)}`);
+    }
   }
   return plain;
 }

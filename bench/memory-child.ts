@@ -5,7 +5,7 @@
  */
 import { createHost, requireFixtures } from '../test/support/servers';
 import { agent, startOurs } from './gateway';
-import { ANSWERING, connectBenchServer } from './middle';
+import { ANSWERING, connectBenchServer } from './middle-sides';
 
 /** The heap in use once garbage is collected (twice: finalizers of the first round free more). */
 async function settledHeap(): Promise<number> {

@@ -5,53 +5,19 @@
  * same fixture server) in the same run. The fixture times every round trip itself, so
  * both sides are measured by the same clock at the same point.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { Prompter } from '../src/elicitation/broker';
-import { submitted } from '../test/support/scripted-prompter';
-import { createHost, FIXTURES, requireFixtures } from '../test/support/servers';
+import { REPO, requireFixtures } from '../test/support/servers';
 import { againstBaseline, median, round } from './stats';
 
-const ANSWER = { party_size: 4, date: '2026-12-24', dietary: 'vegan' };
+type Sides = typeof import('./middle-sides');
 
-function durationsOf(result: unknown): number[] {
-  const text = (result as { content: Array<{ text: string }> }).content[0].text;
-  const parsed = JSON.parse(text) as { durations?: number[]; error?: string };
-  if (!parsed.durations) throw new Error(`the benchmark tool failed: ${text}`);
-  return parsed.durations;
-}
-
-/** Answers at once and keeps nothing (a test's ScriptedPrompter records every question). */
-export const ANSWERING: Prompter = { ask: async (request) => ({ action: 'accept', answers: submitted(request, ANSWER) }) };
-
-/** Our connection to the fixture's bench_elicit tool, no tool timeout (the memory bench uses it too). */
-export function connectBenchServer(host: ReturnType<typeof createHost>, name = 'bench') {
-  return host.connect(
-    { name, source: { kind: 'user' }, config: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--only', 'bench_elicit'], env: {} } },
-    { toolTimeoutMs: 0 },
-  );
-}
-
-async function ours(count: number): Promise<number[]> {
-  const host = createHost(ANSWERING);
-  try {
-    const connection = await connectBenchServer(host);
-    return durationsOf(await connection.callTool('bench_elicit', { count }));
-  } finally {
-    await host.closeAll();
-  }
-}
-
-async function bare(count: number): Promise<number[]> {
-  const client = new Client({ name: 'bare', version: '0' }, { capabilities: { elicitation: { form: {} } } });
-  client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: ANSWER }));
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--only', 'bench_elicit'], stderr: 'ignore' }));
-  try {
-    return durationsOf(await client.callTool({ name: 'bench_elicit', arguments: { count } }, { timeout: 10 * 60_000 }));
-  } finally {
-    await client.close();
-  }
+/** The two sides as `npm run build` bundled them (bench/middle-sides.ts says why). */
+function sides(): Sides {
+  const bundle = join(REPO, 'out/bench/middle-sides.js');
+  if (!existsSync(bundle)) throw new Error('out/bench/middle-sides.js is not built: run "npm run build" first (npm run bench does it).');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(bundle) as Sides;
 }
 
 export interface MiddleResult {
@@ -68,6 +34,7 @@ export interface MiddleResult {
 /** Alternates the two sides in 5 blocks (so neither gets a warmer machine) and pools the samples. */
 export async function benchMiddle(total = 1000, rounds = 5): Promise<MiddleResult> {
   requireFixtures();
+  const { ours, bare } = sides();
   const per = Math.ceil(total / rounds);
   // Warm both paths (JIT, module loading) before measuring.
   await bare(50);

@@ -64,7 +64,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
   // Beside the test workspace's servers, one from the user settings: served to VS Code's agent by default (the spans through the gateway).
-  const servers = { ...(userServerSettings()['elicitationHost.servers'] as Record<string, unknown>), [SERVED_FOR_SPANS]: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', SERVED_FOR_SPANS, '--only', 'ask_form_now'], env: { FIXTURE_RECORD: '${env:FIXTURE_RECORD}' } } };
+  const servers = { ...(userServerSettings()['elicitationHost.servers'] as Record<string, unknown>), [SERVED_FOR_SPANS]: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', SERVED_FOR_SPANS, '--only', 'ask_form_now,wait_now'], env: { FIXTURE_RECORD: '${env:FIXTURE_RECORD}' } } };
   const ui = await startUi('bench', { 'elicitationHost.servers': servers }, { ELICITATION_HOST_BENCH_LOG: benchLog });
   const figures: WorkbenchFigures = { results: {}, rows: [] };
   try {

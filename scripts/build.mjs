@@ -5,7 +5,7 @@
 // runs) makes the variant `npm run bench` installs: the extension with its benchmark
 // hooks (BENCHMARK true). Every other build leaves them out of the bundle.
 import * as esbuild from 'esbuild';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const analyze = process.argv.includes('--analyze');
@@ -37,6 +37,35 @@ const sharedRe2 = {
   name: 'shared-re2',
   setup(build) {
     build.onResolve({ filter: /^\.\/re2-engine$/ }, (args) => (args.importer.endsWith('pattern.ts') ? { path: './re2.js', external: true } : undefined));
+  },
+};
+
+/**
+ * `import * as vscode from 'vscode'` becomes `__toESM(require("vscode"))` in every module that
+ * has it: each copies the API's few hundred names onto a new object, two dozen times, which was
+ * most of the bundle's start-up (the activation bench's breakdown). The code only reads
+ * `vscode.name` (no default import: lint holds that), so the API object itself serves; the
+ * call is blanked to spaces, keeping every column (and the source map) where it was.
+ */
+const plainVscodeRequire = {
+  name: 'plain-vscode-require',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      const file = build.initialOptions.outfile;
+      const text = readFileSync(file, 'utf8');
+      const helpers = new Set();
+      const plain = text.replace(/([\w$]+)\(require\("vscode"\)\)/g, (_all, helper) => {
+        helpers.add(helper);
+        return `${' '.repeat(helper.length)}(require("vscode"))`;
+      });
+      // Only the one helper, and only if it is esbuild's __toESM (its body starts the same, minified or not).
+      const [helper] = helpers;
+      if (helpers.size !== 1 || !new RegExp(`(var|,)\\s*${helper.replace(/\$/g, '\\$')}\\s*=\\s*\\(mod, isNodeMode, target\\)|${helper.replace(/\$/g, '\\$')}=\\((\\w),(\\w),(\\w)\\)=>\\(\\4=\\2!=null`).test(text)) {
+        throw new Error(`${file}: expected one __toESM helper around require("vscode"), found ${[...helpers].join(', ') || 'none'}`);
+      }
+      writeFileSync(file, plain);
+    });
   },
 };
 
@@ -77,8 +106,13 @@ const builds = [
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode'],
-    plugins: [lazySdk, sharedRe2],
+    plugins: [lazySdk, sharedRe2, plainVscodeRequire],
     define: { BENCHMARK: String(benchmark) },
+    // The benchmark variant stamps when its top-level code starts and ends (bench/extension-hooks.ts: the activation breakdown).
+    ...(benchmark && {
+      banner: { js: 'globalThis.__elicitationHostCodeStarted = performance.now();' },
+      footer: { js: 'globalThis.__elicitationHostCodeEnded = performance.now();' },
+    }),
   },
   { ...nodeCjs, entryPoints: ['src/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.js', conditions: ['require', 'node'], plugins: [sharedRe2] },
   { ...nodeCjs, entryPoints: ['src/elicitation/re2-engine.ts'], outfile: 'dist/re2.js' },
@@ -123,6 +157,14 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    conditions: ['require', 'node'],
+  },
+  {
+    // The middle bench's two sides, bundled as the extension is (no tsx keepNames wrappers): bench/middle-sides.ts.
+    ...nodeCjs,
+    minify: false,
+    entryPoints: { 'middle-sides': 'bench/middle-sides.ts' },
+    outdir: 'out/bench',
     conditions: ['require', 'node'],
   },
   {

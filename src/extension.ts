@@ -36,10 +36,10 @@ import { reportRefusedLink } from './ui/url-prompt';
 export type { ElicitationHostApi } from './api';
 
 export async function activate(context: vscode.ExtensionContext): Promise<ElicitationHostApi> {
-  const log = vscode.window.createOutputChannel('Elicitation Host', { log: true });
   // Only the benchmark build has these (scripts/build.mjs; the shipped one leaves them out),
   // installed without an await so that activation has the same shape in both.
   const bench = BENCHMARK ? installBenchmarkHooks(context) : undefined;
+  const log = vscode.window.createOutputChannel('Elicitation Host', { log: true });
   const store = new InputStore();
   const mutes = new MutedServers(log);
   const native = new NativePrompter(store, mutes, log);
@@ -180,7 +180,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   // Activation ends once the servers are known, not started: a start may wait for a person's
   // input or a slow remote server, and whoever awaits our activation (an extension using the
   // API) should not wait for that.
-  await new Promise<void>((known) => report(loader.loadAll(known)));
+  const known = new Promise<void>((resolve) => report(loader.loadAll(resolve)));
+  bench?.activated();
+  await known;
   if (gatewayEnabled()) report(gateway.start());
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);
   return createApi({

@@ -93,6 +93,9 @@ const PARSED_SCHEMAS_KEPT = 64;
 
 let nextId = 0;
 
+/** Why a surface closes once its request is finished: one Error for all (a stack trace per question is measurable). */
+const FINISHED = new Error('the request is finished');
+
 function submittedAnswers(request: InputRequest, content: Content): Answers {
   return Object.fromEntries(
     request.questions
@@ -200,7 +203,7 @@ export class Broker {
   ): Promise<ElicitResult> {
     const { store, prompter } = this.options;
     store.dispatch({ type: 'requested', request });
-    for (const [questionId, answer] of Object.entries(ctx.drafts ?? {})) {
+    if (ctx.drafts) for (const [questionId, answer] of Object.entries(ctx.drafts)) {
       const drafted = store.dispatch({ type: 'answerChanged', requestId: request.id, questionId, answer });
       if (!drafted.ok) {
         this.finish(request.id, 'cancel');
@@ -216,10 +219,7 @@ export class Broker {
     let errors: readonly FieldError[] | undefined;
     try {
       for (;;) {
-        const outcome = await untilAborted(
-          prompter.ask(request, { presentation, signal: done.signal, ...(errors && { errors }) }),
-          done.signal,
-        );
+        const outcome = await untilAborted(prompter.ask(request, { presentation, signal: done.signal, ...(errors && { errors }) }), done.signal);
         if (outcome === undefined) {
           store.dispatch({ type: 'abandoned', requestId: request.id, reason: abortReason(ctx.signal) });
           return { action: 'cancel' };
@@ -256,7 +256,7 @@ export class Broker {
       throw error;
     } finally {
       ctx.signal.removeEventListener('abort', stop);
-      done.abort(new Error('the request is finished'));
+      done.abort(FINISHED);
     }
   }
 

@@ -59,23 +59,28 @@ function refuse(reason: string): ReduceResult {
 }
 
 function withRequest(state: StoreState, id: string, next: RequestState): StoreState {
-  const requests = state.requests.map((r) => (r.request.id === id ? next : r));
-  if (next.status === 'open') return { requests };
-  // Keep open requests in arrival order ahead of a bounded tail of finished ones.
-  const open = requests.filter((r) => r.status === 'open');
-  const finished = [next, ...requests.filter((r) => r.status !== 'open' && r !== next)].slice(0, FINISHED_KEPT);
-  return { requests: [...open, ...finished] };
+  if (next.status === 'open') return { requests: state.requests.map((r) => (r.request.id === id ? next : r)) };
+  // Keep open requests in arrival order ahead of a bounded tail of finished ones (one pass: this runs for every question).
+  const open: RequestState[] = [];
+  const finished: RequestState[] = [next];
+  for (const r of state.requests) {
+    if (r.request.id === id) continue;
+    if (r.status === 'open') open.push(r);
+    else if (finished.length < FINISHED_KEPT) finished.push(r);
+  }
+  return { requests: open.concat(finished) };
 }
 
 export function reduce(state: StoreState, action: StoreAction): ReduceResult {
   if (action.type === 'requested') {
-    if (state.requests.some((r) => r.request.id === action.request.id)) {
-      return refuse(`a request with id ${action.request.id} already exists`);
+    const open: RequestState[] = [];
+    const finished: RequestState[] = [];
+    for (const r of state.requests) {
+      if (r.request.id === action.request.id) return refuse(`a request with id ${action.request.id} already exists`);
+      (r.status === 'open' ? open : finished).push(r);
     }
-    const open = state.requests.filter((r) => r.status === 'open');
-    const finished = state.requests.filter((r) => r.status !== 'open');
-    const added: RequestState = { request: action.request, answers: {}, status: 'open' };
-    return { ok: true, state: { requests: [...open, added, ...finished] } };
+    open.push({ request: action.request, answers: {}, status: 'open' });
+    return { ok: true, state: { requests: open.concat(finished) } };
   }
 
   const current = state.requests.find((r) => r.request.id === action.requestId);

@@ -5,7 +5,10 @@
  * second Cancel beside the form's own: so it gives way to the status bar (window progress,
  * "waiting for your answer"), and the question's Cancel is the only one. When the question
  * ends and the call goes on, the notification comes back after a moment (a call that asks
- * again at once does not make it flicker).
+ * again at once does not make it flicker). For the same reason the call starts in the status
+ * bar, and the notification comes only if the call runs a moment without asking: a call that
+ * asks at once (most that ask) never flashes a notification, whose coming and going would
+ * also slow the form being drawn beside it.
  */
 import * as vscode from 'vscode';
 import type { CallProgress } from '../mcp/ports';
@@ -13,6 +16,8 @@ import { linkSafe } from './text';
 
 /** How long the call must go on without a question before its notification comes back. */
 const NOTIFICATION_BACK_AFTER_MS = 800;
+/** How long a call runs without asking before its notification first shows. */
+const NOTIFICATION_FIRST_AFTER_MS = 400;
 
 interface Phase {
   readonly location: vscode.ProgressLocation;
@@ -35,7 +40,13 @@ export class CallProgressView implements vscode.Disposable {
     private readonly title: string,
     private readonly stop: () => void,
   ) {
-    this.open(vscode.ProgressLocation.Notification);
+    this.open(vscode.ProgressLocation.Window);
+    this.notifyAfter(NOTIFICATION_FIRST_AFTER_MS);
+  }
+
+  private notifyAfter(ms: number): void {
+    this.clearBack();
+    this.backTimer = setTimeout(() => this.open(vscode.ProgressLocation.Notification), ms);
   }
 
   report(progress: CallProgress): void {
@@ -52,8 +63,7 @@ export class CallProgressView implements vscode.Disposable {
       this.openQuestions = Math.max(0, this.openQuestions - 1);
       if (this.openQuestions === 0) {
         this.lastMessage = undefined;
-        this.clearBack();
-        this.backTimer = setTimeout(() => this.open(vscode.ProgressLocation.Notification), NOTIFICATION_BACK_AFTER_MS);
+        this.notifyAfter(NOTIFICATION_BACK_AFTER_MS);
       }
       return;
     }

@@ -65,6 +65,15 @@ export class ConfigLoader implements vscode.Disposable {
   }
 
   private async load(sources: ConfigSource[], onKnown?: () => void): Promise<void> {
+    try {
+      await this.read(sources, onKnown);
+    } finally {
+      // Whatever failed on the way (it is logged), whoever waits for the servers to be known waits no longer.
+      onKnown?.();
+    }
+  }
+
+  private async read(sources: ConfigSource[], onKnown?: () => void): Promise<void> {
     const loaded: LoadedSource[] = [];
     for (const source of sources) {
       if (source.kind === 'user') {
@@ -98,8 +107,6 @@ export class ConfigLoader implements vscode.Disposable {
       await this.manager.update(loaded, onKnown);
     } catch (error) {
       this.log.error(`could not apply the server configuration: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      onKnown?.();
     }
   }
 

@@ -173,7 +173,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     await afterVsCodeConfirmation(workbench, 'link_later', async () => existsSync(join(probeDir, 'result.json')), 'the muted call\'s result', 'gateway-link-run-confirmation-2', probeDir);
     await declined();
     await workbench.openAgentInputs();
-    // The workspace's fixture lists 40 tools above it: collapsed, every server row is in view.
+    // The workspace's fixture lists 41 tools above it: collapsed, every server row is in view.
     const header = workbench.page.locator('.pane-header', { hasText: /Servers/ }).first();
     await header.hover();
     await header.locator('.action-label[aria-label^="Collapse All"]').click();

@@ -91,3 +91,17 @@ describe('lint holds the one way to show text and take the quick input', functio
     });
   }
 });
+
+describe('lint holds the one way to import the editor API', function () {
+  this.timeout(60_000);
+  before(() => {
+    eslint = new ESLint({ cwd: REPO });
+  });
+
+  // The build hands modules the API object itself (scripts/build.mjs, plainVscodeRequire): it has no default.
+  it('a default import of vscode fails; the namespace import passes', async () => {
+    await assertFails('src/ui/virtual.ts', use("import x from 'vscode';"), 'no-restricted-syntax');
+    await assertFails('src/ui/virtual.ts', use("import { default as x } from 'vscode';"), 'no-restricted-syntax');
+    await assertPasses('src/ui/virtual.ts', use("import * as x from 'vscode';"), 'no-restricted-syntax');
+  });
+});
