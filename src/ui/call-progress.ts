@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { CallProgress } from '../mcp/ports';
-import { linkSafe } from './text';
+import { linkSafe, statusSafe } from './text';
 
 /** How long the call must go on without a question before its notification comes back. */
 const NOTIFICATION_BACK_AFTER_MS = 800;
@@ -52,11 +52,12 @@ export class CallProgressView implements vscode.Disposable {
   report(progress: CallProgress): void {
     if (this.disposed) return;
     const text = progress.round !== undefined ? `round ${progress.round}: waiting for your input` : progress.message;
-    if (text !== undefined) this.lastMessage = linkSafe(text, 200);
+    if (text !== undefined) this.lastMessage = text;
     if (progress.asking === true) {
       this.openQuestions++;
       this.clearBack();
       if (this.phase?.location !== vscode.ProgressLocation.Window) this.open(vscode.ProgressLocation.Window);
+      else this.phase.report(this.lastMessage);
       return;
     }
     if (progress.asking === false) {
@@ -77,17 +78,19 @@ export class CallProgressView implements vscode.Disposable {
     const ended = new Promise<void>((resolve) => (end = resolve));
     let reporter: vscode.Progress<{ message?: string }> | undefined;
     const notification = location === vscode.ProgressLocation.Notification;
+    // Server text as text: the notification draws links, the status bar links and $(icons).
+    const shown = (text: string, max = 200): string => (notification ? linkSafe(text, max) : statusSafe(text, max));
     void vscode.window.withProgress(
       // In the notification the title says what its Cancel does; in the status bar the message says why the call waits.
-      { location, title: linkSafe(notification ? `${this.title} (Cancel stops the tool call)` : this.title, 160), cancellable: notification },
+      { location, title: shown(notification ? `${this.title} (Cancel stops the tool call)` : this.title, 160), cancellable: notification },
       (progress, token) => {
         reporter = progress;
         token.onCancellationRequested(() => this.stop());
-        if (this.lastMessage !== undefined) progress.report({ message: this.lastMessage });
+        if (this.lastMessage !== undefined) progress.report({ message: shown(this.lastMessage) });
         return ended;
       },
     );
-    this.phase = { location, end, report: (message) => reporter?.report({ ...(message !== undefined && { message }) }) };
+    this.phase = { location, end, report: (message) => reporter?.report({ ...(message !== undefined && { message: shown(message) }) }) };
   }
 
   private clearBack(): void {

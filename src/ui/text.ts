@@ -37,6 +37,11 @@ export function iconSafe(text: string, maxLength = 2000): string {
   return escapeIcons(oneLine(text, maxLength));
 }
 
+/** For the status bar, which draws icons and links (escaped icons first: their line cleanup would drop the links' breaks). */
+export function statusSafe(text: string, maxLength = 2000): string {
+  return neutralizeLinks(iconSafe(text, maxLength));
+}
+
 /** For notifications, which draw links. */
 export function linkSafe(text: string, maxLength = 2000): string {
   return neutralizeLinks(oneLine(text, maxLength));

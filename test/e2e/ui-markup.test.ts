@@ -113,6 +113,10 @@ describe(`UI: server text is text on every surface (VS Code ${versionName()})`, 
     await workbench.quickInput.locator('.quick-input-message', { hasText: 'Arguments for' }).waitFor({ timeout: 20_000 });
     await page.keyboard.press('Enter');
     await waitForPrompt(workbench, /Really/);
+    // The call's progress, in the status bar while its question is open (the status bar draws icons).
+    const progress = page.locator('.statusbar-item', { hasText: 'waiting for your answer' }).first();
+    await progress.waitFor({ timeout: 20_000 });
+    await assertShownAsText(progress, "the call's progress in the status bar", ['Markup $(alert) [Open settings]']);
     const rows = await workbench.waitForViewRows(/Pending Inputs/, (r) => r.some((row) => row.includes('Really')));
     assert.ok(rows.some((row) => row.includes('Markup $(alert) [Open settings]') && row.includes('Really $(alert)')), `the Pending Inputs view: ${rows.join(' | ')}`);
     const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Pending Inputs/ }) }).first();

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { escapeIcons, iconSafe, linkSafe, messageSafe, oneLine, plain, wrap } from '../../src/ui/text';
+import { escapeIcons, iconSafe, linkSafe, messageSafe, oneLine, plain, statusSafe, wrap } from '../../src/ui/text';
 
 const MARKUP = '$(alert) [Open settings](command:workbench.action.openSettings)';
 
@@ -13,6 +13,11 @@ describe('server text in VS Code widgets', () => {
     const safe = linkSafe(MARKUP);
     assert.equal(safe, '$(alert) [Open settings]\u200B(command:workbench.action.openSettings)');
     assert.equal(safe.replace(/\u200B/g, ''), MARKUP);
+  });
+
+  it('does both, on one line, for the status bar (which draws icons and links); the break survives the line cleanup', () => {
+    assert.equal(statusSafe(`${MARKUP}\nsecond line`), '\\$(alert) [Open settings]\u200B(command:workbench.action.openSettings) second line');
+    assert.equal(statusSafe('x'.repeat(10), 5), 'xxxx…');
   });
 
   it('does both for the input box message, keeping its lines', () => {
