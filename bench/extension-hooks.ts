@@ -9,11 +9,15 @@ import * as vscode from 'vscode';
 import { QUIET_BEFORE_MS } from './quiet';
 import { SERVED_FOR_SPANS } from './served';
 
+import type { InputStore } from '../src/elicitation/store';
+
 export interface BenchmarkHooks {
   /** Records one timing, stamped with when it was logged. */
   readonly record: (record: Record<string, unknown>) => void;
   /** The activate call's own work is done (what follows waits for the servers to be read): records the breakdown. */
   readonly activated: () => void;
+  /** Records each question's arrival in the extension host (the broker's `createdAt`): where the confirm's time starts. */
+  readonly watch: (store: InputStore) => void;
 }
 
 export function installBenchmarkHooks(context: vscode.ExtensionContext): BenchmarkHooks {
@@ -56,6 +60,12 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
   const { __elicitationHostCodeStarted: codeStarted, __elicitationHostCodeEnded: codeEnded } = globalThis as { __elicitationHostCodeStarted?: number; __elicitationHostCodeEnded?: number };
   return {
     record,
+    watch: (store) => {
+      const stop = store.subscribe((_state, action) => {
+        if (action.type === 'requested') record({ event: 'questionArrived', requestId: action.request.id, at: action.request.createdAt });
+      });
+      context.subscriptions.push({ dispose: stop });
+    },
     activated: () =>
       record({
         event: 'activation',

@@ -87,7 +87,6 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
   let form = events(benchLog).filter((e) => e.event === 'formShown').length;
   let record = ui.records().filter((r) => r.tool === 'ask_form_now:received').length;
   let runs = events(benchLog).filter((e) => e.event === 'toolPicked').length;
-  let gatewayCalls = events(benchLog).filter((e) => e.event === 'gatewayToolCall').length;
   /**
    * Each sample's floor is taken just before it, from the same state (the workbench changes as
    * result tabs pile up): for Run Tool, a plain webview made as a quick pick of ours is accepted
@@ -122,6 +121,8 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
     lm.push(
       await paired(async () => {
         const calls = events(benchLog).filter((e) => e.event === 'invokeTool').length;
+        // The floor's own tool call went through the gateway too: this call's is the next one.
+        const gateway = events(benchLog).filter((e) => e.event === 'gatewayToolCall').length;
         await workbench.runCommand("Elicitation Host: Benchmark: Call a Served Tool through VS Code's Tool API");
         const called = await waitUntil("the tool API's call", () => {
           const all = events(benchLog);
@@ -137,7 +138,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
           startedAt = Date.now();
           await confirmation.click();
         }
-        const spans = await spansOf(ui, benchLog, { form: form++, record: record++, gateway: gatewayCalls++ }, startedAt);
+        const spans = await spansOf(ui, benchLog, { form: form++, record: record++, gateway }, startedAt);
         const done = events(benchLog).filter((e) => e.event === 'invokeToolDone').length;
         await declineForm(ui, 'ask_form_now');
         await waitUntil('the tool API call to return', () => events(benchLog).filter((e) => e.event === 'invokeToolDone').length > done || undefined, 30_000);

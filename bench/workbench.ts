@@ -76,6 +76,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       process.stdout.write(`visible: ${SAMPLES} confirms from a fixture server vs ${SAMPLES} plain showQuickPick calls…\n`);
       const plain: number[] = [];
       const ours: number[] = [];
+      const fromSend: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
         // The floor: a plain showQuickPick, timed from the extension host's call.
         const shown = stampWhen(page, quickInputShows('Plain quick pick (benchmark)', 'Accept'));
@@ -95,7 +96,11 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
         await runTool(workbench, 'fixture', 'ask_later', String(QUIET_BEFORE_MS));
         const ourShown = await confirmShown;
         const sentAt = Number(ui.records().filter((r) => r.tool === 'ask_later:sent').at(-1)?.outcome.at);
-        ours.push(ourShown - sentAt);
+        // From the question's arrival in the extension host, as the plain one is timed from its call
+        // there: the way in (pipe, transport, broker) is the middle bench's figure.
+        const arrivedAt = Number(events(benchLog).filter((e) => e.event === 'questionArrived').at(-1)?.at);
+        ours.push(ourShown - arrivedAt);
+        fromSend.push(ourShown - sentAt);
         await workbench.clickRow(/Accept/);
         await ui.nextRecord('ask_later');
         await workbench.waitForQuickInputHidden();
@@ -106,13 +111,14 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       figures.results.visible = {
         samples: SAMPLES,
         confirmMedianMs: round(oursMedian, 1),
+        confirmFromServerSendMedianMs: round(median(fromSend), 1),
         plainQuickPickMedianMs: round(plainMedian, 1),
         ratio: round(oursMedian / plainMedian, 2),
         confirmSamplesMs: ours.map((v) => round(v, 1)),
         plainSamplesMs: plain.map((v) => round(v, 1)),
       };
       figures.rows.push({
-        measure: `confirm on screen, from the server's send (median of ${SAMPLES})`,
+        measure: `confirm on screen, from the question's arrival in the extension host (median of ${SAMPLES}; from the server's send ${round(median(fromSend), 1)} ms)`,
         ours: `${round(oursMedian, 1)} ms`,
         baseline: `${round(plainMedian, 1)} ms (plain showQuickPick)`,
         ratio: round(oursMedian / plainMedian, 2),

@@ -41,6 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const bench = BENCHMARK ? installBenchmarkHooks(context) : undefined;
   const log = vscode.window.createOutputChannel('Elicitation Host', { log: true });
   const store = new InputStore();
+  bench?.watch(store);
   const mutes = new MutedServers(log);
   const native = new NativePrompter(store, mutes, log);
   const quickInput = new OwnQuickInput(() => native.pause());
