@@ -16,8 +16,8 @@ import { linkSafe, statusSafe } from './text';
 
 /** How long the call must go on without a question before its notification comes back. */
 const NOTIFICATION_BACK_AFTER_MS = 800;
-/** How long a call runs without asking before its notification first shows. */
-const NOTIFICATION_FIRST_AFTER_MS = 400;
+/** How long a call runs without asking before its notification first shows (as long as it takes to come back). */
+const NOTIFICATION_FIRST_AFTER_MS = NOTIFICATION_BACK_AFTER_MS;
 
 interface Phase {
   readonly location: vscode.ProgressLocation;

@@ -8,6 +8,7 @@ import { type InputStore, openRequests } from '../elicitation/store';
 import { showInfo } from './notify';
 import type { OwnQuickInput } from './own-quick-input';
 import { iconSafe, oneLine, plain, sourceLabel } from './text';
+import { refreshAfterPrompts } from './after-prompts';
 
 export const SHOW_PENDING_COMMAND = 'elicitationHost.showPendingInputs';
 export const OPEN_PENDING_COMMAND = 'elicitationHost.openPendingInput';
@@ -28,11 +29,12 @@ function kindLabel(state: RequestState): string {
 export class PendingStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('elicitationHost.pending', vscode.StatusBarAlignment.Left, 100);
   private readonly unsubscribe: () => void;
+  private readonly refresh = refreshAfterPrompts(() => this.update());
 
   constructor(private readonly store: InputStore) {
     this.item.name = 'Pending Agent Inputs';
     this.item.command = SHOW_PENDING_COMMAND;
-    this.unsubscribe = store.subscribe(() => this.update());
+    this.unsubscribe = store.subscribe(this.refresh);
     this.update();
   }
 
@@ -53,6 +55,7 @@ export class PendingStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.unsubscribe();
+    this.refresh.cancel();
     this.item.dispose();
   }
 }
@@ -88,9 +91,10 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<RequestState
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly unsubscribe: () => void;
+  private readonly refresh = refreshAfterPrompts(() => this.changed.fire());
 
   constructor(private readonly store: InputStore) {
-    this.unsubscribe = store.subscribe(() => this.changed.fire());
+    this.unsubscribe = store.subscribe(this.refresh);
   }
 
   getChildren(element?: RequestState): RequestState[] {
@@ -111,6 +115,7 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<RequestState
 
   dispose(): void {
     this.unsubscribe();
+    this.refresh.cancel();
     this.changed.dispose();
   }
 }
