@@ -10,10 +10,11 @@ import { QUIET_BEFORE_MS } from './quiet';
 import { SERVED_FOR_SPANS } from './served';
 
 import type { InputStore } from '../src/elicitation/store';
+import type { Timings } from '../src/mcp/ports';
 
 export interface BenchmarkHooks {
   /** Records one timing, stamped with when it was logged. */
-  readonly record: (record: Record<string, unknown>) => void;
+  readonly record: Timings;
   /** The activate call's own work is done (what follows waits for the servers to be read): records the breakdown. */
   readonly activated: () => void;
   /** Records each question's arrival in the extension host (the broker's `createdAt`): where the confirm's time starts. */
@@ -84,7 +85,7 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
  * (VS Code's MCP client, then our gateway), timed from the call. The form it asks for is
  * answered in the workbench; the result is recorded when it comes back.
  */
-async function invokeServedTool(record: (entry: Record<string, unknown>) => void): Promise<void> {
+async function invokeServedTool(record: Timings): Promise<void> {
   const name = await servedTool('ask_form_now');
   record({ event: 'invokeTool', at: Date.now() });
   await vscode.lm.invokeTool(name, { input: {}, toolInvocationToken: undefined });
@@ -107,7 +108,7 @@ async function servedTool(tool: string): Promise<string> {
  * The plain webview from the state Run Tool's form starts from: a quick pick of ours closed by
  * the Enter on its item, the webview made as the pick is accepted (as Run Tool calls the tool).
  */
-function plainWebviewFromPick(record: (entry: Record<string, unknown>) => void): void {
+function plainWebviewFromPick(record: Timings): void {
   const pick = vscode.window.createQuickPick();
   pick.title = 'Plain pick (benchmark)';
   pick.items = [{ label: 'plain_form_now' }];
@@ -120,7 +121,7 @@ function plainWebviewFromPick(record: (entry: Record<string, unknown>) => void):
 }
 
 /** A new webview panel with a plain HTML form of ten fields, timed from the call to the first field having focus. */
-function plainWebview(record: (entry: Record<string, unknown>) => void): void {
+function plainWebview(record: Timings): void {
   record({ event: 'plainWebviewCalled', at: Date.now() });
   const panel = vscode.window.createWebviewPanel('elicitationHost.benchmark', 'Plain form (benchmark)', vscode.ViewColumn.Active, { enableScripts: true });
   const nonce = Math.random().toString(36).slice(2);

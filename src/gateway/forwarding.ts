@@ -22,6 +22,7 @@ import { formatToolResult } from '../mcp/result-format';
 import type { Caller, Upstream, UpstreamCallOptions } from '../mcp/upstream';
 import { ProgressRelay } from './progress-relay';
 import { SAMPLING_KEY, SuspendableCall, type SuspendedCalls } from './sampling-rounds';
+import type { Timings } from '../mcp/ports';
 
 /** The protocol versions we speak downstream, newest first. */
 export const SERVED_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18'];
@@ -38,7 +39,7 @@ export interface ForwardingDeps {
   /** A tool call's result, in words, for the questions it asked (the History keeps it with them). */
   readonly onToolResult?: ResultSink;
   /** Timings for `npm run bench`: set only in the benchmark build. */
-  readonly timings?: (record: Record<string, unknown>) => void;
+  readonly timings?: Timings;
 }
 
 /** The longest agent name we pass on: it is shown in every question the call raises. */

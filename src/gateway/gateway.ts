@@ -23,6 +23,7 @@ import { servePermissionHook } from './permission-hook';
 import { createPermissionServer, PERMISSION_SERVER_NAME } from './permission-server';
 import { checkRequest } from './request-guard';
 import { assignPaths } from './server-paths';
+import type { Timings } from '../mcp/ports';
 
 export const MCP_PREFIX = '/mcp/';
 export const PERMISSION_SERVER_PATH = `/${PERMISSION_SERVER_NAME}/mcp`;
@@ -54,7 +55,7 @@ export interface GatewayOptions {
   /** Each forwarded tool call's result, in words (the History keeps it with the call's questions). */
   readonly onToolResult?: ResultSink;
   /** Timings for `npm run bench`: set only in the benchmark build. */
-  readonly timings?: (record: Record<string, unknown>) => void;
+  readonly timings?: Timings;
   readonly allowedOrigins?: readonly string[];
   readonly log?: (message: string) => void;
 }

@@ -104,3 +104,6 @@ export interface ConnectionDeps {
   /** The sign-in (OAuth) of an HTTP server, made once per connection; none: a 401 is an error. */
   readonly signIn?: (definition: ServerDefinition) => ServerSignIn | undefined;
 }
+
+/** Where the benchmark build records a timing for `npm run bench` (bench/extension-hooks.ts); the shipped build passes none. */
+export type Timings = (record: Record<string, unknown>) => void;

@@ -18,6 +18,7 @@ import { isAboutShownForm, judgeSubmission, storableDraft } from './form-verdict
 import type { NativePrompter } from './native-prompter';
 import { tellRequestEnded } from './native-prompter';
 import type { FormSurface } from './prompter';
+import type { Timings } from '../mcp/ports';
 
 interface FormJob {
   readonly request: InputRequest;
@@ -63,7 +64,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly calls: CallsInFlight,
     /** Timings for `npm run bench`: set only in the benchmark build. */
-    private readonly timings?: (record: Record<string, unknown>) => void,
+    private readonly timings?: Timings,
   ) {
     // A draft set elsewhere (the extension that asked, through the API) shows in the open form.
     this.unsubscribe = store.subscribe((_state, action) => {

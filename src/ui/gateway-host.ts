@@ -12,6 +12,7 @@ import type { InputStore } from '../elicitation/store';
 import type { Gateway, UpstreamSource } from '../gateway/bundle';
 import { loadGateway } from './gateway-loader';
 import type { GatewayToken } from './gateway-token';
+import type { Timings } from '../mcp/ports';
 
 const PORT_KEY = 'gatewayPort';
 
@@ -28,7 +29,7 @@ export interface GatewayHostDeps {
   /** Each forwarded tool call's result (the History keeps it with the call's questions). */
   readonly onToolResult?: ResultSink;
   /** Timings for `npm run bench`: set only in the benchmark build. */
-  readonly timings?: (record: Record<string, unknown>) => void;
+  readonly timings?: Timings;
 }
 
 export class GatewayHost implements vscode.Disposable {

@@ -16,6 +16,7 @@ import { CallProgressView } from './call-progress';
 import { errorText, showError, showInfo } from './notify';
 import type { OwnQuickInput } from './own-quick-input';
 import { iconSafe } from './text';
+import type { Timings } from '../mcp/ports';
 
 export const RESULT_SCHEME = 'elicitation-host-result';
 
@@ -51,7 +52,7 @@ export class ToolRunner {
     /** Runs a call the person started: a sign-in (or more scope) it needs may ask to open the browser. */
     private readonly personStarted: <T>(server: string, run: () => Promise<T>) => Promise<T> = (_server, run) => run(),
     /** Timings for `npm run bench`: set only in the benchmark build. */
-    private readonly timings?: (record: Record<string, unknown>) => void,
+    private readonly timings?: Timings,
   ) {}
 
   async run(serverId?: string, toolName?: string): Promise<void> {
