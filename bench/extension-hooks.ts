@@ -6,11 +6,10 @@
  */
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { QUIET_BEFORE_MS } from './quiet';
-import { SERVED_FOR_SPANS } from './served';
-
 import type { InputStore } from '../src/elicitation/store';
 import type { Timings } from '../src/mcp/ports';
+import { QUIET_BEFORE_MS } from './quiet';
+import { SERVED_FOR_SPANS } from './served';
 
 export interface BenchmarkHooks {
   /** Records one timing, stamped with when it was logged. */
@@ -44,18 +43,11 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
     vscode.commands.registerCommand('elicitationHost.benchmark.plainWebviewFromPick', () => plainWebviewFromPick(record)),
     // The plain webview from the state a form asked for by VS Code's agent starts from: a call of
     // the tool API under way, the webview made as the call reaches our gateway (wait_now asks nothing).
-    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebviewInToolCall', async () => {
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebviewInToolCall', () => {
       plainOnGatewayCall = true;
-      try {
-        await vscode.lm.invokeTool(await servedTool('wait_now'), { input: {}, toolInvocationToken: undefined });
-        record({ event: 'plainToolCallDone', at: Date.now() });
-      } catch (error) {
-        record({ event: 'invokeToolFailed', message: error instanceof Error ? error.message : String(error) });
-      }
+      return invokeServedTool(record, 'wait_now', 'plainToolCall');
     }),
-    vscode.commands.registerCommand('elicitationHost.benchmark.invokeTool', () =>
-      invokeServedTool(record).catch((error: unknown) => record({ event: 'invokeToolFailed', message: error instanceof Error ? error.message : String(error) })),
-    ),
+    vscode.commands.registerCommand('elicitationHost.benchmark.invokeTool', () => invokeServedTool(record, 'ask_form_now', 'invokeTool')),
   );
   if (file) void vscode.commands.executeCommand('setContext', 'elicitationHost.benchmarking', true);
   const { __elicitationHostCodeStarted: codeStarted, __elicitationHostCodeEnded: codeEnded } = globalThis as { __elicitationHostCodeStarted?: number; __elicitationHostCodeEnded?: number };
@@ -82,14 +74,19 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
 
 /**
  * As VS Code's agent calls a tool: `vscode.lm.invokeTool` on a tool of a server we serve
- * (VS Code's MCP client, then our gateway), timed from the call. The form it asks for is
- * answered in the workbench; the result is recorded when it comes back.
+ * (VS Code's MCP client, then our gateway). Records `<event>` as the call starts and
+ * `<event>Done` when it comes back (a form it asks for is answered in the workbench meanwhile);
+ * `invokeToolFailed` if it fails.
  */
-async function invokeServedTool(record: Timings): Promise<void> {
-  const name = await servedTool('ask_form_now');
-  record({ event: 'invokeTool', at: Date.now() });
-  await vscode.lm.invokeTool(name, { input: {}, toolInvocationToken: undefined });
-  record({ event: 'invokeToolDone', at: Date.now() });
+async function invokeServedTool(record: Timings, tool: string, event: string): Promise<void> {
+  try {
+    const name = await servedTool(tool);
+    record({ event, at: Date.now() });
+    await vscode.lm.invokeTool(name, { input: {}, toolInvocationToken: undefined });
+    record({ event: `${event}Done`, at: Date.now() });
+  } catch (error) {
+    record({ event: 'invokeToolFailed', message: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /** The name VS Code's tool API gives a tool of the server we serve for the spans (started first). */

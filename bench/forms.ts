@@ -9,6 +9,7 @@ import type { Workbench } from '../test/e2e/harness/workbench';
 import type { Ui } from '../test/e2e/ui-setup';
 import { type ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
+import type { Row } from './row';
 import { median, round } from './stats';
 
 const SAMPLES = 20;
@@ -58,6 +59,16 @@ export function medians(rows: Array<Record<string, number>>): Record<string, num
   return Object.fromEntries(keys.map((k) => [k, round(median(rows.map((r) => r[k]).filter((v) => Number.isFinite(v))), 1)]));
 }
 
+/** The `index`th `event` the benchmark build records for a tool API call; throws if a call failed instead. */
+export async function toolApiEvent(benchLog: string, event: string, index: number, what: string, timeoutMs: number): Promise<Record<string, unknown>> {
+  const found = await waitUntil(what, () => {
+    const all = events(benchLog);
+    return all.find((e) => e.event === 'invokeToolFailed') ?? all.filter((e) => e.event === event)[index];
+  }, timeoutMs);
+  if (found.event === 'invokeToolFailed') throw new Error(`vscode.lm.invokeTool failed: ${String(found.message)}`);
+  return found;
+}
+
 /**
  * Where a plain webview is made from: a command from the palette; `pick`, as a quick pick of
  * ours is accepted with Enter (the state a Run Tool call's form starts from); `toolCall`, as a
@@ -83,18 +94,12 @@ export async function plainWebviews(workbench: Workbench, benchLog: string, samp
     const shown = await waitUntil('the plain webview', () => events(benchLog).filter((e) => e.event === 'plainWebviewShown')[before], 20_000);
     const called = events(benchLog).filter((e) => e.event === 'plainWebviewCalled')[before];
     plain.push(Number(shown.at) - Number(called.at));
-    if (from === 'toolCall') {
-      const done = await waitUntil('the tool API call to end', () => {
-        const all = events(benchLog);
-        return all.find((e) => e.event === 'invokeToolFailed') ?? all.filter((e) => e.event === 'plainToolCallDone')[callsDone];
-      }, 30_000);
-      if (done.event === 'invokeToolFailed') throw new Error(`vscode.lm.invokeTool failed: ${String(done.message)}`);
-    }
+    if (from === 'toolCall') await toolApiEvent(benchLog, 'plainToolCallDone', callsDone, 'the tool API call to end', 30_000);
   }
   return plain;
 }
 
-export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<{ results: Record<string, unknown>; rows: Array<{ measure: string; ours: string; baseline: string; ratio: number; target: string }> }> {
+export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<{ results: Record<string, unknown>; rows: Row[] }> {
   const { workbench } = ui;
   process.stdout.write(`forms: ${SAMPLES} first forms (new panel), each after a new plain webview; ${SAMPLES} later forms (panel kept)…\n`);
   // First forms: the panel is closed before each, so each form creates it; each is paired with

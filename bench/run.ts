@@ -14,31 +14,26 @@ import { benchGatewayConcurrency, benchGatewayLatency } from './gateway';
 import { benchMemory } from './memory';
 import { benchMiddle } from './middle';
 import { benchSchema } from './schema';
+import type { Row } from './row';
 import { round } from './stats';
 
 const REPO = resolve(__dirname, '..');
 const BENCHES = ['schema', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans'];
 
-interface Row {
-  readonly measure: string;
-  readonly ours: string;
-  readonly baseline: string;
-  /** A number, or a word for a figure that has no baseline (a correctness check). */
-  readonly ratio: number | string;
-  readonly target: string;
-}
 
 async function main(): Promise<void> {
   const wanted = new Set(process.argv.slice(2));
   const unknown = [...wanted].filter((name) => !BENCHES.includes(name));
   if (unknown.length) throw new Error(`no bench named ${unknown.join(', ')}; there are ${BENCHES.join(', ')}`);
   const all = wanted.size === 0;
+  /** Any of these benches is to run (all of them, without names). */
+  const wants = (...names: string[]): boolean => all || names.some((name) => wanted.has(name));
   const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
   const rows: Row[] = [];
   const failures: string[] = [];
 
   // First, before the build below loads the machine: it runs in this process, from source.
-  if (all || wanted.has('schema')) {
+  if (wants('schema')) {
     process.stdout.write('schema: the worst schema the limits accept, parsed cold; the schema of issue 10, refused…\n');
     const schema = await benchSchema();
     results.schema = schema;
@@ -59,19 +54,19 @@ async function main(): Promise<void> {
       });
     }
   }
-  if (!all && !['middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans'].some((m) => wanted.has(m))) return report(results, rows, failures);
+  if (!wants(...BENCHES.filter((name) => name !== 'schema'))) return report(results, rows, failures);
 
   // The workbench figures use the packaged extension, as a user installs it, in its benchmark
   // variant (scripts/build.mjs: the hooks of bench/extension-hooks.ts compiled in; it replaces
   // dist-vsix/elicitation-host.vsix, `npm run test:e2e` packages anew). The others need only
   // the fixture servers.
-  const workbench = all || wanted.has('activation') || wanted.has('visible') || wanted.has('forms') || wanted.has('spans');
+  const workbench = wants('activation', 'visible', 'forms', 'spans');
   const build = workbench
     ? spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit', cwd: REPO, env: { ...process.env, ELICITATION_HOST_BENCHMARK: '1' } })
     : spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', cwd: REPO });
   if (build.status !== 0) throw new Error('the build failed');
 
-  if (all || wanted.has('middle')) {
+  if (wants('middle')) {
     process.stdout.write('middle: 1,000 book_restaurant elicitations, ours vs a bare SDK client, stdio…\n');
     const middle = await benchMiddle();
     results.middle = middle;
@@ -83,7 +78,7 @@ async function main(): Promise<void> {
       target: '< 1.1',
     });
   }
-  if (all || wanted.has('gateway')) {
+  if (wants('gateway')) {
     process.stdout.write('gateway: 1,000 tool calls through the gateway vs a bare SDK proxy, interleaved…\n');
     const latency = await benchGatewayLatency();
     process.stdout.write('gateway: 5 agents × 20 concurrent calls, each answered by a scripted person…\n');
@@ -109,7 +104,7 @@ async function main(): Promise<void> {
       if (!ok) failures.push(`gateway concurrency (${label}): ${c.lost} lost, ${c.wrong} wrong, ${c.duplicates} asked twice: ${c.failures.join('; ')}`);
     }
   }
-  if (all || wanted.has('memory')) {
+  if (wants('memory')) {
     process.stdout.write('memory: the heap after 10 and after 1,010 elicitations, and gateway calls, garbage collected…\n');
     const memory = benchMemory();
     results.memory = memory;
@@ -118,7 +113,7 @@ async function main(): Promise<void> {
       if (f.growthMb >= 5) failures.push(`memory: the heap grew ${f.growthMb} MB over ${label}`);
     }
   }
-  if (all || wanted.has('activation')) {
+  if (wants('activation')) {
     process.stdout.write('activation: ours vs an empty extension, both from a .vsix, 10 window loads…\n');
     const { benchActivation } = await import('./activation');
     const activation = await benchActivation();
@@ -138,11 +133,11 @@ async function main(): Promise<void> {
       target: '(the parts)',
     });
     // The workbench benches close the shared browser when they end; alone, this one does.
-    if (!all && !wanted.has('visible') && !wanted.has('forms') && !wanted.has('spans')) await (await import('../test/e2e/context')).closeBrowser();
+    if (!wants('visible', 'forms', 'spans')) await (await import('../test/e2e/context')).closeBrowser();
   }
-  if (workbench && (all || wanted.has('visible') || wanted.has('forms') || wanted.has('spans'))) {
+  if (wants('visible', 'forms', 'spans')) {
     const { benchWorkbench } = await import('./workbench');
-    const figures = await benchWorkbench({ visible: all || wanted.has('visible'), forms: all || wanted.has('forms'), spans: all || wanted.has('spans') });
+    const figures = await benchWorkbench({ visible: wants('visible'), forms: wants('forms'), spans: wants('spans') });
     Object.assign(results, figures.results);
     rows.push(...figures.rows);
   }

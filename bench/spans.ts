@@ -13,7 +13,8 @@
 import type { Ui } from '../test/e2e/ui-setup';
 import { openToolList, type ResultTabs } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
-import { agentInputClosed, declineForm, events, medians, type PlainFrom, plainWebviews } from './forms';
+import { agentInputClosed, declineForm, events, medians, type PlainFrom, plainWebviews, toolApiEvent } from './forms';
+import type { Row } from './row';
 import { median, round } from './stats';
 
 const SAMPLES = 20;
@@ -69,7 +70,7 @@ async function spansOf(ui: Ui, benchLog: string, at: { form: number; record: num
 
 export interface SpansFigures {
   readonly results: Record<string, unknown>;
-  readonly rows: Array<{ measure: string; ours: string; baseline: string; ratio: number | string; target: string }>;
+  readonly rows: Row[];
 }
 
 export async function benchSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<SpansFigures> {
@@ -124,11 +125,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
         // The floor's own tool call went through the gateway too: this call's is the next one.
         const gateway = events(benchLog).filter((e) => e.event === 'gatewayToolCall').length;
         await workbench.runCommand("Elicitation Host: Benchmark: Call a Served Tool through VS Code's Tool API");
-        const called = await waitUntil("the tool API's call", () => {
-          const all = events(benchLog);
-          return all.find((e) => e.event === 'invokeToolFailed') ?? all.filter((e) => e.event === 'invokeTool')[calls];
-        }, 90_000);
-        if (called.event === 'invokeToolFailed') throw new Error(`vscode.lm.invokeTool failed: ${String(called.message)}`);
+        const called = await toolApiEvent(benchLog, 'invokeTool', calls, "the tool API's call", 90_000);
         // Should VS Code ask to run the tool first (it does not for a read-only one), the spans start at that Yes.
         let startedAt = Number(called.at);
         const confirmation = workbench.dialog.filter({ hasText: 'Run ' }).locator('.monaco-button', { hasText: /^(Yes|Allow|Continue)$/ }).first();
@@ -141,7 +138,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
         const spans = await spansOf(ui, benchLog, { form: form++, record: record++, gateway }, startedAt);
         const done = events(benchLog).filter((e) => e.event === 'invokeToolDone').length;
         await declineForm(ui, 'ask_form_now');
-        await waitUntil('the tool API call to return', () => events(benchLog).filter((e) => e.event === 'invokeToolDone').length > done || undefined, 30_000);
+        await toolApiEvent(benchLog, 'invokeToolDone', done, 'the tool API call to return', 30_000);
         return spans;
       }, 'toolCall'),
     );

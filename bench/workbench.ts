@@ -19,6 +19,7 @@ import { benchForms, events } from './forms';
 import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
 import { QUIET_BEFORE_MS } from './quiet';
+import type { Row } from './row';
 import { median, round } from './stats';
 
 const SAMPLES = 20;
@@ -56,7 +57,7 @@ function quickInputShows(title: string, text: string): string {
 
 export interface WorkbenchFigures {
   results: Record<string, unknown>;
-  rows: Array<{ measure: string; ours: string; baseline: string; ratio: number | string; target: string }>;
+  rows: Row[];
 }
 
 export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean }): Promise<WorkbenchFigures> {

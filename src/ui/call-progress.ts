@@ -14,10 +14,8 @@ import * as vscode from 'vscode';
 import type { CallProgress } from '../mcp/ports';
 import { linkSafe, statusSafe } from './text';
 
-/** How long the call must go on without a question before its notification comes back. */
-const NOTIFICATION_BACK_AFTER_MS = 800;
-/** How long a call runs without asking before its notification first shows (as long as it takes to come back). */
-const NOTIFICATION_FIRST_AFTER_MS = NOTIFICATION_BACK_AFTER_MS;
+/** How long the call must go on without a question before its notification shows, at first and again after one. */
+const NOTIFICATION_AFTER_MS = 800;
 
 interface Phase {
   readonly location: vscode.ProgressLocation;
@@ -29,7 +27,7 @@ export class CallProgressView implements vscode.Disposable {
   private phase: Phase | undefined;
   private openQuestions = 0;
   private lastMessage: string | undefined;
-  private backTimer: ReturnType<typeof setTimeout> | undefined;
+  private notifyTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
 
   /**
@@ -41,12 +39,12 @@ export class CallProgressView implements vscode.Disposable {
     private readonly stop: () => void,
   ) {
     this.open(vscode.ProgressLocation.Window);
-    this.notifyAfter(NOTIFICATION_FIRST_AFTER_MS);
+    this.notifyLater();
   }
 
-  private notifyAfter(ms: number): void {
-    this.clearBack();
-    this.backTimer = setTimeout(() => this.open(vscode.ProgressLocation.Notification), ms);
+  private notifyLater(): void {
+    this.cancelNotify();
+    this.notifyTimer = setTimeout(() => this.open(vscode.ProgressLocation.Notification), NOTIFICATION_AFTER_MS);
   }
 
   report(progress: CallProgress): void {
@@ -55,7 +53,7 @@ export class CallProgressView implements vscode.Disposable {
     if (text !== undefined) this.lastMessage = text;
     if (progress.asking === true) {
       this.openQuestions++;
-      this.clearBack();
+      this.cancelNotify();
       if (this.phase?.location !== vscode.ProgressLocation.Window) this.open(vscode.ProgressLocation.Window);
       else this.phase.report(this.lastMessage);
       return;
@@ -64,7 +62,7 @@ export class CallProgressView implements vscode.Disposable {
       this.openQuestions = Math.max(0, this.openQuestions - 1);
       if (this.openQuestions === 0) {
         this.lastMessage = undefined;
-        this.notifyAfter(NOTIFICATION_BACK_AFTER_MS);
+        this.notifyLater();
       }
       return;
     }
@@ -93,15 +91,15 @@ export class CallProgressView implements vscode.Disposable {
     this.phase = { location, end, report: (message) => reporter?.report({ ...(message !== undefined && { message: shown(message) }) }) };
   }
 
-  private clearBack(): void {
-    if (this.backTimer) clearTimeout(this.backTimer);
-    this.backTimer = undefined;
+  private cancelNotify(): void {
+    if (this.notifyTimer) clearTimeout(this.notifyTimer);
+    this.notifyTimer = undefined;
   }
 
   /** The call ended: whatever shows its progress goes. */
   dispose(): void {
     this.disposed = true;
-    this.clearBack();
+    this.cancelNotify();
     this.phase?.end();
     this.phase = undefined;
   }
