@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -6,8 +7,9 @@ import tseslint from 'typescript-eslint';
 const LAYERS = 'Imports point down only (see ARCHITECTURE.md).';
 const noVscode = { name: 'vscode', message: 'No editor here: VS Code UI belongs in src/ui (see ARCHITECTURE.md).' };
 const noIo = { group: ['node:*', 'fs', 'child_process', 'http', 'https', 'net'], message: 'Pure code does no I/O.' };
-const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**'], message: LAYERS };
+const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**', '**/acp/**'], message: LAYERS };
 const noUi = { group: ['**/ui/**'], message: LAYERS };
+const noAcp = { group: ['**/acp/**'], message: LAYERS };
 const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts'], message: LAYERS };
 const noGateway = { group: ['**/gateway/**'], message: LAYERS };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
@@ -17,6 +19,35 @@ function restrictImports(files, paths, patterns) {
   return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
 }
 
+/**
+ * The rooms (sub-folders) of a layer, lowest first: a room may import the rooms listed
+ * before it, never one of its own level or above. `''` is the layer's own top-level files.
+ * Each block repeats the layer's own bans (a later block replaces an earlier one's options).
+ */
+function roomRules(layer, levels, paths, layerPatterns) {
+  const blocks = [];
+  levels.forEach((level, index) => {
+    const above = levels.slice(index).flat();
+    for (const room of level) {
+      const files = room === '' ? [`${layer}/*.ts`] : [`${layer}/${room}/**`];
+      const from = room === '' ? './' : '../';
+      // The top level's files are named one by one: a glob such as ../* would match every room too.
+      const topLevel = readdirSync(layer).filter((name) => name.endsWith('.ts')).map((name) => `${from}${name.replace(/\.ts$/, '')}`);
+      const group = above.filter((other) => other !== room).flatMap((other) => (other === '' ? topLevel : [`${from}${other}/**`]));
+      blocks.push(restrictImports(files, paths, [...layerPatterns, ...(group.length ? [{ group, message: `${LAYERS} Inside ${layer}, a room imports only the rooms below it: ${levels.map((l) => l.map((r) => r || '(top level)').join(', ')).join(' < ')}.` }] : [])]));
+    }
+  });
+  return blocks;
+}
+
+// src/mcp's rooms: the SDK bundle; configuration and sign-in; the shared vocabulary (ports,
+// errors, tool info, the broker's wiring); one connection; the server manager and upstreams.
+const MCP_ROOMS = [['sdk'], ['config', 'sign-in'], [''], ['connection'], ['servers']];
+// src/ui's rooms: the shared helpers (notify, text, settings); VS Code's one quick input; links;
+// the prompts; what uses them (the form, sign-in, agents, servers' config and logs, Run Tool);
+// the views, which show all of it.
+const UI_ROOMS = [[''], ['quick-input'], ['links'], ['prompts'], ['form', 'sign-in', 'agents', 'servers', 'run-tool'], ['views']];
+
 // Everything shown goes through one module per surface, which applies the escaping it needs.
 const ownSurfaces = [
   ...['showInformationMessage', 'showWarningMessage', 'showErrorMessage'].map((property) => ({
@@ -25,7 +56,7 @@ const ownSurfaces = [
   })),
   ...['showQuickPick', 'showInputBox'].map((property) => ({
     property,
-    message: 'Take the quick input through src/ui/own-quick-input.ts, so the question on screen steps aside instead of being cancelled.',
+    message: 'Take the quick input through src/ui/quick-input/own-quick-input.ts, so the question on screen steps aside instead of being cancelled.',
   })),
 ];
 
@@ -49,17 +80,22 @@ export default tseslint.config(
     },
   },
   { files: ['src/**'], rules: { 'no-restricted-properties': ['error', ...ownSurfaces] } },
-  { files: ['src/ui/notify.ts', 'src/ui/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
-  // The connection layer: no editor, nothing above it (the UI, the gateway, the runner, activation).
-  restrictImports(['src/mcp/**'], [noVscode], [noUi, noGateway, noCliOrExtension]),
+  { files: ['src/ui/notify.ts', 'src/ui/quick-input/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
+  // The connection layer: no editor, nothing above it (the UI, the gateway, ACP, the runner,
+  // activation); inside it, each room only the rooms below.
+  ...roomRules('src/mcp', MCP_ROOMS, [noVscode], [noUi, noGateway, noAcp, noCliOrExtension]),
+  // The UI: nothing of the runner or activation; inside it, each room only the rooms below.
+  ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
+  // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
+  restrictImports(['src/acp/**'], [noVscode], [noUi, noGateway, noCliOrExtension]),
   // The command-line runner: no editor, nothing of the UI.
   restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts'], message: LAYERS }]),
   // The gateway: no editor, nothing of the UI, the runner or activation (the runner's serve uses it).
-  restrictImports(['src/gateway/**'], [noVscode], [noUi, noCliOrExtension]),
+  restrictImports(['src/gateway/**'], [noVscode], [noUi, noAcp, noCliOrExtension]),
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.
-  restrictImports(['src/elicitation/**', 'src/shared/**', 'src/ui/form-page.ts', 'src/ui/form-verdicts.ts', 'src/ui/mutes.ts'], [noVscode], [noIo, noUiOrMcp]),
+  restrictImports(['src/elicitation/**', 'src/shared/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts'], [noVscode], [noIo, noUiOrMcp]),
   // The form page: the pure layers, without what only the host runs.
   restrictImports(['webview/**'], [noVscode], [noIo, noUiOrMcp, noHostOnly]),
   {

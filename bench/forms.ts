@@ -22,7 +22,7 @@ async function scheduleForms(workbench: Workbench, count: number): Promise<void>
   await runTool(workbench, 'fixture', 'ask_form_later', String(count));
 }
 
-/** The panel closes by itself once nothing waits (src/ui/form-panel.ts): the next form starts a new one. */
+/** The panel closes by itself once nothing waits (src/ui/form/form-panel.ts): the next form starts a new one. */
 export async function agentInputClosed(workbench: Workbench): Promise<void> {
   await workbench.page.locator('.tab', { hasText: 'Agent Input' }).first().waitFor({ state: 'detached', timeout: 30_000 });
 }

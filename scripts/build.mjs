@@ -81,8 +81,8 @@ const deferredPattern = {
 
 const common = {
   bundle: true,
-  // One ajv, ours, instead of the SDK inlining a second copy (see src/mcp/sdk-shims.ts).
-  alias: { '@modelcontextprotocol/client/_shims': './src/mcp/sdk-shims.ts' },
+  // One ajv, ours, instead of the SDK inlining a second copy (see src/mcp/sdk/sdk-shims.ts).
+  alias: { '@modelcontextprotocol/client/_shims': './src/mcp/sdk/sdk-shims.ts' },
   minify: production,
   sourcemap: !production,
   sourcesContent: false,
@@ -114,7 +114,7 @@ const builds = [
       footer: { js: 'globalThis.__elicitationHostCodeEnded = performance.now();' },
     }),
   },
-  { ...nodeCjs, entryPoints: ['src/mcp/sdk.ts'], outfile: 'dist/mcp-sdk.js', conditions: ['require', 'node'], plugins: [sharedRe2] },
+  { ...nodeCjs, entryPoints: ['src/mcp/sdk/sdk.ts'], outfile: 'dist/mcp-sdk.js', conditions: ['require', 'node'], plugins: [sharedRe2] },
   { ...nodeCjs, entryPoints: ['src/elicitation/re2-engine.ts'], outfile: 'dist/re2.js' },
   { ...nodeCjs, entryPoints: ['src/gateway/bundle.ts'], outfile: 'dist/gateway.js', conditions: ['require', 'node'] },
   {

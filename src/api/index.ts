@@ -14,7 +14,7 @@ import { withoutInvisible } from '../elicitation/plain-text';
 import type { RequestSource } from '../elicitation/request';
 import { findRequest, type InputStore } from '../elicitation/store';
 import { toRpcError } from '../mcp/errors';
-import type { ServerManager } from '../mcp/manager';
+import type { ServerManager } from '../mcp/servers/manager';
 import { fromInputAnswer, fromInputAnswers, RequestAnswers, RequestShapeError, toElicitParams } from './ahp';
 
 export type ElicitationHostApi = Public.ElicitationHostApi;

@@ -8,7 +8,7 @@
  * Parsed by Node's own `util.parseArgs` (strict), so `--args JSON` and `--args=JSON` both work.
  */
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
-import { type CrossAppIdentity, isClientMetadataUrl } from '../mcp/sign-in';
+import { type CrossAppIdentity, isClientMetadataUrl } from '../mcp/sign-in/sign-in';
 
 export interface CliOptions {
   readonly command: 'call' | 'call-all';

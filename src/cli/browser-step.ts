@@ -6,8 +6,8 @@
  * approve at once; one that shows a login page stops it with a clear error).
  */
 import { spawn } from 'node:child_process';
-import { loopbackRedirect } from '../mcp/loopback-redirect';
-import type { BrowserStep } from '../mcp/sign-in';
+import { loopbackRedirect } from '../mcp/sign-in/loopback-redirect';
+import type { BrowserStep } from '../mcp/sign-in/sign-in';
 
 /** A person signing in takes time; a redirect that never comes ends the run. */
 const WAIT_MS = 5 * 60_000;

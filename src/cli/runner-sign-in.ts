@@ -3,8 +3,8 @@
  * the client identity given (pre-registered, or a client ID metadata document), and where
  * sign-ins are kept. The person ran the command, so a sign-in may open the browser at once.
  */
-import type { ServerDefinition } from '../mcp/config';
-import { type BrowserStep, type ClientIdentity, ServerSignIn } from '../mcp/sign-in';
+import type { ServerDefinition } from '../mcp/config/config';
+import { type BrowserStep, type ClientIdentity, ServerSignIn } from '../mcp/sign-in/sign-in';
 import type { SignInOptions } from './args';
 import { fetchBrowserStep, systemBrowserStep } from './browser-step';
 import { readClientKey, readSecretFile } from './client-key';

@@ -4,7 +4,7 @@
  * the old one). Tokens are never printed.
  */
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { CredentialStore } from '../mcp/sign-in';
+import type { CredentialStore } from '../mcp/sign-in/sign-in';
 
 export function memoryStore(): CredentialStore {
   const values = new Map<string, string>();

@@ -44,7 +44,7 @@ export const HISTORY_KEPT = 200;
 /** How much of a tool result an entry keeps. */
 export const RESULT_KEPT_CHARS = 4000;
 
-/** How an abandoned request ended, from the reason its asker gave (see mcp/errors.ts, mcp/elicit-bridge.ts). */
+/** How an abandoned request ended, from the reason its asker gave (see mcp/errors.ts, mcp/connection/elicit-bridge.ts). */
 export function outcomeOf(status: Exclude<RequestStatus, 'open'>, reason?: string): HistoryOutcome {
   if (status !== 'abandoned') return status;
   if (reason && /^no answer within \d+ s$/.test(reason)) return 'timed out';

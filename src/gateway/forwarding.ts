@@ -19,7 +19,7 @@ import type { ResultSink } from '../elicitation/history';
 import { withoutInvisible } from '../elicitation/plain-text';
 import type { InputStore } from '../elicitation/store';
 import { formatToolResult } from '../mcp/result-format';
-import type { Caller, Upstream, UpstreamCallOptions } from '../mcp/upstream';
+import type { Caller, Upstream, UpstreamCallOptions } from '../mcp/servers/upstream';
 import { ProgressRelay } from './progress-relay';
 import { SAMPLING_KEY, SuspendableCall, type SuspendedCalls } from './sampling-rounds';
 import type { Timings } from '../mcp/ports';
@@ -166,7 +166,7 @@ export function createForwardingServer(deps: ForwardingDeps): Server {
       const called = result as CallToolResult;
       // Structured content needs the era's projection (and the tool's output schema); the History names the tool by its title.
       const tool = called.structuredContent !== undefined || deps.onToolResult ? (await upstream.listTools()).find((t) => t.name === name) : undefined;
-      // Formatted only if a question of this call is in the History (mcp/elicit-bridge.ts sourceOf names it so).
+      // Formatted only if a question of this call is in the History (mcp/connection/elicit-bridge.ts sourceOf names it so).
       deps.onToolResult?.({ server: upstream.name, tool: tool?.title ?? name, agent: caller().name, since }, () => formatToolResult(upstream.name, name, args ?? {}, called as unknown as Record<string, unknown>));
       // The rest travels as it came.
       if (called.structuredContent === undefined) return called;

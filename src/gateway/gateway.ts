@@ -14,7 +14,7 @@ import type { Broker } from '../elicitation/broker';
 import type { ResultSink } from '../elicitation/history';
 import type { InputStore } from '../elicitation/store';
 import { Listeners } from '../mcp/listeners';
-import type { Upstream } from '../mcp/upstream';
+import type { Upstream } from '../mcp/servers/upstream';
 import { createForwardingServer } from './forwarding';
 import { BodyTooLargeError, readBody, writeJsonRpcError } from './http-replies';
 import { McpEndpoint } from './mcp-endpoint';

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
-import type { ListKind } from '../mcp/upstream';
+import type { ListKind } from '../mcp/servers/upstream';
 import { writeJsonRpcError } from './http-replies';
 import { SuspendedCalls } from './sampling-rounds';
 

@@ -8,7 +8,7 @@
  * MCP requires each progress value of a token to be greater than the last, so upstream
  * values that would not be are raised just past the last one sent.
  */
-import type { UpstreamProgress } from '../mcp/upstream';
+import type { UpstreamProgress } from '../mcp/servers/upstream';
 import type { RequestSource } from '../elicitation/request';
 import type { InputStore } from '../elicitation/store';
 

@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
-import type { UpstreamProgress } from '../mcp/upstream';
+import type { UpstreamProgress } from '../mcp/servers/upstream';
 
 export type CallEvent<R> =
   | { readonly kind: 'done'; readonly result: R }

@@ -4,8 +4,8 @@
  */
 import { Broker, type BrokerOptions, type ContentCheck, type Prompter } from '../elicitation/broker';
 import type { InputStore } from '../elicitation/store';
-import type { SchemaChecker } from './schema-check';
-import { loadSdk } from './sdk-loader';
+import type { SchemaChecker } from './sdk/schema-check';
+import { loadSdk } from './sdk/sdk-loader';
 
 export interface CreateBrokerOptions {
   readonly store: InputStore;

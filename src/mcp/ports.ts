@@ -2,8 +2,8 @@
  * The connection layer's ports: what its hosts (the VS Code UI, the runner, the tests)
  * implement and hand it, and what a caller gives with each call. No logic here.
  */
-import type { ServerDefinition } from './config';
-import type { ServerSignIn } from './sign-in';
+import type { ServerDefinition } from './config/config';
+import type { ServerSignIn } from './sign-in/sign-in';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { Broker } from '../elicitation/broker';
 import type { RequestSource } from '../elicitation/request';

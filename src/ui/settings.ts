@@ -1,7 +1,7 @@
 /** The extension's settings, read fresh each time they matter. */
 import * as vscode from 'vscode';
-import type { ConnectionSettings } from '../mcp/connection';
-import { isClientMetadataUrl } from '../mcp/sign-in';
+import type { ConnectionSettings } from '../mcp/connection/connection';
+import { isClientMetadataUrl } from '../mcp/sign-in/sign-in';
 
 const SECTION = 'elicitationHost';
 

@@ -13,7 +13,7 @@ import { CallError } from '../../src/mcp/errors';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { withHost, type HttpFixture, startHttpFixture, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil, waitUntilGone } from '../support/wait';
-import type { ServerDefinition } from '../../src/mcp/config';
+import type { ServerDefinition } from '../../src/mcp/config/config';
 
 const transports: Array<{ name: string; definition: () => ServerDefinition }> = [];
 let http: HttpFixture;

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { LIMITS } from '../../src/elicitation/limits';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import type { FormView, PageMessage } from '../../src/shared/protocol';
-import { formPageHtml } from '../../src/ui/form-page';
+import { formPageHtml } from '../../src/ui/form/form-page';
 import { launchChromium } from '../e2e/harness/browser';
 import { BOOK_RESTAURANT } from '../fixtures/schemas';
 import { REPO } from '../support/servers';

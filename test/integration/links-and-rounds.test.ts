@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Outcome } from '../../src/elicitation/broker';
-import type { ServerDefinition } from '../../src/mcp/config';
+import type { ServerDefinition } from '../../src/mcp/config/config';
 import { CallError } from '../../src/mcp/errors';
 import type { CallProgress } from '../../src/mcp/ports';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
@@ -84,7 +84,7 @@ describe('URL mode (MCP 2025-11-25)', () => {
         'https://192.0.2.7/pay',
         'http://plain.example.com/review',
       ]);
-      // What the prompt shows beside each link (src/ui/url-prompt.ts renders these).
+      // What the prompt shows beside each link (src/ui/links/url-prompt.ts renders these).
       const warnings = urls.map((url) => {
         const check = checkUrl(url);
         return check.ok ? check.warnings.join(' ') : check.reason;

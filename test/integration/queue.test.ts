@@ -5,9 +5,9 @@
  */
 import { strict as assert } from 'node:assert';
 import type { AskOptions, Outcome, Prompter } from '../../src/elicitation/broker';
-import { PromptQueue, type ShowResult } from '../../src/ui/prompt-queue';
+import { PromptQueue, type ShowResult } from '../../src/ui/quick-input/prompt-queue';
 import type { InputRequest } from '../../src/elicitation/request';
-import type { ServerConnection } from '../../src/mcp/connection';
+import type { ServerConnection } from '../../src/mcp/connection/connection';
 import { withHost, type Host, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
 

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { Client, type ClientOptions, type CreateMessageResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Prompter } from '../../src/elicitation/broker';
 import { Gateway, type GatewayOptions, type UpstreamSource } from '../../src/gateway/gateway';
-import type { ServerDefinition } from '../../src/mcp/config';
-import { ServerConnection } from '../../src/mcp/connection';
+import type { ServerDefinition } from '../../src/mcp/config/config';
+import { ServerConnection } from '../../src/mcp/connection/connection';
 import type { ConnectionSettings } from '../../src/mcp/ports';
 import { Listeners } from '../../src/mcp/listeners';
-import { connectionUpstream, type Upstream } from '../../src/mcp/upstream';
+import { connectionUpstream, type Upstream } from '../../src/mcp/servers/upstream';
 import { createHost, DEFAULT_SETTINGS, FIXTURES, type Host, REPO } from './servers';
 
 export const TOKEN = 'test-token-0123456789';

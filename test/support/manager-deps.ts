@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Prompter } from '../../src/elicitation/broker';
 import { InputStore } from '../../src/elicitation/store';
 import { createBroker } from '../../src/mcp/create-broker';
-import type { ManagerDeps } from '../../src/mcp/manager';
+import type { ManagerDeps } from '../../src/mcp/servers/manager';
 import { DEFAULT_SETTINGS, type MemoryLog, ScriptedUrlFlow } from './servers';
 
 export function managerDeps(prompter: Prompter, log: MemoryLog, folder: string, overrides: Partial<ManagerDeps> = {}): ManagerDeps {

@@ -7,9 +7,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Broker, Prompter } from '../../src/elicitation/broker';
 import { InputStore } from '../../src/elicitation/store';
-import type { ServerDefinition } from '../../src/mcp/config';
+import type { ServerDefinition } from '../../src/mcp/config/config';
 import { createBroker } from '../../src/mcp/create-broker';
-import { ServerConnection } from '../../src/mcp/connection';
+import { ServerConnection } from '../../src/mcp/connection/connection';
 import type { ConnectionSettings, ServerLog, UrlFlow } from '../../src/mcp/ports';
 
 export const REPO = resolve(__dirname, '../..');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { refreshAfterPrompts } from '../../src/ui/after-prompts';
+import { refreshAfterPrompts } from '../../src/ui/views/after-prompts';
 
 /** A refresh that counts its runs and lets a test wait for the next one. */
 function counted(settleMs: number) {

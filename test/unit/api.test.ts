@@ -15,7 +15,7 @@ import type { Outcome } from '../../src/elicitation/broker';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import { InputStore } from '../../src/elicitation/store';
 import { createBroker } from '../../src/mcp/create-broker';
-import type { ServerManager } from '../../src/mcp/manager';
+import type { ServerManager } from '../../src/mcp/servers/manager';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 
 function setup(prompter: ScriptedPrompter) {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { parseMcpJson, parseSettingsServers, type ServerDefinition } from '../../src/mcp/config';
-import { mayStart } from '../../src/mcp/trust';
-import { inputIdsIn, parseEnvFile, resolveVariables, VariableError, type VariableContext } from '../../src/mcp/variables';
+import { parseMcpJson, parseSettingsServers, type ServerDefinition } from '../../src/mcp/config/config';
+import { mayStart } from '../../src/mcp/config/trust';
+import { inputIdsIn, parseEnvFile, resolveVariables, VariableError, type VariableContext } from '../../src/mcp/config/variables';
 
 const workspace = { kind: 'workspace', file: '/ws/.vscode/mcp.json', folder: '/ws' } as const;
 

@@ -4,12 +4,12 @@
  * the rounds loop against its small port.
  */
 import { strict as assert } from 'node:assert';
-import { CLIENT_CAPABILITIES_META_KEY, declaredCapabilities, withCallCapabilities } from '../../src/mcp/capabilities';
-import type { ServerDefinition } from '../../src/mcp/config';
+import { CLIENT_CAPABILITIES_META_KEY, declaredCapabilities, withCallCapabilities } from '../../src/mcp/connection/capabilities';
+import type { ServerDefinition } from '../../src/mcp/config/config';
 import { CallError, describeLoss, httpStatusOf, isConnectionClosed, networkCodeOf, requiredLinksOf, toRpcError } from '../../src/mcp/errors';
-import { runRounds, type RoundsPort } from '../../src/mcp/rounds';
-import { isHttp, stdioEnvironment, workingDirectory } from '../../src/mcp/transports';
-import { requestKey } from '../../src/mcp/wire-tap';
+import { runRounds, type RoundsPort } from '../../src/mcp/connection/rounds';
+import { isHttp, stdioEnvironment, workingDirectory } from '../../src/mcp/connection/transports';
+import { requestKey } from '../../src/mcp/connection/wire-tap';
 import { DEFAULT_SETTINGS } from '../support/servers';
 
 describe('connection pieces: errors', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
-import { dialogChoices } from '../../src/ui/dialog-choices';
+import { dialogChoices } from '../../src/ui/prompts/dialog-choices';
 
 function question(property: object, required = true) {
   return parseRequestedSchemaOrThrow({ type: 'object', properties: { x: property }, ...(required && { required: ['x'] }) }).questions[0];

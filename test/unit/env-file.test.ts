@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parseEnvFile } from '../../src/mcp/variables';
+import { parseEnvFile } from '../../src/mcp/config/variables';
 
 describe('env files (envFile), read as dotenv reads them', () => {
   it('comments, export prefixes, spaces around "=", empty values, Windows line ends', () => {

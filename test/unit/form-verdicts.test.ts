@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import { buildContent } from '../../src/elicitation/validation';
 import { parsePageMessage } from '../../src/shared/protocol';
-import { isAboutShownForm, judgeSubmission, storableDraft } from '../../src/ui/form-verdicts';
+import { isAboutShownForm, judgeSubmission, storableDraft } from '../../src/ui/form/form-verdicts';
 import { BOOK_RESTAURANT, PICK_INSTRUMENTS } from '../fixtures/schemas';
 
 describe('form panel: the host does not take the page\'s word', () => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { fullFormats } from 'ajv-formats/dist/formats';
 import { FORMAT_CHECKS } from '../../src/elicitation/formats';
 import type { TextFormat } from '../../src/elicitation/model';
-import { SchemaChecker } from '../../src/mcp/schema-check';
+import { SchemaChecker } from '../../src/mcp/sdk/schema-check';
 
 /** What each format accepts (true) and refuses (false), by the rules of RFC 3339, RFC 3986 and ajv's email. */
 const cases: Record<TextFormat, Array<[string, boolean]>> = {

@@ -13,7 +13,7 @@ import {
 } from '../../src/gateway/permission-question';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import { choosePresentation } from '../../src/elicitation/request';
-import { dialogChoices } from '../../src/ui/dialog-choices';
+import { dialogChoices } from '../../src/ui/prompts/dialog-choices';
 
 const recorded = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, '../fixtures/claude-code', name), 'utf8'));
 

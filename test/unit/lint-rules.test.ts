@@ -73,6 +73,56 @@ describe('lint holds the layers', function () {
   });
 });
 
+describe('lint holds the rooms inside src/mcp and src/ui', function () {
+  this.timeout(60_000);
+  before(() => {
+    eslint = new ESLint({ cwd: REPO });
+  });
+
+  const forbidden: Array<[file: string, importLine: string, why: string]> = [
+    ['src/mcp/config/virtual.ts', "import { x } from '../connection/connection';", 'configuration does not reach a connection'],
+    ['src/mcp/config/virtual.ts', "import { x } from '../ports';", "configuration does not reach the connection layer's ports"],
+    ['src/mcp/sdk/virtual.ts', "import { x } from '../config/config';", 'the SDK bundle reaches nothing of src/mcp'],
+    ['src/mcp/sign-in/virtual.ts', "import { x } from '../config/config';", 'sign-in and configuration are one level'],
+    ['src/mcp/connection/virtual.ts', "import { x } from '../servers/manager';", 'a connection does not reach the manager'],
+    ['src/mcp/virtual.ts', "import { x } from './connection/connection';", "the connection layer's ports do not reach a connection"],
+    ['src/mcp/virtual.ts', "import { x } from './servers/upstream';", "the connection layer's ports do not reach the manager"],
+    ['src/mcp/servers/virtual.ts', "import { x } from '../../acp/client';", 'nothing of src/acp in src/mcp'],
+    ['src/gateway/virtual.ts', "import { x } from '../acp/client';", 'nothing of src/acp in src/gateway'],
+    ['src/acp/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/acp'],
+    ['src/acp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/acp'],
+    ['src/acp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/acp'],
+    ['src/acp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/acp'],
+    ['src/ui/virtual.ts', "import { x } from './prompts/prompter';", "the UI's shared helpers do not reach a room"],
+    ['src/ui/quick-input/virtual.ts', "import { x } from '../prompts/prompter';", 'the quick input does not reach the prompts'],
+    ['src/ui/links/virtual.ts', "import { x } from '../prompts/prompter';", 'links do not reach the prompts'],
+    ['src/ui/prompts/virtual.ts', "import { x } from '../form/form-panel';", 'the prompts do not reach the form'],
+    ['src/ui/prompts/virtual.ts', "import { x } from '../views/pending';", 'the prompts do not reach the views'],
+    ['src/ui/form/virtual.ts', "import { x } from '../sign-in/sign-in';", 'the form and sign-in are one level'],
+    ['src/ui/agents/virtual.ts', "import { x } from '../views/servers-view';", 'agents do not reach the views'],
+    ['src/ui/run-tool/virtual.ts', "import { x } from '../../cli/args';", 'nothing of src/cli in src/ui'],
+  ];
+  for (const [file, line, why] of forbidden) {
+    it(`fails: ${why}`, () => assertFails(file, use(line), 'no-restricted-imports'));
+  }
+
+  it('the same imports pass where the rooms allow them', async () => {
+    await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from '../ports';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from '../config/config';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from './calls';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/sign-in/virtual.ts', use("import { x } from '../sdk/sdk-loader';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/config/virtual.ts', use("import { x } from '../../elicitation/is-record';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/virtual.ts', use("import { x } from './config/config';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/servers/virtual.ts', use("import { x } from '../connection/connection';"), 'no-restricted-imports');
+    await assertPasses('src/acp/virtual.ts', use("import { x } from '../mcp/ports';"), 'no-restricted-imports');
+    await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../links/url-prompt';"), 'no-restricted-imports');
+    await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../text';"), 'no-restricted-imports');
+    await assertPasses('src/ui/views/virtual.ts', use("import { x } from '../agents/serve-choices';"), 'no-restricted-imports');
+    await assertPasses('src/ui/form/virtual.ts', use("import { x } from '../prompts/prompter';"), 'no-restricted-imports');
+    await assertPasses('src/ui/virtual.ts', use("import { x } from '../acp/client';"), 'no-restricted-imports');
+  });
+});
+
 describe('lint holds the one way to show text and take the quick input', function () {
   this.timeout(60_000);
   before(() => {
@@ -86,7 +136,7 @@ describe('lint holds the one way to show text and take the quick input', functio
       await assertFails('src/extension.ts', code, 'no-restricted-properties');
       const destructured = `import * as vscode from 'vscode';\nconst { ${call} } = vscode.window;\nvoid ${call}('x');\n`;
       await assertFails('src/ui/virtual.ts', destructured, 'no-restricted-properties');
-      const home = call.startsWith('showQuick') || call === 'showInputBox' ? 'src/ui/own-quick-input.ts' : 'src/ui/notify.ts';
+      const home = call.startsWith('showQuick') || call === 'showInputBox' ? 'src/ui/quick-input/own-quick-input.ts' : 'src/ui/notify.ts';
       await assertPasses(home, code, 'no-restricted-properties');
     });
   }

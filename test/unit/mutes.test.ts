@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Broker } from '../../src/elicitation/broker';
 import { InputStore } from '../../src/elicitation/store';
-import { MutedServers } from '../../src/ui/mutes';
+import { MutedServers } from '../../src/ui/prompts/mutes';
 import { EMPTY_CONFIRM } from '../fixtures/schemas';
 import { accept, ScriptedPrompter } from '../support/scripted-prompter';
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { PromptQueue, type ShowResult } from '../../src/ui/prompt-queue';
+import { PromptQueue, type ShowResult } from '../../src/ui/quick-input/prompt-queue';
 
 /** A surface that shows one item at a time; the test settles what is on screen. */
 class FakeSurface {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import type { Answers, ContentValue } from '../../src/elicitation/model';
 import { parseRequestedSchema } from '../../src/elicitation/schema';
-import { SchemaChecker } from '../../src/mcp/schema-check';
+import { SchemaChecker } from '../../src/mcp/sdk/schema-check';
 import { answerFits, buildContent, toAnswerValue } from '../../src/elicitation/validation';
 
 type Json = Record<string, unknown>;

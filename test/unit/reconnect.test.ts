@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { reconnectDelay } from '../../src/mcp/reconnect';
+import { reconnectDelay } from '../../src/mcp/connection/reconnect';
 
 describe('reconnecting to an HTTP server', () => {
   it('waits longer after each failed attempt, then keeps the last wait', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { REDACTED, Redactor, withoutAnswers } from '../../src/mcp/redaction';
+import { REDACTED, Redactor, withoutAnswers } from '../../src/mcp/connection/redaction';
 
 describe('redaction of input values', () => {
   it('hides a value as typed and as a URL carries it, the longest first', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { SchemaChecker } from '../../src/mcp/schema-check';
+import { SchemaChecker } from '../../src/mcp/sdk/schema-check';
 import { BOOK_RESTAURANT, PICK_INSTRUMENTS } from '../fixtures/schemas';
 
 describe('final ajv check against the original schema', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { parse } from 'jsonc-parser';
-import { originOf, withTrustedOrigin } from '../../src/ui/trusted-domains';
+import { originOf, withTrustedOrigin } from '../../src/ui/links/trusted-domains';
 
 const DOCUMENT = `// Links matching one or more entries in the list below can be opened without link protection.
 // By default, VS Code trusts "localhost" as well as the following domains:

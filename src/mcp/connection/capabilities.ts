@@ -1,0 +1,38 @@
+/**
+ * What this client declares it can do, and when.
+ *
+ * Elicitation (form, and URL when the setting allows) and roots: always.
+ *
+ * Sampling, decided per era:
+ * - MCP 2026-07-28 sends the client's capabilities with every request
+ *   (`_meta["io.modelcontextprotocol/clientCapabilities"]`), so each call declares
+ *   `sampling` exactly when its caller can answer it (it gave a sampler: an agent whose
+ *   own client offers sampling). The server never asks a call that cannot answer; if it
+ *   does anyway, the call ends with -32021 as the revision says.
+ * - The 2025 eras declare capabilities once, at `initialize`, for every call the
+ *   connection will make. Only a host that relays sampling (the gateway, `relaySampling`)
+ *   declares it: servers that check the capability would otherwise never ask, not even an
+ *   agent that could answer. Calls of such a connection without a sampler (Run Tool, the
+ *   runner, agents that cannot sample) get a JSON-RPC error saying why. A host that cannot
+ *   relay declares nothing, so servers take their no-sampling path, as before.
+ */
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
+import type { ConnectionSettings } from '../ports';
+
+export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
+/** What the connection declares when it connects (2025: `initialize`; 2026: the default for every request). */
+export function declaredCapabilities(settings: ConnectionSettings, relaySampling: boolean): ClientCapabilities {
+  return {
+    elicitation: settings.urlMode ? { form: {}, url: {} } : { form: {} },
+    roots: { listChanged: true },
+    ...(relaySampling && { sampling: {} }),
+  };
+}
+
+/** A 2026-era call's params, declaring sampling exactly when this call can serve it. */
+export function withCallCapabilities(params: Record<string, unknown>, declared: ClientCapabilities, canSample: boolean): Record<string, unknown> {
+  const { sampling: _connectionWide, ...rest } = declared;
+  const meta = (params._meta ?? {}) as Record<string, unknown>;
+  return { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: { ...rest, ...(canSample && { sampling: {} }) } } };
+}

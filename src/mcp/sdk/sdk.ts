@@ -1,0 +1,32 @@
+/**
+ * The room `src/mcp/sdk/`: the heavy libraries, loaded lazily: this file (the bundle's entry),
+ * `sdk-loader` (loads it once), `sdk-shims` (the SDK's validator shim, pointed at our ajv),
+ * and `schema-check` (ajv's last check of an answer). Nothing else of `src/mcp` is below it.
+ *
+ * Everything heavy the connection layer needs, in one module that is bundled on its own
+ * (dist/mcp-sdk.js) and loaded when the first server starts: the MCP SDK with zod, and
+ * ajv for the final answer check. Activation stays light when no server runs.
+ */
+export {
+  auth,
+  Client,
+  createPrivateKeyJwtAuth,
+  discoverAndRequestJwtAuthGrant,
+  discoverOAuthProtectedResourceMetadata,
+  ProtocolError,
+  ProtocolErrorCode,
+  requestJwtAuthorizationGrant,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+export { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+export { SchemaChecker } from './schema-check';
+
+import * as z from 'zod';
+/**
+ * Accepts any result object as it came: a 2025-era connection would otherwise refuse a
+ * result carrying `inputRequests` before we could read it.
+ */
+export const AnyResultSchema = z.looseObject({});

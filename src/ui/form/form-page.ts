@@ -1,0 +1,71 @@
+/**
+ * The Agent Input page as the panel serves it: the HTML and its Content-Security-Policy.
+ * Free of `vscode`, so the page tests in headless Chromium load exactly this page, under
+ * exactly this policy.
+ */
+import type { FormView } from '../../shared/protocol';
+
+export interface FormPageParts {
+  /** Where the webview's own resources come from (`webview.cspSource`). */
+  readonly cspSource: string;
+  /** Fresh for every page load: only the page's own script and stylesheet carry it. */
+  readonly nonce: string;
+  /** The built page script (dist/webview/main.js). */
+  readonly script: string;
+  /** The built stylesheet (dist/webview/styles.css). */
+  readonly styles: string;
+  /**
+   * Where the page's pattern matcher (dist/webview/pattern.js, re2js: as large as the page
+   * itself) loads from. Fetched after the page and run whenever it arrives, so the first render
+   * never waits for it; until then the host's check on submit judges patterns.
+   */
+  readonly patternScript?: string;
+  /** The form to show at once, if one is waiting. */
+  readonly initialForm?: FormView;
+}
+
+/**
+ * Nothing but the page's own script and styles. The stylesheet is inlined under the nonce
+ * (not 'unsafe-inline'): fetching it through the webview's resource loader is a large part
+ * of a new panel's start-up. Lit's constructed stylesheets are not subject to style-src.
+ * No img-src: the page loads no images (the one data: image in vscode-elements, the
+ * textarea's resize grip, is drawn only where a textarea can be resized, which ours cannot).
+ */
+export function formPageCsp(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+  ].join('; ');
+}
+
+/** `</script` or `</style` inside inlined text would end its element early. */
+function inlinable(text: string, element: 'script' | 'style'): string {
+  return text.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
+}
+
+export function formPageHtml(parts: FormPageParts): string {
+  const { cspSource, nonce, initialForm } = parts;
+  // The current form travels inside the page (JSON in an inert script element, `<` escaped so
+  // server text cannot end it), so the first render needs no round trip through the host.
+  const initial = initialForm
+    ? `<script type="application/json" id="initial-form">${JSON.stringify(initialForm).replace(/</g, '\\u003c')}</script>`
+    : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${formPageCsp(cspSource, nonce)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<style nonce="${nonce}">${inlinable(parts.styles, 'style')}</style>
+<title>Agent Input</title>
+</head>
+<body>
+<main id="app"></main>
+${initial}
+<script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>
+${parts.patternScript ? `<script nonce="${nonce}" src="${parts.patternScript.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" async></script>` : ''}
+</body>
+</html>`;
+}

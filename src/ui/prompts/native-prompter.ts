@@ -1,0 +1,231 @@
+/**
+ * Asks in VS Code's quick input, which shows one prompt at a time: questions and links
+ * from every server wait in one first-come-first-served queue; one that ends while it
+ * waits leaves silently; the visible one closes (and says why) when nobody waits for it
+ * any more. A modal dialog is used only for a call the person started themselves (Run
+ * Tool): any other question, however destructive, cannot take the window from them.
+ */
+import * as vscode from 'vscode';
+import type { AskOptions, Outcome } from '../../elicitation/broker';
+import type { Question, SelectOption } from '../../elicitation/model';
+import type { InputRequest, UrlInputRequest } from '../../elicitation/request';
+import type { InputStore } from '../../elicitation/store';
+import { toAnswerValue } from '../../elicitation/validation';
+import { checkUrl } from '../../elicitation/url-check';
+import { dialogChoices } from './dialog-choices';
+import { MutedServers } from './mutes';
+import { type Dialog, errorText, showDialog, showError, showInfo } from '../notify';
+import { PromptQueue, type ShowResult } from '../quick-input/prompt-queue';
+import { Deferral, type PromptFrame, type StepResult } from '../quick-input/quick-input-frame';
+import { askConfirm, askQuestion } from './quick-prompts';
+import { StepByStep } from './step-by-step';
+import { sourceLabel } from '../text';
+import { askLink, linkDialog, openLink } from '../links/url-prompt';
+
+interface Job {
+  readonly request: InputRequest;
+  readonly options: AskOptions;
+  /** Handed over by the form panel: every step offers the way back to it. */
+  readonly offerForm: boolean;
+}
+
+/** The person went back to the form panel; the drafts are in the store. */
+export type BackToForm = 'form';
+
+type Shown = Outcome | BackToForm | 'deferred' | 'aborted';
+
+/** Says, without blocking, that a prompt closed because its request ended elsewhere. */
+export function tellRequestEnded(request: InputRequest, signal: AbortSignal, dialogLeftOpen = false): void {
+  const reason: unknown = signal.reason;
+  const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the question was withdrawn';
+  if (/is finished$/.test(why)) return;
+  // A modal dialog cannot be closed for us: say that its buttons no longer answer anything.
+  const dialog = dialogLeftOpen ? ' The dialog it opened no longer answers anything: close it.' : '';
+  void showInfo(`Question from ${sourceLabel(request.source)} closed: ${why}.${dialog}`);
+}
+
+export class NativePrompter {
+  private readonly deferral = new Deferral();
+  private readonly queue = new PromptQueue<Outcome | BackToForm>(() => this.deferral.defer());
+  private readonly steps: StepByStep;
+  /** Requests whose modal dialog is on screen (a modal cannot be closed for us). */
+  private readonly dialogsOnScreen = new Set<string>();
+
+  constructor(
+    store: InputStore,
+    private readonly mutes: MutedServers,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.steps = new StepByStep(store, this.deferral);
+  }
+
+  /** The request the quick input shows now, if any. */
+  get visibleRequestId(): string | undefined {
+    return this.queue.visibleId;
+  }
+
+  ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
+    // Only a job that offers the form can end in 'form'.
+    return this.enqueue({ request, options, offerForm: false }) as Promise<Outcome>;
+  }
+
+  /**
+   * A form the form panel hands over ("Answer step by step"): asked one question at a
+   * time, each step offering the way back to the panel.
+   */
+  askStepByStep(request: InputRequest, options: AskOptions): Promise<Outcome | BackToForm> {
+    return this.enqueue({ request, options: { ...options, presentation: 'form' }, offerForm: true });
+  }
+
+  private enqueue(job: Job): Promise<Outcome | BackToForm> {
+    const { request, options } = job;
+    return new Promise<Outcome | BackToForm>((resolve) => {
+      this.queue.enqueue({
+        id: request.id,
+        signal: options.signal,
+        resolve,
+        onAborted: () => tellRequestEnded(request, options.signal, this.dialogsOnScreen.delete(request.id)),
+        show: async (): Promise<ShowResult<Outcome | BackToForm>> => {
+          try {
+            const outcome = await this.show(job);
+            return outcome === 'deferred' || outcome === 'aborted' ? { kind: outcome } : { kind: 'done', value: outcome };
+          } catch (error) {
+            void showError(`Could not show the question: ${errorText(error)}`);
+            return { kind: 'done', value: { action: 'cancel' } };
+          }
+        },
+      });
+    });
+  }
+
+  /** Shows this request now; the one on screen goes back into the queue right behind it. */
+  bringForward(requestId: string): boolean {
+    return this.queue.bringForward(requestId);
+  }
+
+  /** Frees the quick input for something else; the prompt on screen waits until resume is called. */
+  pause(): () => void {
+    return this.queue.pause();
+  }
+
+  private frame(job: Job, extra: Partial<PromptFrame> = {}): PromptFrame {
+    const { source } = job.request;
+    return {
+      title: sourceLabel(source),
+      message: job.request.message,
+      signal: job.options.signal,
+      deferral: this.deferral,
+      ...(source.ownQuestion && { ownQuestion: true }),
+      ...(MutedServers.canMute(source) && { mute: { who: source.server, mute: () => this.mutes.mute(source.server) } }),
+      ...extra,
+    };
+  }
+
+  private async show(job: Job): Promise<Shown> {
+    const { request, options } = job;
+    // Muted while it waited: declined unseen, as it would have been had it come later.
+    if (this.mutes.declines(request.source)) return { action: 'decline' };
+    if (request.mode === 'url') return this.link(job, request);
+    switch (options.presentation) {
+      case 'confirm':
+        if (!request.source.destructive) return fromStep(await askConfirm(this.frame(job)), undefined);
+        if (request.source.personStarted) return this.destructiveDialog(job);
+        return fromStep(await askConfirm(this.frame(job), { what: destructiveWhat(request) }), undefined);
+      case 'pick':
+      case 'pick-many':
+      case 'input': {
+        const question = request.questions[0];
+        // A destructive choice of the person's own call: a modal, one button per choice.
+        const choices = request.source.destructive && request.source.personStarted ? dialogChoices(question) : undefined;
+        if (choices) return this.choiceDialog(job, question, choices);
+        const error = options.errors?.find((e) => e.questionId === question.id)?.message;
+        return fromStep(await askQuestion(question, this.frame(job), this.steps.draftOf(request, question), error), question);
+      }
+      default:
+        return this.steps.run(request, options.errors ?? [], (extra) => this.frame(job, extra), job.offerForm, (result) => fromStep(result, undefined));
+    }
+  }
+
+  /**
+   * A modal dialog, in its turn in the queue. VS Code offers no way to close a modal for
+   * us, so when the question ends while it is on screen the person is told at once, the
+   * queue moves on, and the dialog's answer goes nowhere.
+   */
+  private async dialog<T extends vscode.MessageItem>(job: Job, dialog: Dialog<T>): Promise<T | undefined | 'aborted'> {
+    const { request, options } = job;
+    if (options.signal.aborted) return 'aborted';
+    const ended = new Promise<'aborted'>((resolve) => options.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
+    this.dialogsOnScreen.add(request.id);
+    const choice = await Promise.race([showDialog(dialog), ended]);
+    if (choice === 'aborted' || options.signal.aborted) return 'aborted';
+    this.dialogsOnScreen.delete(request.id);
+    return choice;
+  }
+
+  /** A destructive tool's confirm for a call the person started: a modal warning whose default button is Decline. */
+  private async destructiveDialog(job: Job): Promise<Outcome | 'aborted'> {
+    const decline: vscode.MessageItem = { title: 'Decline' };
+    const accept: vscode.MessageItem = { title: 'Accept' };
+    const choice = await this.dialog(job, { kind: 'warning', heading: `${destructiveWhat(job.request)} Accept?`, detail: job.request.message, buttons: [decline, accept] });
+    if (choice === 'aborted') return choice;
+    return choice === accept ? { action: 'accept', answers: {} } : choice === decline ? { action: 'decline' } : { action: 'cancel' };
+  }
+
+  /** A destructive one-choice question of a call the person started: Decline (the default button) or one of the choices. */
+  private async choiceDialog(job: Job, question: Question, choices: readonly SelectOption[]): Promise<Outcome | 'aborted'> {
+    const decline: vscode.MessageItem = { title: 'Decline' };
+    const buttons = choices.map((choice) => ({ title: choice.label, value: choice.value }));
+    const detail = [job.request.message, question.description].filter((text) => text !== undefined && text !== '').join('\n\n');
+    const choice = await this.dialog<vscode.MessageItem & { value?: string }>(job, { kind: 'warning', heading: destructiveWhat(job.request), detail, buttons: [decline, ...buttons] });
+    if (choice === 'aborted') return choice;
+    if (choice === undefined) return { action: 'cancel' };
+    if (choice === decline || choice.value === undefined) return { action: 'decline' };
+    return { action: 'accept', answers: { [question.id]: { state: 'submitted', value: { kind: 'selected', value: choice.value } } } };
+  }
+
+  /** A link: a dialog for a call the person started, otherwise a quick pick in the queue. */
+  private async link(job: Job, request: UrlInputRequest): Promise<Shown> {
+    const check = checkUrl(request.url);
+    // The broker refuses bad links before they get here; this only narrows the type.
+    if (!check.ok) return { action: 'decline' };
+    if (request.source.personStarted) {
+      const open: vscode.MessageItem = { title: 'Open' };
+      const decline: vscode.MessageItem = { title: 'Decline' };
+      const choice = await this.dialog(job, linkDialog(request, check, open, decline));
+      if (choice === 'aborted') return choice;
+      if (choice !== open) return { action: choice === decline ? 'decline' : 'cancel' };
+    } else {
+      const result = await askLink(this.frame(job), request, check);
+      if (result.kind !== 'value') return fromStep(result, undefined);
+    }
+    if (job.options.signal.aborted) return 'aborted';
+    return (await openLink(this.log, request.source, check)) ? { action: 'accept' } : { action: 'cancel' };
+  }
+}
+
+/** What the destructive confirm says first: who wants to run what. */
+function destructiveWhat(request: InputRequest): string {
+  const { server, tool, requester } = request.source;
+  const who = requester === 'extension' ? `The extension "${server}"` : `"${server}"`;
+  return tool ? `${who} wants to run "${tool}", a destructive action.` : `${who} asks to go ahead with a destructive action.`;
+}
+
+/** A single question's step result as the broker's outcome. */
+function fromStep(result: StepResult, question: Question | undefined): Outcome | 'deferred' | 'aborted' {
+  switch (result.kind) {
+    case 'value': {
+      if (!question || result.value === undefined) {
+        return { action: 'accept', answers: question ? { [question.id]: { state: 'skipped' } } : {} };
+      }
+      return { action: 'accept', answers: { [question.id]: { state: 'submitted', value: toAnswerValue(question, result.value) } } };
+    }
+    case 'decline':
+      return { action: 'decline' };
+    case 'deferred':
+    case 'aborted':
+      return result.kind;
+    default:
+      // Escape, closing, or Back on a one-question prompt: the person dismissed it.
+      return { action: 'cancel' };
+  }
+}

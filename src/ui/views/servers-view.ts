@@ -1,0 +1,148 @@
+/**
+ * The room `src/ui/views/`: the Agent Inputs container's views, which show every other room's
+ * state: this file (Servers), `server-commands` (its per-server commands), `pending`
+ * (Pending Inputs and the status bar), `history-view` (History) and `after-prompts` (their
+ * refresh, a moment after the prompt).
+ *
+ * The Servers tree: each configured server with its state (and whether the person muted
+ * its questions), its tools under it, and the configuration files that have problems.
+ * Server text goes into labels and plain-text tooltips only, never Markdown, without
+ * invisible characters.
+ */
+import * as vscode from 'vscode';
+import type { ToolInfo } from '../../mcp/connection/connection';
+import type { ServerEntry, ServerManager } from '../../mcp/servers/manager';
+import { ServeChoices } from '../agents/serve-choices';
+import type { MutedServers } from '../prompts/mutes';
+import { oneLine, plain } from '../text';
+
+export type ServersNode =
+  | { readonly kind: 'server'; readonly entry: ServerEntry }
+  | { readonly kind: 'tool'; readonly entry: ServerEntry; readonly tool: ToolInfo }
+  | { readonly kind: 'problems'; readonly file: string; readonly count: number; readonly first: { line: number; column: number; message: string } };
+
+export function stateOf(entry: ServerEntry): 'blocked' | 'signin' | 'stopped' | 'starting' | 'running' | 'error' {
+  if (entry.blocked) return 'blocked';
+  // It answered 401: nothing happens until the person signs in.
+  if (entry.connection?.signIn?.required && entry.connection.state === 'error') return 'signin';
+  if (entry.failure && (!entry.connection || entry.connection.state === 'stopped')) return 'error';
+  return entry.connection?.state ?? 'stopped';
+}
+
+const STATE_ICONS: Record<ReturnType<typeof stateOf>, vscode.ThemeIcon> = {
+  blocked: new vscode.ThemeIcon('workspace-untrusted', new vscode.ThemeColor('problemsWarningIcon.foreground')),
+  signin: new vscode.ThemeIcon('account', new vscode.ThemeColor('problemsWarningIcon.foreground')),
+  stopped: new vscode.ThemeIcon('circle-outline'),
+  starting: new vscode.ThemeIcon('loading~spin'),
+  running: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
+  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')),
+};
+
+export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly unsubscribe: Array<() => void>;
+
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly mutes: MutedServers,
+    private readonly agentChoices: ServeChoices,
+  ) {
+    const refresh = (): void => this.changed.fire();
+    const choices = agentChoices.onDidChange(refresh);
+    this.unsubscribe = [manager.onDidChange.add(refresh), mutes.onDidChange(refresh), () => choices.dispose()];
+  }
+
+  getChildren(node?: ServersNode): ServersNode[] {
+    if (!node) {
+      const problems: ServersNode[] = [...this.manager.problems.entries()]
+        .filter(([, p]) => p.problems.length > 0)
+        .map(([file, p]) => ({ kind: 'problems', file: p.source.kind === 'user' ? 'settings: elicitationHost.servers' : file, count: p.problems.length, first: p.problems[0] }));
+      return [...this.manager.servers.map((entry): ServersNode => ({ kind: 'server', entry })), ...problems];
+    }
+    if (node.kind === 'server' && node.entry.connection?.state === 'running') {
+      return node.entry.connection.tools.map((tool): ServersNode => ({ kind: 'tool', entry: node.entry, tool }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: ServersNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server':
+        return this.serverItem(node.entry);
+      case 'tool': {
+        const { tool } = node;
+        const item = new vscode.TreeItem(oneLine(tool.title ?? tool.name, 120));
+        item.id = `${node.entry.id}/${tool.name}`;
+        item.description = oneLine([tool.title && tool.title !== tool.name ? tool.name : undefined, tool.destructive ? 'destructive' : undefined].filter(Boolean).join(' · '), 200);
+        item.tooltip = plain(`${tool.name}${tool.destructive ? ' (destructive)' : tool.readOnly ? ' (read-only)' : ''}\n\n${tool.description ?? ''}`.trim());
+        item.iconPath = new vscode.ThemeIcon(tool.destructive ? 'warning' : 'tools', tool.destructive ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined);
+        item.contextValue = 'tool';
+        return item;
+      }
+      case 'problems': {
+        const item = new vscode.TreeItem(`${node.file.split(/[\\/]/).slice(-2).join('/')}: ${node.count} problem${node.count === 1 ? '' : 's'}`);
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+        item.tooltip = plain(`${node.file}\nline ${node.first.line + 1}, column ${node.first.column + 1}: ${node.first.message}`);
+        item.description = oneLine(node.first.message, 200);
+        if (!node.file.startsWith('settings:')) {
+          item.command = {
+            command: 'vscode.open',
+            title: 'Open',
+            arguments: [vscode.Uri.file(node.file), { selection: new vscode.Range(node.first.line, node.first.column, node.first.line, node.first.column) }],
+          };
+        }
+        return item;
+      }
+    }
+  }
+
+  private serverItem(entry: ServerEntry): vscode.TreeItem {
+    const state = stateOf(entry);
+    const connection = entry.connection;
+    const muted = this.mutes.has(entry.definition.name);
+    const item = new vscode.TreeItem(oneLine(entry.definition.name, 120), state === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    // A new id once running: the tree would otherwise keep the collapsed state it had while starting.
+    item.id = `${entry.id}#${state === 'running' ? 'running' : 'idle'}`;
+    item.iconPath = STATE_ICONS[state];
+    const served = this.agentChoices.served(entry.definition);
+    const remote = entry.definition.config.type !== 'stdio';
+    // "server.<state>.agent-on|off", ".remote" for a server that may sign in, and ".muted" while muted (the menus match on each part).
+    item.contextValue = `server.${state}.agent-${served ? 'on' : 'off'}${remote ? '.remote' : ''}${muted ? '.muted' : ''}`;
+    const where = entry.definition.source.kind === 'user' ? 'user settings' : entry.definition.source.file;
+    const detail = entry.blocked ?? (state === 'error' ? (connection?.detail ?? entry.failure) : undefined);
+    const described =
+      state === 'signin'
+        ? 'sign in required'
+        : state === 'running' && connection
+        ? `${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'} · ${connection.protocolVersion} · ${connection.transportKind}`
+        : detail
+          ? `${state}: ${oneLine(detail, 120)}`
+          : state;
+    item.description = [muted ? 'muted' : undefined, served ? "VS Code's agent" : undefined, described].filter(Boolean).join(' · ');
+    const lines = [
+      `${entry.definition.name} (${entry.definition.config.type}) from ${where}`,
+      state === 'signin' ? 'State: sign in required. The server answers 401 until you sign in (Sign In); nothing opens a browser until you do.' : `State: ${state}`,
+      ...(muted ? ['Questions: muted for this session, declined without asking (Unmute Questions to be asked again)'] : []),
+      served
+        ? ServeChoices.vsCodeAlsoRuns(entry.definition)
+          ? "VS Code's agent: served by Elicitation Host, so its questions are asked here. VS Code also runs this server from mcp.json: disable it there (MCP: List Servers) so its tools appear once."
+          : "VS Code's agent: served by Elicitation Host, so its questions are asked here."
+        : ServeChoices.vsCodeAlsoRuns(entry.definition)
+          ? "VS Code's agent: VS Code runs this server itself from mcp.json (Serve to VS Code's Agent moves it here)."
+          : "VS Code's agent: not served (Serve to VS Code's Agent).",
+      ...(detail ? [detail] : []),
+      ...(connection?.crash?.stderrTail.length ? ['', 'Last output:', ...connection.crash.stderrTail.slice(-8)] : []),
+      ...(connection?.serverInfo ? [`Server: ${connection.serverInfo.name} ${connection.serverInfo.version}`] : []),
+      ...(connection?.protocolVersion ? [`Protocol: MCP ${connection.protocolVersion}${connection.protocolVersion === '2025-06-18' ? ' (form-mode questions only)' : ''}`] : []),
+      ...(connection?.serverCapabilities ? [`Offers: ${Object.keys(connection.serverCapabilities).join(', ') || 'nothing declared'}`] : []),
+    ];
+    item.tooltip = plain(lines.join('\n'));
+    return item;
+  }
+
+  dispose(): void {
+    this.unsubscribe.forEach((stop) => stop());
+    this.changed.dispose();
+  }
+}
