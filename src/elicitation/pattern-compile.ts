@@ -194,54 +194,30 @@ function emit(node: PatternNode, room: number, inLookbehind: boolean): Emitted {
   }
 }
 
-function hasLookbehind(node: PatternNode): boolean {
+/** The nodes directly inside one: a sequence's items, an alternation's options, a group's, repeat's or lookaround's body. */
+function childrenOf(node: PatternNode): readonly PatternNode[] {
   switch (node.t) {
-    case 'look':
-      return node.behind || hasLookbehind(node.body);
     case 'seq':
-      return node.items.some(hasLookbehind);
+      return node.items;
     case 'alt':
-      return node.options.some(hasLookbehind);
+      return node.options;
     case 'group':
     case 'repeat':
-      return hasLookbehind(node.body);
+    case 'look':
+      return [node.body];
     default:
-      return false;
+      return [];
   }
 }
 
-function hasWordAssertion(node: PatternNode): boolean {
-  switch (node.t) {
-    case 'assert':
-      return node.kind === 'word' || node.kind === 'not-word';
-    case 'seq':
-      return node.items.some(hasWordAssertion);
-    case 'alt':
-      return node.options.some(hasWordAssertion);
-    case 'group':
-    case 'repeat':
-    case 'look':
-      return hasWordAssertion(node.body);
-    default:
-      return false;
-  }
+/** Whether any node of the tree, the root included, passes `test`. */
+function anyNode(node: PatternNode, test: (node: PatternNode) => boolean): boolean {
+  return test(node) || childrenOf(node).some((child) => anyNode(child, test));
 }
 
-function hasLookahead(node: PatternNode): boolean {
-  switch (node.t) {
-    case 'look':
-      return !node.behind || hasLookahead(node.body);
-    case 'seq':
-      return node.items.some(hasLookahead);
-    case 'alt':
-      return node.options.some(hasLookahead);
-    case 'group':
-    case 'repeat':
-      return hasLookahead(node.body);
-    default:
-      return false;
-  }
-}
+const hasLookbehind = (node: PatternNode): boolean => anyNode(node, (n) => n.t === 'look' && n.behind);
+const hasLookahead = (node: PatternNode): boolean => anyNode(node, (n) => n.t === 'look' && !n.behind);
+const hasWordAssertion = (node: PatternNode): boolean => anyNode(node, (n) => n.t === 'assert' && (n.kind === 'word' || n.kind === 'not-word'));
 
 function part(node: PatternNode, prefix: string, mustMatch: boolean): PlanPart & { size: number } {
   const { text, size } = emit(node, MAX_REPEAT, false);

@@ -3,6 +3,8 @@
  * question the call is waiting on, the clock stops, so a half-filled form is never lost
  * to a request timeout. Progress from the server starts the clock again from zero.
  */
+import { once } from '../../elicitation/once';
+
 export class Watchdog {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -25,13 +27,10 @@ export class Watchdog {
   pause(): () => void {
     this.pauses++;
     this.clear();
-    let resumed = false;
-    return () => {
-      if (resumed) return;
-      resumed = true;
+    return once(() => {
       this.pauses--;
       this.arm();
-    };
+    });
   }
 
   /** Starts the clock again from zero (the server showed progress). */

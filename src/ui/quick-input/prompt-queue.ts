@@ -4,6 +4,8 @@
  * without a word; any waiting question can be brought forward, and the one on screen then
  * steps aside and waits again right behind it.
  */
+import { once } from '../../elicitation/once';
+
 
 export type ShowResult<T> = { readonly kind: 'done'; readonly value: T } | { readonly kind: 'deferred' } | { readonly kind: 'aborted' };
 
@@ -48,13 +50,10 @@ export class PromptQueue<T> {
   pause(): () => void {
     this.pauses++;
     this.stepAside();
-    let resumed = false;
-    return () => {
-      if (resumed) return;
-      resumed = true;
+    return once(() => {
       this.pauses--;
       void this.pump();
-    };
+    });
   }
 
   /** Shows this item next (now, if another is on screen). */
