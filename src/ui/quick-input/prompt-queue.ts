@@ -6,7 +6,6 @@
  */
 import { once } from '../../elicitation/once';
 
-
 export type ShowResult<T> = { readonly kind: 'done'; readonly value: T } | { readonly kind: 'deferred' } | { readonly kind: 'aborted' };
 
 export interface QueuedItem<T> {
