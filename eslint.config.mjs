@@ -44,9 +44,9 @@ function roomRules(layer, levels, paths, layerPatterns) {
 // errors, tool info, the broker's wiring); one connection; the server manager and upstreams.
 const MCP_ROOMS = [['sdk'], ['config', 'sign-in'], [''], ['connection'], ['servers']];
 // src/ui's rooms: the shared helpers (notify, text, settings); VS Code's one quick input; links;
-// the prompts; what uses them (the form, sign-in, agents, servers' config and logs, Run Tool);
-// the views, which show all of it.
-const UI_ROOMS = [[''], ['quick-input'], ['links'], ['prompts'], ['form', 'sign-in', 'agents', 'servers', 'run-tool'], ['views']];
+// the prompts; what uses them (the form, sign-in, the gateway's host, servers' config and logs,
+// Run Tool); ACP agents' sessions, on the form's page stack; the views, which show all of it.
+const UI_ROOMS = [[''], ['quick-input'], ['links'], ['prompts'], ['form', 'sign-in', 'gateway', 'servers', 'run-tool'], ['agents'], ['views']];
 
 // Everything shown goes through one module per surface, which applies the escaping it needs.
 const ownSurfaces = [

@@ -99,7 +99,9 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     ['src/ui/prompts/virtual.ts', "import { x } from '../form/form-panel';", 'the prompts do not reach the form'],
     ['src/ui/prompts/virtual.ts', "import { x } from '../views/pending';", 'the prompts do not reach the views'],
     ['src/ui/form/virtual.ts', "import { x } from '../sign-in/sign-in';", 'the form and sign-in are one level'],
-    ['src/ui/agents/virtual.ts', "import { x } from '../views/servers-view';", 'agents do not reach the views'],
+    ['src/ui/gateway/virtual.ts', "import { x } from '../views/servers-view';", "the gateway's host does not reach the views"],
+    ['src/ui/gateway/virtual.ts', "import { x } from '../agents/session-panel';", "the gateway's host does not reach ACP agents' sessions"],
+    ['src/ui/agents/virtual.ts', "import { x } from '../views/servers-view';", "ACP agents' sessions do not reach the views"],
     ['src/ui/run-tool/virtual.ts', "import { x } from '../../cli/args';", 'nothing of src/cli in src/ui'],
   ];
   for (const [file, line, why] of forbidden) {
@@ -117,7 +119,8 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     await assertPasses('src/acp/virtual.ts', use("import { x } from '../mcp/ports';"), 'no-restricted-imports');
     await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../links/url-prompt';"), 'no-restricted-imports');
     await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../text';"), 'no-restricted-imports');
-    await assertPasses('src/ui/views/virtual.ts', use("import { x } from '../agents/serve-choices';"), 'no-restricted-imports');
+    await assertPasses('src/ui/views/virtual.ts', use("import { x } from '../gateway/serve-choices';"), 'no-restricted-imports');
+    await assertPasses('src/ui/agents/virtual.ts', use("import { x } from '../form/form-page';"), 'no-restricted-imports');
     await assertPasses('src/ui/form/virtual.ts', use("import { x } from '../prompts/prompter';"), 'no-restricted-imports');
     await assertPasses('src/ui/virtual.ts', use("import { x } from '../acp/client';"), 'no-restricted-imports');
   });

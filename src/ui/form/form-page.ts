@@ -41,7 +41,7 @@ export function formPageCsp(cspSource: string, nonce: string): string {
 }
 
 /** `</script` or `</style` inside inlined text would end its element early. */
-function inlinable(text: string, element: 'script' | 'style'): string {
+export function inlinable(text: string, element: 'script' | 'style'): string {
   return text.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
 }
 

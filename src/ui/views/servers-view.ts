@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import type { ToolInfo } from '../../mcp/connection/connection';
 import type { ServerEntry, ServerManager } from '../../mcp/servers/manager';
-import { ServeChoices } from '../agents/serve-choices';
+import { ServeChoices } from '../gateway/serve-choices';
 import type { MutedServers } from '../prompts/mutes';
 import { oneLine, plain } from '../text';
 

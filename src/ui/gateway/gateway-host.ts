@@ -1,5 +1,5 @@
 /**
- * The room `src/ui/agents/`: agents reaching our servers: this file (the gateway, run in
+ * The room `src/ui/gateway/`: agents reaching our servers: this file (the gateway, run in
  * VS Code), `gateway-loader` and `gateway-bundle` (the gateway's lazily loaded bundle),
  * `gateway-token` (its secret), `agent-provider` and `serve-choices` (VS Code's own agent),
  * and `connect-agent` (Connect an Agent…).

@@ -1,0 +1,127 @@
+/**
+ * The messages between the extension host and an agent's session page (one ACP session in a
+ * webview panel), one discriminated union per direction, as for the form page. The host keeps
+ * the transcript and sends whole entries (a new one, or the new state of one it sent before,
+ * by id): the page renders and never merges anything itself. The page says `ready` first; the
+ * host then sends `reset` with everything so far. What the page sends is untrusted input:
+ * parseSessionPageMessage checks it field by field.
+ *
+ * Agent text is Markdown, rendered by the page into elements with text content only (no HTML
+ * is ever parsed); tool titles, commands, paths and plans are text.
+ */
+import { isRecord } from '../elicitation/is-record';
+
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+export type PlanStatus = 'pending' | 'in_progress' | 'completed';
+
+export interface FileRef {
+  readonly path: string;
+  readonly line?: number;
+}
+
+export type TranscriptEntry =
+  | { readonly kind: 'user'; readonly id: string; readonly text: string }
+  /** The agent's reply so far, Markdown. */
+  | { readonly kind: 'agent'; readonly id: string; readonly markdown: string }
+  /** The agent's thinking, shown collapsed. */
+  | { readonly kind: 'thought'; readonly id: string; readonly text: string }
+  | {
+      readonly kind: 'tool';
+      readonly id: string;
+      readonly title: string;
+      /** ACP's tool kind (`read`, `edit`, `execute`…), as the agent gave it. */
+      readonly toolKind: string;
+      readonly status: ToolCallStatus;
+      /** A command, or the raw input, as text. */
+      readonly detail?: string;
+      /** Files the call touches. */
+      readonly locations: readonly FileRef[];
+      /** Files the call changes, with the size of each change. */
+      readonly diffs: readonly { readonly path: string; readonly added: number; readonly removed: number }[];
+      /** Text the tool produced, as text. */
+      readonly output?: string;
+    }
+  | { readonly kind: 'plan'; readonly id: string; readonly steps: readonly { readonly content: string; readonly status: PlanStatus }[] }
+  /** A line of ours: the turn stopped, a mode changed, an error. */
+  | { readonly kind: 'notice'; readonly id: string; readonly text: string; readonly tone: 'info' | 'warning' | 'error' };
+
+export interface SelectOption {
+  readonly value: string;
+  readonly name: string;
+  readonly description?: string;
+}
+
+/** A session option the person can change (a mode, a model…): a select with its current value. */
+export interface SessionOption {
+  readonly id: string;
+  readonly name: string;
+  readonly current: string;
+  readonly options: readonly SelectOption[];
+}
+
+/** What the page's header and prompt box show. */
+export interface SessionHeader {
+  /** The agent, as configured ("claude"). */
+  readonly agent: string;
+  /** The session's title, once known. */
+  readonly title?: string;
+  /** The working directory. */
+  readonly cwd: string;
+  /** The mode select (ACP's session modes or its `mode` config option), if the agent has one. */
+  readonly mode?: SessionOption;
+  /** Said plainly when the current mode is one where the agent does not ask before it acts. */
+  readonly modeWarning?: string;
+  readonly options: readonly SessionOption[];
+  /** `running`: a turn is under way (Stop is offered); `waiting`: it waits for the person's answer; `closed`: the agent is gone. */
+  readonly state: 'idle' | 'running' | 'waiting' | 'closed';
+  /** Why the prompt box is off (the agent is starting, it stopped…). */
+  readonly disabledReason?: string;
+}
+
+export type SessionHostMessage =
+  | { readonly type: 'reset'; readonly header: SessionHeader; readonly entries: readonly TranscriptEntry[] }
+  | { readonly type: 'header'; readonly header: SessionHeader }
+  /** A new entry, or the new state of one already sent (same id). */
+  | { readonly type: 'entry'; readonly entry: TranscriptEntry };
+
+export type SessionPageMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'prompt'; readonly text: string }
+  /** Stop: `session/cancel`. */
+  | { readonly type: 'cancel' }
+  | { readonly type: 'setOption'; readonly optionId: string; readonly value: string }
+  | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
+  | { readonly type: 'cspViolation'; readonly directive: string; readonly blockedUri: string; readonly sample: string };
+
+/** The most a prompt may hold (a pasted file is fine; a runaway page is not). */
+export const MAX_PROMPT = 1_000_000;
+
+function shortString(value: unknown, max = 500): value is string {
+  return typeof value === 'string' && value.length <= max;
+}
+
+/** The message if it is one the page may send, well formed; undefined otherwise. */
+export function parseSessionPageMessage(raw: unknown): SessionPageMessage | undefined {
+  if (!isRecord(raw) || typeof raw.type !== 'string') return undefined;
+  switch (raw.type) {
+    case 'ready':
+    case 'cancel':
+      return { type: raw.type };
+    case 'prompt':
+      return typeof raw.text === 'string' && raw.text.trim().length > 0 && raw.text.length <= MAX_PROMPT ? { type: 'prompt', text: raw.text } : undefined;
+    case 'setOption':
+      return shortString(raw.optionId) && shortString(raw.value) ? { type: 'setOption', optionId: raw.optionId, value: raw.value } : undefined;
+    case 'openFile': {
+      if (!shortString(raw.path, 4096)) return undefined;
+      const line = raw.line;
+      if (line !== undefined && !(typeof line === 'number' && Number.isInteger(line) && line >= 0)) return undefined;
+      return { type: 'openFile', path: raw.path, ...(typeof line === 'number' && { line }) };
+    }
+    case 'cspViolation':
+      return shortString(raw.directive) && shortString(raw.blockedUri, 2000) && shortString(raw.sample, 2000)
+        ? { type: 'cspViolation', directive: raw.directive, blockedUri: raw.blockedUri, sample: raw.sample }
+        : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * An agent's session page as its panel serves it: the HTML and its Content-Security-Policy,
+ * as the form page has them (the same policy: nothing but the page's own inlined script and
+ * styles). Free of `vscode`, so the page can be tested in headless Chromium as served.
+ */
+import { formPageCsp, inlinable } from '../form/form-page';
+
+export interface SessionPageParts {
+  readonly cspSource: string;
+  readonly nonce: string;
+  /** dist/webview/session.js */
+  readonly script: string;
+  /** dist/webview/session.css */
+  readonly styles: string;
+}
+
+export function sessionPageHtml(parts: SessionPageParts): string {
+  const { cspSource, nonce } = parts;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${formPageCsp(cspSource, nonce)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<style nonce="${nonce}">${inlinable(parts.styles, 'style')}</style>
+<title>Agent Session</title>
+</head>
+<body>
+<header>
+<h1 id="title"></h1>
+<div id="subtitle"></div>
+<div id="options"></div>
+<div id="mode-warning" hidden></div>
+</header>
+<main id="transcript" aria-live="polite"></main>
+<footer>
+<div id="state"></div>
+<div class="composer">
+<textarea id="prompt" rows="3" aria-label="Message to the agent" placeholder="Ask the agent (Enter sends, Shift+Enter for a new line)"></textarea>
+<button id="send" type="button">Send</button>
+<button id="stop" type="button" class="secondary" hidden>Stop</button>
+</div>
+</footer>
+<script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>
+</body>
+</html>`;
+}

@@ -1,0 +1,138 @@
+/**
+ * An agent's session page: the transcript the host keeps (replies, thoughts, tool calls,
+ * plans), the session's mode and options, and the prompt box with Send and Stop. The host
+ * sends whole entries; the page renders them and posts what the person does. Questions and
+ * permissions are not asked here: they come in Elicitation Host's own prompts, like every
+ * other question, and the page says when the agent waits for one.
+ */
+import type { FileRef, SessionHeader, SessionHostMessage, SessionOption, SessionPageMessage, TranscriptEntry } from '../../src/shared/session-protocol';
+import { entryElement } from './render';
+
+interface VsCodeApi {
+  postMessage(message: SessionPageMessage): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (message: SessionPageMessage): void => vscode.postMessage(message);
+
+document.addEventListener('securitypolicyviolation', (event) => {
+  post({ type: 'cspViolation', directive: event.violatedDirective, blockedUri: event.blockedURI, sample: event.sample ?? '' });
+});
+
+const title = document.getElementById('title')!;
+const subtitle = document.getElementById('subtitle')!;
+const options = document.getElementById('options')!;
+const modeWarning = document.getElementById('mode-warning')!;
+const transcript = document.getElementById('transcript')!;
+const state = document.getElementById('state')!;
+const prompt = document.getElementById('prompt') as HTMLTextAreaElement;
+const send = document.getElementById('send') as HTMLButtonElement;
+const stop = document.getElementById('stop') as HTMLButtonElement;
+
+const shown = new Map<string, HTMLElement>();
+let header: SessionHeader | undefined;
+const actions = { openFile: (ref: FileRef) => post({ type: 'openFile', path: ref.path, ...(ref.line !== undefined && { line: ref.line }) }) };
+
+/** Follow the newest entry only while the person is at the bottom: reading back is not interrupted. */
+function atBottom(): boolean {
+  return window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
+}
+
+function showEntry(entry: TranscriptEntry): void {
+  const follow = atBottom();
+  const node = entryElement(entry, actions);
+  node.dataset.entryId = entry.id;
+  const old = shown.get(entry.id);
+  if (old) {
+    // A collapsed section the person opened (thinking, a tool's output) stays open as the entry grows.
+    const sections = (root: HTMLElement): HTMLDetailsElement[] => [...(root instanceof HTMLDetailsElement ? [root] : []), ...root.querySelectorAll('details')];
+    const before = sections(old);
+    sections(node).forEach((section, i) => {
+      if (before[i]) section.open = before[i].open;
+    });
+    old.replaceWith(node);
+  } else {
+    transcript.append(node);
+  }
+  shown.set(entry.id, node);
+  if (follow) window.scrollTo(0, document.body.scrollHeight);
+}
+
+function select(option: SessionOption): HTMLElement {
+  const label = document.createElement('label');
+  label.className = 'option';
+  label.append(document.createTextNode(`${option.name} `));
+  const box = document.createElement('select');
+  box.dataset.optionId = option.id;
+  for (const o of option.options) {
+    const item = document.createElement('option');
+    item.value = o.value;
+    item.textContent = o.name;
+    if (o.description) item.title = o.description;
+    box.append(item);
+  }
+  box.value = option.current;
+  box.addEventListener('change', () => post({ type: 'setOption', optionId: option.id, value: box.value }));
+  label.append(box);
+  return label;
+}
+
+const STATE_TEXT: Record<SessionHeader['state'], string> = {
+  idle: '',
+  running: 'Working…',
+  waiting: 'Waiting for your answer (in Elicitation Host’s prompt)',
+  closed: 'The agent has ended.',
+};
+
+function showHeader(next: SessionHeader): void {
+  header = next;
+  title.textContent = next.title ? `${next.agent} · ${next.title}` : next.agent;
+  subtitle.textContent = next.cwd;
+  options.replaceChildren(...[...(next.mode ? [next.mode] : []), ...next.options].map(select));
+  modeWarning.textContent = next.modeWarning ?? '';
+  modeWarning.hidden = !next.modeWarning;
+  state.textContent = next.disabledReason ?? STATE_TEXT[next.state];
+  const busy = next.state === 'running' || next.state === 'waiting';
+  send.disabled = busy || next.state === 'closed' || next.disabledReason !== undefined;
+  prompt.disabled = next.state === 'closed' || next.disabledReason !== undefined;
+  stop.hidden = !busy;
+}
+
+function submit(): void {
+  const text = prompt.value;
+  if (!text.trim() || send.disabled) return;
+  post({ type: 'prompt', text });
+  prompt.value = '';
+}
+
+send.addEventListener('click', submit);
+stop.addEventListener('click', () => post({ type: 'cancel' }));
+prompt.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    submit();
+  }
+  if (event.key === 'Escape' && header && (header.state === 'running' || header.state === 'waiting')) post({ type: 'cancel' });
+});
+
+window.addEventListener('message', (event: MessageEvent<SessionHostMessage>) => {
+  const message = event.data;
+  switch (message.type) {
+    case 'reset':
+      shown.clear();
+      transcript.replaceChildren();
+      showHeader(message.header);
+      for (const entry of message.entries) showEntry(entry);
+      prompt.focus();
+      break;
+    case 'header':
+      showHeader(message.header);
+      break;
+    case 'entry':
+      showEntry(message.entry);
+      break;
+  }
+});
+
+post({ type: 'ready' });
