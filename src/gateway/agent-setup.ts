@@ -237,8 +237,8 @@ function codex(ctx: SetupContext, out: Builder): void {
     }));
     const content = replaceServerTables(
       before,
-      (name, body) => {
-        const ours = body.includes(TOKEN_VARIABLE) && /url\s*=\s*"http:\/\/127\.0\.0\.1:\d+\//.test(body);
+      (name, table) => {
+        const ours = isOurs(table);
         if (wanted.has(name) && !ours) replaced.push(name);
         return wanted.has(name) || ours;
       },
