@@ -5,6 +5,7 @@
 import type { Outcome } from '../elicitation/broker';
 import type { Question } from '../elicitation/model';
 import { type InputRequest, type RequestSource, sourceLabel } from '../elicitation/request';
+import { isSecretField } from '../elicitation/secret-hint';
 import { checkUrl } from '../elicitation/url-check';
 import { defaultOf, fromAnswerValue } from '../elicitation/validation';
 import type { Output } from './output';
@@ -12,13 +13,8 @@ import type { Output } from './output';
 /** What is printed instead of a secret. */
 export const HIDDEN = '********';
 
-/**
- * A field whose value the person types and which looks like a password or key: its value is
- * never shown. Choices and yes/no answers come from the server's own list, so they are shown.
- */
-export function isSecretField(question: Question): boolean {
-  return question.looksSecret && (question.kind === 'text' || question.kind === 'number' || question.kind === 'integer');
-}
+/** A typed secret: its value is never shown (the rule every surface shares). */
+export { isSecretField };
 
 function describeField(q: Question): string {
   const bits: string[] = [q.kind];

@@ -2,10 +2,14 @@
  * What was asked and how it ended: one entry per finished request, newest first, bounded.
  * It follows the input store, so every asker lands here (servers, the gateway's agents,
  * extensions), and requests that were abandoned stay visible, as the Agent Host Protocol
- * keeps them. Secret-looking answers are masked when the entry is made: they are never
- * kept, shown or stored in clear. Free of `vscode`: the UI shows and persists it.
+ * keeps them. Secret-looking answers are masked when the entry is made, and their values
+ * wherever else they would be kept (a tool result that echoes one, a later question that
+ * quotes it: elicitation/secret-mask.ts): they are never kept, shown or stored in clear.
+ * Free of `vscode`: the UI shows and persists it.
  */
 import type { RequestSource } from './request';
+import { isSecretField } from './secret-hint';
+import { SecretMask } from './secret-mask';
 import { shownAnswer } from './shown-answer';
 import { findRequest, type InputStore, type RequestState, type RequestStatus } from './store';
 import { fromAnswerValue, ownAnswer } from './validation';
@@ -52,7 +56,31 @@ export function outcomeOf(status: Exclude<RequestStatus, 'open'>, reason?: strin
   return 'abandoned';
 }
 
-/** The entry for a finished request. */
+/** The values of a finished request's typed secret answers (not kept: the History masks them). */
+export function secretAnswers(state: RequestState): string[] {
+  if (state.request.mode !== 'form' || state.status !== 'accepted') return [];
+  const values: string[] = [];
+  for (const question of state.request.questions) {
+    const answer = ownAnswer(state.answers, question.id);
+    if (answer?.state === 'submitted' && isSecretField(question)) values.push(String(fromAnswerValue(answer.value)));
+  }
+  return values;
+}
+
+/** The entry with every text it holds masked (not its source: names of servers, tools and agents, which results are matched by). */
+function maskedEntry(entry: HistoryEntry, mask: SecretMask): HistoryEntry {
+  if (!mask.active) return entry;
+  return {
+    ...entry,
+    message: mask.text(entry.message),
+    ...(entry.url !== undefined && { url: mask.text(entry.url) }),
+    ...(entry.reason !== undefined && { reason: mask.text(entry.reason) }),
+    answers: entry.answers.map((a) => ({ question: mask.text(a.question), answer: mask.text(a.answer) })),
+    ...(entry.result !== undefined && { result: mask.text(entry.result) }),
+  };
+}
+
+/** The entry for a finished request, its secret answers masked wherever they appear in it. */
 export function toHistoryEntry(state: RequestState, endedAt: number): HistoryEntry {
   const { request } = state;
   if (state.status === 'open') throw new Error(`request ${request.id} is still open`);
@@ -66,7 +94,7 @@ export function toHistoryEntry(state: RequestState, endedAt: number): HistoryEnt
       answers.push({ question: question.title, answer: shownAnswer(question, fromAnswerValue(answer.value)) });
     }
   }
-  return {
+  const entry: HistoryEntry = {
     id: globalThis.crypto.randomUUID(),
     source,
     mode: request.mode,
@@ -78,6 +106,7 @@ export function toHistoryEntry(state: RequestState, endedAt: number): HistoryEnt
     ...(state.reason !== undefined && { reason: state.reason }),
     answers,
   };
+  return maskedEntry(entry, new SecretMask(secretAnswers(state)));
 }
 
 export interface ResultMatch {
@@ -97,6 +126,13 @@ export type ResultSink = (match: ResultMatch, text: ResultText) => void;
 export class History {
   private list: HistoryEntry[];
   private readonly listeners = new Set<() => void>();
+  /**
+   * The secret answers of this window's entries, by entry id, so that what reaches the
+   * History after them (the call's result, a later question) is masked too. In memory only,
+   * and only while their entry is listed: what is stored is the masked entries.
+   */
+  private readonly secrets = new Map<string, readonly string[]>();
+  private mask = new SecretMask();
 
   constructor(
     restored: readonly HistoryEntry[] = [],
@@ -122,12 +158,18 @@ export class History {
       // Run Tool's own questions (the arguments) are the person's, not an agent's: their answers are in the call's result.
       // The store refuses any action on a finished request, so each request finishes here once.
       if (!finished || finished.status === 'open' || finished.request.source.ownQuestion) return;
-      this.add(toHistoryEntry(finished, this.now()));
+      this.add(toHistoryEntry(finished, this.now()), secretAnswers(finished));
     });
   }
 
-  add(entry: HistoryEntry): void {
-    this.list = [entry, ...this.list].slice(0, HISTORY_KEPT);
+  /** Adds the entry, masked with every secret answer known (`secrets`: its own, kept to mask what comes after it). */
+  add(entry: HistoryEntry, secrets: readonly string[] = []): void {
+    if (secrets.length > 0) {
+      this.secrets.set(entry.id, secrets);
+      this.mask = new SecretMask([...this.secrets.values()].flat());
+    }
+    this.list = [maskedEntry(entry, this.mask), ...this.list].slice(0, HISTORY_KEPT);
+    this.forgetUnlisted();
     this.changed();
   }
 
@@ -135,7 +177,8 @@ export class History {
   attachResult(match: ResultMatch, result: ResultText): number {
     let text: string | undefined;
     const clipped = (): string => {
-      const full = typeof result === 'function' ? result() : result;
+      // Masked before it is clipped: a secret cut in two by the clip would leave its start.
+      const full = this.mask.text(typeof result === 'function' ? result() : result);
       return full.length > RESULT_KEPT_CHARS ? `${full.slice(0, RESULT_KEPT_CHARS)}… (${full.length - RESULT_KEPT_CHARS} more characters)` : full;
     };
     let attached = 0;
@@ -152,12 +195,22 @@ export class History {
 
   clear(): void {
     this.list = [];
+    this.forgetUnlisted();
     this.changed();
   }
 
   onDidChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Secrets of entries no longer listed are forgotten. */
+  private forgetUnlisted(): void {
+    if (this.secrets.size === 0) return;
+    const listed = new Set(this.list.map((e) => e.id));
+    const before = this.secrets.size;
+    for (const id of this.secrets.keys()) if (!listed.has(id)) this.secrets.delete(id);
+    if (this.secrets.size !== before) this.mask = new SecretMask([...this.secrets.values()].flat());
   }
 
   private changed(): void {

@@ -14,7 +14,7 @@ export interface QuestionBase {
   readonly title: string;
   readonly description?: string;
   readonly required: boolean;
-  /** The field's name or text suggests a secret, which servers must not ask for in form mode. */
+  /** The field is `writeOnly`, or its key or title names a secret (elicitation/secret-hint.ts), which servers must not ask for in form mode. */
   readonly looksSecret: boolean;
 }
 

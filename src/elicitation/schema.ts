@@ -23,6 +23,7 @@ import {
 import { LIMITS } from './limits';
 import { checkPattern } from './pattern';
 import { schemaKey } from './schema-cache';
+import { looksSecret } from './secret-hint';
 import { checkValue, defaultOf } from './validation';
 
 export interface SchemaProblem {
@@ -69,8 +70,6 @@ const ALLOWED_BY_TYPE: Record<string, ReadonlySet<string>> = {
 };
 
 const ROOT_ALLOWED = new Set(['type', 'properties', 'required', 'additionalProperties']);
-
-const SECRET_HINT = /pass(word|phrase|code)?\b|secret|token|api[\s_-]?key|private[\s_-]?key|credential|\bpin\b|\bcvv\b|\bssn\b|credit[\s_-]?card/i;
 
 type Json = unknown;
 
@@ -413,7 +412,7 @@ function parseProperty(ctx: ParseContext, key: string, node: Json, required: boo
     title: title ?? key,
     ...(description !== undefined && { description }),
     required,
-    looksSecret: SECRET_HINT.test(key) || SECRET_HINT.test(title ?? '') || node.format === 'password',
+    looksSecret: looksSecret({ key, title, writeOnly: node.writeOnly, format: node.format }),
   };
   const type = node.type;
   switch (type) {

@@ -8,6 +8,7 @@
  * Entries we wrote earlier are recognized (an address on 127.0.0.1 and a reference to our
  * variable) and replaced, so a new port or a server no longer served leaves nothing stale.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { ConfigParseError, editJsonConfig, readJsonConfig } from './json-config-edit';
 import { PERMISSION_SERVER_NAME, PERMISSION_TOOL_FOR_CLAUDE } from './permission-server';
 import { replaceServerTables, type TomlTable, tomlString } from './toml-tables';
@@ -36,6 +37,12 @@ export interface SetupContext {
   /** The current text of a workspace file (path relative to the folder), undefined when absent. */
   read(path: string): string | undefined;
   /**
+   * Why a workspace file may not be written, in words after its name (it leads outside the
+   * workspace folder: config-path.ts); undefined when it may. Such a file is neither read
+   * nor written: its entries are offered as a snippet instead.
+   */
+  refuse?(path: string): string | undefined;
+  /**
    * The editor's own MCP client reads `<folder>/.mcp.json` (VS Code 1.139 does, 1.103 does
    * not): entries there would reach its agent a second time, without the token.
    */
@@ -55,7 +62,7 @@ export interface FileChange {
 export interface Snippet {
   readonly kind: 'snippet';
   readonly title: string;
-  readonly language: 'shell' | 'json';
+  readonly language: 'shell' | 'json' | 'toml' | 'yaml';
   readonly text: string;
   /**
    * The text refers to the token as `${ELICITATION_HOST_MCP_TOKEN}` but the agent does not
@@ -137,19 +144,50 @@ function dotMcpEntry(url: string): Record<string, unknown> {
   return { type: 'http', url, headers: { Authorization: `Bearer \${${TOKEN_VARIABLE}}` }, tools: ['*'] };
 }
 
+/** Our PermissionRequest hook: an http hook to our address that sends our variable. */
+function isOurHook(hook: unknown): hook is Record<string, unknown> {
+  return isRecord(hook) && hook.type === 'http' && typeof hook.url === 'string' && OUR_ADDRESS.test(hook.url) && JSON.stringify(hook).includes(TOKEN_VARIABLE);
+}
+
+/**
+ * Our hook in `.claude/settings.local.json`, edited hook by hook so the person's own entries
+ * stay: other matchers, and hooks they added beside ours in a group. Ours is updated where
+ * it is (keys they added to it kept), stale copies of it removed, and a group left with
+ * nothing but ours goes with it; without one, our group is added after theirs.
+ */
 function hookSettingsFile(ctx: SetupContext, hookUrl: string): FileChange {
   const path = '.claude/settings.local.json';
   const before = ctx.read(path);
   const current = readJsonConfig(before, path);
+  const ours = { type: 'http', url: hookUrl, headers: { Authorization: `Bearer $${TOKEN_VARIABLE}` }, allowedEnvVars: [TOKEN_VARIABLE] };
   const hooks = isRecord(current.hooks) ? current.hooks : {};
-  const groups = Array.isArray(hooks.PermissionRequest) ? hooks.PermissionRequest : [];
-  const ourGroup = (group: unknown): boolean =>
-    isRecord(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isRecord(h) && h.type === 'http' && typeof h.url === 'string' && OUR_ADDRESS.test(h.url) && JSON.stringify(h).includes(TOKEN_VARIABLE));
-  const ours = {
-    matcher: '*',
-    hooks: [{ type: 'http', url: hookUrl, headers: { Authorization: `Bearer $${TOKEN_VARIABLE}` }, allowedEnvVars: [TOKEN_VARIABLE] }],
-  };
-  return { kind: 'file', path, before, content: editJsonConfig(before, [[['hooks', 'PermissionRequest'], [...groups.filter((g) => !ourGroup(g)), ours]]]), replaced: [] };
+  const list = ['hooks', 'PermissionRequest'];
+  if (!Array.isArray(hooks.PermissionRequest)) {
+    return { kind: 'file', path, before, content: editJsonConfig(before, [[list, [{ matcher: '*', hooks: [ours] }]]]), replaced: [] };
+  }
+  const groups: unknown[] = hooks.PermissionRequest;
+  const hooksOf = (group: unknown): unknown[] => (isRecord(group) && Array.isArray(group.hooks) ? group.hooks : []);
+  // Our hooks in document order: the first is kept and updated, the rest are stale copies.
+  const [keep, ...stale] = groups.flatMap((group, g) => hooksOf(group).flatMap((hook, h) => (isOurHook(hook) ? [{ g, h, hook }] : [])));
+  const changes: Array<readonly [ReadonlyArray<string | number>, unknown]> = [];
+  if (!keep) {
+    changes.push([[...list, groups.length], { matcher: '*', hooks: [ours] }]);
+  } else {
+    const updated = { ...keep.hook, ...ours };
+    if (!isDeepStrictEqual(updated, keep.hook)) changes.push([[...list, keep.g, 'hooks', keep.h], updated]);
+  }
+  // Last first, so each removal leaves the indexes before it as they were.
+  const removedGroups = new Set<number>();
+  for (const { g, h } of stale.reverse()) {
+    if (g !== keep.g && hooksOf(groups[g]).every(isOurHook)) {
+      if (!removedGroups.has(g)) changes.push([[...list, g], undefined]);
+      removedGroups.add(g);
+    } else {
+      changes.push([[...list, g, 'hooks', h], undefined]);
+    }
+  }
+  const content = changes.length === 0 && before !== undefined ? before : editJsonConfig(before, changes);
+  return { kind: 'file', path, before, content, replaced: [] };
 }
 
 function shellQuote(text: string): string {
@@ -237,8 +275,8 @@ function codex(ctx: SetupContext, out: Builder): void {
     }));
     const content = replaceServerTables(
       before,
-      (name, body) => {
-        const ours = body.includes(TOKEN_VARIABLE) && /url\s*=\s*"http:\/\/127\.0\.0\.1:\d+\//.test(body);
+      (name, table) => {
+        const ours = isOurs(table);
         if (wanted.has(name) && !ours) replaced.push(name);
         return wanted.has(name) || ours;
       },
@@ -310,16 +348,28 @@ const BUILDERS: Record<AgentId, (ctx: SetupContext, out: Builder) => void> = {
   continue: continueDev,
 };
 
+const LANGUAGES: Record<string, Snippet['language']> = { json: 'json', toml: 'toml', yaml: 'yaml' };
+
 class Builder {
   readonly files: FileChange[] = [];
   readonly snippets: Snippet[] = [];
   readonly notes: string[] = [];
   readonly problems: string[] = [];
 
+  constructor(private readonly refusal: (path: string) => string | undefined) {}
+
   file(make: () => FileChange | undefined): void {
     try {
       const change = make();
-      if (change && change.content !== change.before) this.files.push(change);
+      if (!change || change.content === change.before) return;
+      const why = this.refusal(change.path);
+      if (why === undefined) {
+        this.files.push(change);
+        return;
+      }
+      // Made from nothing (the file there was not read): the entries to merge by hand.
+      this.problems.push(`${change.path} ${why}: not written. Its entries are offered to copy instead, to put in that file yourself.`);
+      this.snippet({ title: `Put this in ${change.path} yourself`, language: LANGUAGES[change.path.split('.').pop()!] ?? 'json', text: change.content, copyWithToken: false });
     } catch (error) {
       if (!(error instanceof ConfigParseError)) throw error;
       this.problems.push(error.message);
@@ -337,8 +387,14 @@ class Builder {
 
 /** Everything Connect an Agent… offers for `agent`. */
 export function agentSetup(agent: AgentId, ctx: SetupContext): AgentSetup {
-  const out = new Builder();
-  BUILDERS[agent](ctx, out);
+  const refusals = new Map<string, string | undefined>();
+  const refusal = (path: string): string | undefined => {
+    if (!refusals.has(path)) refusals.set(path, ctx.refuse?.(path));
+    return refusals.get(path);
+  };
+  const out = new Builder(refusal);
+  // A file that leads elsewhere is not read: what it holds there is not the workspace's to show in a diff.
+  BUILDERS[agent]({ ...ctx, read: (path) => (refusal(path) === undefined ? ctx.read(path) : undefined) }, out);
   if (ctx.servers.length === 0) out.note('No server is served to agents yet: turn on Serve to agents for one in the Servers view.');
   if (agent !== 'roo-code' && agent !== 'cline' && agent !== 'continue') out.note(TERMINAL_NOTE);
   const label = AGENTS.find((a) => a.id === agent)!.label;

@@ -5,3 +5,4 @@
  */
 export { Gateway, type GatewayOptions, type ServedServer, type UpstreamSource } from './gateway';
 export { AGENTS, type AgentId, type AgentSetup, agentSetup, type FileChange, type Snippet, TOKEN_VARIABLE, URL_VARIABLE } from './agent-setup';
+export { outsideWorkspace } from './config-path';

@@ -6,7 +6,7 @@
  * Connect an Agent… writes each agent's project file, never the token.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
@@ -297,6 +297,51 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
       assert.deepEqual(readFileSync(join(probeDir, 'terminal.txt'), 'utf8').split('\n').slice(0, 2), [gateway.url, gateway.token], 'a new terminal has ELICITATION_HOST_MCP_URL and _TOKEN');
     } finally {
       clear();
+    }
+  });
+
+  it("Connect an Agent… writes nothing through a link out of the workspace: .claude leads elsewhere, so the hook's entries are offered with Copy instead, the refusal says where, and the file there is untouched", async () => {
+    const { workbench } = ui!;
+    const clear = (): void => WRITTEN.forEach((p) => rmSync(join(WORKSPACE, p), { recursive: true, force: true }));
+    clear();
+    const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'eh-claude-elsewhere-')));
+    const outside = join(elsewhere, 'settings.local.json');
+    const theirs = '{ "permissions": { "allow": ["Bash(ls)"] } }\n';
+    writeFileSync(outside, theirs);
+    // What a person may have: the project's .claude is their own folder elsewhere.
+    symlinkSync(elsewhere, join(WORKSPACE, '.claude'));
+    try {
+      await workbench.runCommand('Elicitation Host: Connect an Agent…');
+      await workbench.waitForQuickInputTitle('Connect an Agent');
+      await workbench.pick('Claude Code');
+      if (dotMcpForClaude) {
+        // .mcp.json is inside: offered as before (not taken here).
+        await workbench.dialog.filter({ hasText: 'Write .mcp.json for Claude Code?' }).waitFor({ timeout: 30_000 });
+        await workbench.clickDialogButton('Cancel');
+      }
+      const instead = workbench.dialog.filter({ hasText: 'Claude Code: Put this in .claude/settings.local.json yourself' });
+      await instead.waitFor({ timeout: 30_000 });
+      const shown = (await instead.innerText()).replace(/\s+/g, ' ');
+      assert.match(shown, /"PermissionRequest"/);
+      assert.match(shown, /ELICITATION_HOST_MCP_TOKEN/);
+      assert.ok(await instead.locator('.monaco-button', { hasText: /^Copy$/ }).isVisible(), 'with Copy');
+      await workbench.screenshot('connect-agent-refused-link');
+      await workbench.clickDialogButton('Copy');
+      await instead.waitFor({ state: 'detached', timeout: 20_000 });
+      // The commands that follow, as always (not taken here).
+      for (let i = 0; i < 2; i++) {
+        const snippet = workbench.dialog.filter({ hasText: 'Claude Code: ' }).locator('.monaco-button', { hasText: 'Copy' });
+        await snippet.waitFor({ timeout: 20_000 });
+        await workbench.clickDialogButton('Cancel');
+        await snippet.waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined);
+      }
+      const refusal = await workbench.waitForNotification(/^Connect Claude Code: \.claude\/settings\.local\.json leads outside the workspace folder, to /);
+      assert.ok(refusal.includes(outside), `the refusal says where: ${refusal}`);
+      assert.equal(readFileSync(outside, 'utf8'), theirs, 'the file the link leads to is untouched');
+      await workbench.runCommand('View: Close All Editors');
+    } finally {
+      clear();
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 });

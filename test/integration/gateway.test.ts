@@ -70,6 +70,24 @@ describe('gateway: agents call servers through us', function () {
     assert.match(entry.result ?? '', /# book_restaurant on restaurant[\s\S]*Chez History[\s\S]*"party_size":2/);
   });
 
+  it("a server that echoes a secret answer in its result: the History keeps neither the answer nor the echo in clear", async () => {
+    const secrets = { code: '493817', phrase: 'correct "horse" battery staple' };
+    const prompter = new ScriptedPrompter([accept(secrets)]);
+    const history = new History();
+    const harness = await gateways.start(prompter, [gatewayFixture('restaurant')], { gateway: { onToolResult: (match, text) => history.attachResult(match, text) } });
+    history.follow(harness.host.store);
+    const agent = await harness.agent('restaurant', { name: 'claude-code', title: 'Claude Code' });
+    const schema = { type: 'object', properties: { code: { type: 'string', title: 'One-time code' }, phrase: { type: 'string', title: 'Words', writeOnly: true } } };
+    const echoed = resultJson(await agent.callTool({ name: 'ask_schema', arguments: { message: 'Sign in', schema: JSON.stringify(schema) } }));
+    assert.deepEqual((echoed.outcome as { content?: unknown }).content, secrets, 'the server did echo the answers');
+    const [entry] = history.entries;
+    assert.match(entry.result ?? '', /# ask_schema on restaurant[\s\S]*"code\\?":\\?"••••••••/);
+    const kept = JSON.stringify(history.entries);
+    for (const value of Object.values(secrets)) {
+      for (const form of [value, JSON.stringify(value).slice(1, -1), JSON.stringify(JSON.stringify(value)).slice(1, -1)]) assert.ok(!kept.includes(form), `${form} is kept in clear: ${kept}`);
+    }
+  });
+
   it('a two-round 2026-07-28 server asks twice through an agent of either era', async () => {
     for (const era of ERAS) {
       const prompter = new ScriptedPrompter([accept({ destination: 'Lisbon', nights: 2 }), accept()]);

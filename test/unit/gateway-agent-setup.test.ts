@@ -112,6 +112,64 @@ describe('Connect an Agent: what each agent gets', () => {
     assert.deepEqual(settings.permissions, { allow: ['Bash(npm test)'] });
   });
 
+  describe("Claude Code's PermissionRequest hook: the person's own entries stay", () => {
+    const PATH = '.claude/settings.local.json';
+    const OUR_NEW = {
+      type: 'http',
+      url: 'http://127.0.0.1:4711/hooks/claude-code/permission-request',
+      headers: { Authorization: 'Bearer $ELICITATION_HOST_MCP_TOKEN' },
+      allowedEnvVars: ['ELICITATION_HOST_MCP_TOKEN'],
+    };
+    const ourOld = { ...OUR_NEW, url: 'http://127.0.0.1:5000/hooks/claude-code/permission-request' };
+    const theirs = (command: string): Record<string, string> => ({ type: 'command', command });
+    const groupsAfter = (before: string): unknown => json(file('claude-code', PATH, { [PATH]: before }).content).hooks.PermissionRequest;
+
+    it('our edit: a hook the person added to our group, and the other matchers, survive; ours is updated in its place, keeping what they added to it', () => {
+      const before = `{
+  "hooks": {
+    "PermissionRequest": [
+      // mine
+      { "matcher": "Bash", "hooks": [${JSON.stringify(theirs('notify.sh'))}] },
+      { "matcher": "*", "hooks": [${JSON.stringify(theirs('log-permission.sh'))}, ${JSON.stringify({ ...ourOld, timeout: 120 })}] }
+    ]
+  }
+}
+`;
+      const change = file('claude-code', PATH, { [PATH]: before });
+      assert.match(change.content, /\/\/ mine/, 'comments in the hook list stay');
+      assert.deepEqual(json(change.content).hooks.PermissionRequest, [
+        { matcher: 'Bash', hooks: [theirs('notify.sh')] },
+        { matcher: '*', hooks: [theirs('log-permission.sh'), { ...OUR_NEW, timeout: 120 }] },
+      ]);
+      assert.ok(!agentSetup('claude-code', context({ [PATH]: change.content })).files.some((f) => f.path === PATH), 'not offered again once written');
+    });
+
+    it("our removal: stale copies of our hook go, the person's hooks beside them stay, a group left with nothing of theirs goes", () => {
+      const before = JSON.stringify({
+        hooks: {
+          PermissionRequest: [
+            { matcher: 'Edit', hooks: [ourOld, theirs('lint.sh')] },
+            { matcher: '*', hooks: [ourOld] },
+            { matcher: 'Write', hooks: [theirs('backup.sh'), ourOld] },
+          ],
+          PreToolUse: [{ matcher: '*', hooks: [theirs('audit.sh')] }],
+        },
+      });
+      assert.deepEqual(groupsAfter(before), [
+        { matcher: 'Edit', hooks: [OUR_NEW, theirs('lint.sh')] },
+        { matcher: 'Write', hooks: [theirs('backup.sh')] },
+      ]);
+      assert.deepEqual(json(file('claude-code', PATH, { [PATH]: before }).content).hooks.PreToolUse, [{ matcher: '*', hooks: [theirs('audit.sh')] }]);
+    });
+
+    it('no hook of ours yet: our group is added after theirs', () => {
+      assert.deepEqual(groupsAfter(JSON.stringify({ hooks: { PermissionRequest: [{ matcher: '*', hooks: [theirs('log.sh')] }] } })), [
+        { matcher: '*', hooks: [theirs('log.sh')] },
+        { matcher: '*', hooks: [OUR_NEW] },
+      ]);
+    });
+  });
+
   it('a file that does not parse is not rewritten: the problem is reported instead', () => {
     const setup = agentSetup('claude-code', context({ '.mcp.json': '{ "mcpServers": { ' }));
     assert.ok(!setup.files.some((f) => f.path === '.mcp.json'));

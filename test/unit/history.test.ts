@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { ElicitContext } from '../../src/elicitation/broker';
-import { History, HISTORY_KEPT, type HistoryEntry, outcomeOf, restoreHistory } from '../../src/elicitation/history';
+import { History, HISTORY_KEPT, type HistoryEntry, outcomeOf, RESULT_KEPT_CHARS, restoreHistory } from '../../src/elicitation/history';
 import { historyText } from '../../src/elicitation/history-text';
 import { MASKED } from '../../src/elicitation/shown-answer';
 import { InputStore } from '../../src/elicitation/store';
@@ -70,6 +70,64 @@ describe('the history of questions and answers', () => {
     for (const text of [JSON.stringify(entry), historyText(entry), JSON.stringify(restoreHistory(JSON.parse(JSON.stringify(history.entries))))]) {
       assert.ok(!text.includes('sk-live-1234567890'), text);
     }
+  });
+
+  it('a writeOnly answer and the widened hints (one-time code, recovery phrase, live key) are masked like a password', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        code: { type: 'string', title: 'One-time code' },
+        words: { type: 'string', title: 'Recovery phrase' },
+        stripe: { type: 'string', title: 'Stripe live key' },
+        answer: { type: 'string', title: 'Answer', writeOnly: true },
+      },
+    };
+    const values = { code: '493817', words: 'correct horse battery staple', stripe: 'sk_live_51Habc', answer: 'blue-heron-42' };
+    const { broker, history } = setup(new ScriptedPrompter([accept(values)]));
+    await broker.elicit({ message: 'Sign in', requestedSchema: schema }, ctx());
+    const [entry] = history.entries;
+    assert.deepEqual(entry.answers.map((a) => a.answer), [MASKED, MASKED, MASKED, MASKED]);
+    for (const value of Object.values(values)) assert.ok(!JSON.stringify(entry).includes(value) && !historyText(entry).includes(value), value);
+  });
+
+  it("masks a secret answer in the call's result that echoes it (as typed, inside JSON, percent-encoded), in the entry's document and its stored form", async () => {
+    const token = 'sk-live "quoted" \\ ünï';
+    const { broker, history } = setup(new ScriptedPrompter([accept({ api_token: token, note: 'for CI' })]));
+    await broker.elicit({ message: 'Paste your API token', requestedSchema: SECRET }, ctx({ source: { server: 'fixture', tool: 'book_restaurant', personStarted: true } }));
+    const echoed = `raw ${token}\njson ${JSON.stringify({ api_token: token })}\nurl https://x.example/?t=${encodeURIComponent(token)}\nnote for CI`;
+    assert.equal(history.attachResult({ server: 'fixture', tool: 'book_restaurant', since: 0 }, echoed), 1);
+    const [entry] = history.entries;
+    const forms = [token, JSON.stringify(token).slice(1, -1), encodeURIComponent(token)];
+    const stored = JSON.stringify(restoreHistory(JSON.parse(JSON.stringify(history.entries))));
+    for (const text of [entry.result ?? '', JSON.stringify(entry), historyText(entry), stored]) {
+      for (const form of forms) assert.ok(!text.includes(form) && !text.includes(JSON.stringify(form).slice(1, -1)), `${form} in ${text}`);
+    }
+    assert.equal(entry.result, `raw ${MASKED}\njson {"api_token":"${MASKED}"}\nurl https://x.example/?t=${MASKED}\nnote for CI`, 'the rest of the result is kept as it was');
+  });
+
+  it('masks a secret answer wherever else the History keeps it: a field that did not look secret, a later question quoting it', async () => {
+    const schema = { type: 'object', properties: { api_token: { type: 'string', title: 'API token' }, again: { type: 'string', title: 'Type it again' } } };
+    const { broker, history } = setup(new ScriptedPrompter([accept({ api_token: 'tok-8812-ab', again: 'tok-8812-ab' }), decline]));
+    await broker.elicit({ message: 'Paste your API token', requestedSchema: schema }, ctx());
+    await broker.elicit({ message: 'Really use tok-8812-ab?', requestedSchema: EMPTY_CONFIRM }, ctx());
+    const [later, first] = history.entries;
+    assert.deepEqual(first.answers, [{ question: 'API token', answer: MASKED }, { question: 'Type it again', answer: MASKED }]);
+    assert.equal(later.message, `Really use ${MASKED}?`);
+  });
+
+  it('a secret too short to hide inside words is masked where it stands alone, and nowhere inside a longer word or number', async () => {
+    const schema = { type: 'object', properties: { cvc: { type: 'string', title: 'CVC' } } };
+    const { broker, history } = setup(new ScriptedPrompter([accept({ cvc: '123' })]));
+    await broker.elicit({ message: 'Card check', requestedSchema: schema }, ctx({ source: { server: 'fixture', tool: 'pay', personStarted: true } }));
+    history.attachResult({ server: 'fixture', tool: 'pay', since: 0 }, '{"cvc":"123","order":"A1234","total":123.5,"note":"code 123"}');
+    assert.equal(history.entries[0].result, `{"cvc":"${MASKED}","order":"A1234","total":${MASKED}.5,"note":"code ${MASKED}"}`);
+  });
+
+  it('masks before clipping: a secret cut by the clip does not leave its start behind', async () => {
+    const { broker, history } = setup(new ScriptedPrompter([accept({ api_token: 'sk-live-0123456789abcdef', note: 'x' })]));
+    await broker.elicit({ message: 'Token?', requestedSchema: SECRET }, ctx({ source: { server: 'fixture', tool: 'book_restaurant', personStarted: true } }));
+    history.attachResult({ server: 'fixture', tool: 'book_restaurant', since: 0 }, `${'x'.repeat(RESULT_KEPT_CHARS - 8)}sk-live-0123456789abcdef and more`);
+    assert.ok(!history.entries[0].result!.includes('sk-live'), history.entries[0].result!.slice(-40));
   });
 
   it('a request the server withdrew, one abandoned because its server or call ended, and one that timed out stay visible, each saying so', async () => {

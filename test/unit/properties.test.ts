@@ -1,7 +1,11 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { History, restoreHistory } from '../../src/elicitation/history';
+import { historyText } from '../../src/elicitation/history-text';
 import type { Answers, ContentValue } from '../../src/elicitation/model';
 import { parseRequestedSchema } from '../../src/elicitation/schema';
+import { SecretMask, secretForms, SHORTEST_HIDDEN_INSIDE } from '../../src/elicitation/secret-mask';
+import { MASKED } from '../../src/elicitation/shown-answer';
 import { SchemaChecker } from '../../src/mcp/sdk/schema-check';
 import { answerFits, buildContent, toAnswerValue } from '../../src/elicitation/validation';
 
@@ -174,6 +178,48 @@ describe('properties (fast-check)', () => {
         return true;
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('properties of secret masking (fast-check)', () => {
+  /** A secret long enough to be hidden wherever it appears (not blank: a blank value hides nothing). */
+  const secret = fc.string({ unit: 'binary', minLength: SHORTEST_HIDDEN_INSIDE, maxLength: 16 }).filter((s) => [...s].length >= SHORTEST_HIDDEN_INSIDE && s.trim() !== '');
+  const around = fc.string({ unit: 'binary', maxLength: 24 });
+
+  it('a secret never survives masking, in any of its forms, wherever it sits in the text', () => {
+    fc.assert(
+      fc.property(secret, around, around, fc.nat(), (value, before, after, pick) => {
+        const forms = secretForms(value);
+        const out = new SecretMask([value]).text(`${before}${forms[pick % forms.length]}${after}`);
+        return forms.every((form) => !out.includes(form));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a text without the secret is kept as it is', () => {
+    fc.assert(
+      fc.property(secret, around, (value, text) => {
+        fc.pre(secretForms(value).every((form) => !text.includes(form)) && !text.includes(value.trim()));
+        return new SecretMask([value]).text(text) === text;
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("the History keeps a secret answer in clear nowhere: not in the entry, its document or its stored form, whatever the call's result says", () => {
+    fc.assert(
+      fc.property(secret, around, around, fc.nat(), (value, before, after, pick) => {
+        const history = new History();
+        const source = { server: 's', tool: 't', personStarted: true };
+        history.add({ id: 'e', source, mode: 'form', message: `m ${before}`, askedAt: 1, endedAt: 2, outcome: 'accepted', answers: [{ question: 'Token', answer: MASKED }] }, [value]);
+        const forms = secretForms(value);
+        history.attachResult({ server: 's', tool: 't', since: 0 }, `${before}${forms[pick % forms.length]}${after}`);
+        const kept = [JSON.stringify(history.entries), historyText(history.entries[0]), JSON.stringify(restoreHistory(JSON.parse(JSON.stringify(history.entries))))];
+        return kept.every((text) => forms.every((form) => !text.includes(form) && !text.includes(JSON.stringify(form).slice(1, -1))));
+      }),
+      { numRuns: 500 },
     );
   });
 });

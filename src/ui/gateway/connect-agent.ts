@@ -2,7 +2,9 @@
  * Connect an Agent…: points an agent (Claude Code, Codex, Gemini CLI…) at the gateway in
  * one step. Project files are shown as a diff and written only when the person says so;
  * they refer to the token through ELICITATION_HOST_MCP_TOKEN and never hold it. Commands
- * and snippets for settings outside the workspace are shown with a Copy button.
+ * and snippets for settings outside the workspace are shown with a Copy button, and so is
+ * a project file that a symbolic link leads out of the workspace folder: it is never
+ * written (checked again just before writing, in case a link appeared meanwhile).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,11 +63,13 @@ export class AgentConnector {
       )?.id;
     if (!id) return undefined;
     const folder = vscode.workspace.workspaceFolders?.[0];
+    const { outsideWorkspace } = loadGateway();
     const setup = agentSetup(id, {
       servers: gateway.servers().map((s) => ({ name: s.name, url: s.url })),
       permissionHookUrl: gateway.permissionHookUrl,
       permissionServerUrl: gateway.permissionServerUrl,
       read: readIn(folder),
+      ...(folder && { refuse: (path: string) => outsideWorkspace(folder.uri.fsPath, path) }),
       editorReadsDotMcpJson: readsDotMcpJson(vscode.version),
     });
     for (const problem of setup.problems) void showError(`Connect ${setup.label}: ${problem}`);
@@ -94,8 +98,17 @@ export class AgentConnector {
     ].join('\n');
     const write = await showDialog({ kind: 'info', heading: `Write ${paths} for ${setup.label}?`, detail, buttons: [{ title: 'Write' }] });
     if (write?.title !== 'Write') return;
-    for (const change of setup.files) await writeChange(folder, change);
-    void showInfo(`${setup.label} is set up in ${paths}.`);
+    const written: string[] = [];
+    for (const change of setup.files) {
+      const why = loadGateway().outsideWorkspace(folder.uri.fsPath, change.path);
+      if (why !== undefined) {
+        void showError(`Connect ${setup.label}: ${change.path} ${why}: not written.`);
+        continue;
+      }
+      await writeChange(folder, change);
+      written.push(change.path);
+    }
+    if (written.length > 0) void showInfo(`${setup.label} is set up in ${written.join(', ')}.`);
   }
 
   private async offerSnippet(setup: AgentSetup, snippet: Snippet): Promise<void> {
