@@ -25,7 +25,7 @@ import { SAMPLING_KEY, SuspendableCall, type SuspendedCalls } from './sampling-r
 import type { Timings } from '../mcp/ports';
 
 /** The protocol versions we speak downstream, newest first. */
-export const SERVED_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18'];
+export const SERVED_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 
 export interface ForwardingDeps {
   readonly upstream: Upstream;

@@ -23,6 +23,7 @@ import { servePermissionHook } from './permission-hook';
 import { createPermissionServer, PERMISSION_SERVER_NAME } from './permission-server';
 import { checkRequest } from './request-guard';
 import { assignPaths } from './server-paths';
+import type { SessionLimits } from './session-pool';
 import type { Timings } from '../mcp/ports';
 
 export const MCP_PREFIX = '/mcp/';
@@ -57,6 +58,8 @@ export interface GatewayOptions {
   /** Timings for `npm run bench`: set only in the benchmark build. */
   readonly timings?: Timings;
   readonly allowedOrigins?: readonly string[];
+  /** 2025-era sessions kept per endpoint, in total and per client (defaults: session-pool.ts). */
+  readonly sessionLimits?: SessionLimits;
   readonly log?: (message: string) => void;
 }
 
@@ -93,6 +96,7 @@ export class Gateway {
       createServer: () =>
         createPermissionServer({ ask: this.ask, version: options.version, ...(options.store && { store: options.store }), ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }) }),
       onError: (error) => this.log(`${PERMISSION_SERVER_NAME}: ${error.message}`),
+      ...(options.sessionLimits && { sessionLimits: options.sessionLimits }),
     });
     this.sync();
     this.unsubscribe = options.upstreams.onDidChange(() => this.sync());
@@ -170,13 +174,14 @@ export class Gateway {
   }
 
   private endpointFor(upstream: Upstream): McpEndpoint {
-    const { store, heartbeatMs, version, onToolResult, timings } = this.options;
+    const { store, heartbeatMs, version, onToolResult, timings, sessionLimits } = this.options;
     return new McpEndpoint({
       name: upstream.name,
       createServer: (suspended) =>
         createForwardingServer({ upstream, version, suspended, ...(store && { store }), ...(heartbeatMs !== undefined && { heartbeatMs }), ...(onToolResult && { onToolResult }), ...(timings && { timings }) }),
       onListChanged: (listener) => upstream.onListChanged(listener),
       onError: (error) => this.log(`${upstream.name}: ${error.message}`),
+      ...(sessionLimits && { sessionLimits }),
     });
   }
 

@@ -11,14 +11,21 @@
  *
  * Requests are routed with the SDK's own classification (`isLegacyRequest`), so the two
  * legs never disagree about a request. The gateway's guard has run before anything here.
+ *
+ * 2025-era sessions are bounded (session-pool.ts: only idle ones make room). A 2025-era
+ * call whose caller's response stream closes before its answer (the agent's process died:
+ * no `notifications/cancelled` comes) is cancelled as if the agent had sent one, so the
+ * upstream call ends and its question is withdrawn, as the 2026-07-28 leg does per request.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { ListKind } from '../mcp/servers/upstream';
+import { agentName } from './forwarding';
 import { writeJsonRpcError } from './http-replies';
 import { SuspendedCalls } from './sampling-rounds';
+import { SessionPool, type SessionLimits } from './session-pool';
 
 export interface EndpointOptions {
   /** Shown in refusals: the server this endpoint serves. */
@@ -27,8 +34,8 @@ export interface EndpointOptions {
   readonly createServer: (suspended: SuspendedCalls) => Server;
   /** Word that a list changed; returns the unsubscribe. */
   readonly onListChanged?: (listener: (kind: ListKind) => void) => () => void;
-  /** 2025-era sessions kept at once; the oldest is closed past it. */
-  readonly maxSessions?: number;
+  /** 2025-era sessions kept at once, in total and per client (defaults: session-pool.ts). */
+  readonly sessionLimits?: SessionLimits;
   readonly onError?: (error: Error) => void;
 }
 
@@ -37,10 +44,21 @@ interface Session {
   readonly server: Server;
 }
 
-const DEFAULT_MAX_SESSIONS = 64;
+type RequestId = string | number;
+
+/** Why a call ends when its caller's stream closed first (the reason its cancellation carries). */
+const CALLER_GONE = 'the agent went away: its connection closed before the answer';
+
+/** The ids of the JSON-RPC requests in a POST body (one message, or a 2025-03-26 batch). */
+function requestIds(body: unknown): RequestId[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((m: unknown) => {
+    const { method, id } = (typeof m === 'object' && m !== null ? m : {}) as { method?: unknown; id?: unknown };
+    return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? [id] : [];
+  });
+}
 
 export class McpEndpoint {
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions: SessionPool<Session>;
   private readonly suspended = new SuspendedCalls();
   private readonly modern: McpHttpHandler;
   private readonly serveModern: ReturnType<typeof toNodeHandler>;
@@ -48,6 +66,7 @@ export class McpEndpoint {
   private closed = false;
 
   constructor(private readonly options: EndpointOptions) {
+    this.sessions = new SessionPool(options.sessionLimits);
     this.modern = createMcpHandler(() => this.createServer(), { legacy: 'reject', ...(options.onError && { onerror: options.onError }) });
     this.serveModern = toNodeHandler(this.modern, { ...(options.onError && { onerror: options.onError }) });
     this.unsubscribe = options.onListChanged?.((kind) => this.listChanged(kind)) ?? (() => undefined);
@@ -81,6 +100,9 @@ export class McpEndpoint {
         writeJsonRpcError(res, 404, 'Session not found: initialize again');
         return;
       }
+      this.sessions.touch(sessionId);
+      const ids = req.method === 'POST' ? requestIds(body) : [];
+      if (ids.length > 0) this.whileInFlight(sessionId, session, ids, res);
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -91,35 +113,54 @@ export class McpEndpoint {
     await this.startSession(req, res, body);
   }
 
-  private async startSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /**
+   * Counts the session busy until this response ends (it is then never evicted). A response
+   * that closes before it finished lost its caller: its calls are cancelled the way the
+   * agent's own `notifications/cancelled` would (the SDK aborts each handler's signal).
+   */
+  private whileInFlight(id: string, session: Session, ids: RequestId[], res: ServerResponse): void {
+    const end = this.sessions.begin(id);
+    res.once('close', () => {
+      end();
+      if (res.writableFinished) return;
+      for (const requestId of ids) {
+        session.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: CALLER_GONE } });
+      }
+    });
+  }
+
+  private async startSession(req: IncomingMessage, res: ServerResponse, body: { params: { clientInfo?: { name?: unknown } } }): Promise<void> {
+    const client = agentName({ name: body.params.clientInfo?.name });
+    const admission = this.sessions.admit(client, this.options.name);
+    if (!admission.ok) {
+      writeJsonRpcError(res, 503, admission.message);
+      return;
+    }
+    for (const evicted of admission.evicted) void evicted.server.close().catch(() => undefined);
+    let added = false;
     const server = this.createServer();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server });
-        this.trimSessions();
+        added = true;
+        this.sessions.add(id, client, { transport, server });
       },
-      onsessionclosed: (id) => void this.sessions.delete(id),
+      onsessionclosed: (id) => this.sessions.delete(id),
     });
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      if (!added) this.sessions.withdraw(client);
+    }
     if (!transport.sessionId) await server.close().catch(() => undefined);
   }
 
-  private trimSessions(): void {
-    const max = this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-    for (const [id, session] of this.sessions) {
-      if (this.sessions.size <= max) break;
-      this.sessions.delete(id);
-      void session.server.close().catch(() => undefined);
-    }
-  }
-
   private listChanged(kind: ListKind): void {
-    for (const { server } of this.sessions.values()) {
+    for (const { server } of this.sessions.sessions()) {
       const send = kind === 'tools' ? server.sendToolListChanged() : kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
       void Promise.resolve(send).catch(() => undefined);
     }
@@ -134,8 +175,7 @@ export class McpEndpoint {
     this.closed = true;
     this.unsubscribe();
     this.suspended.clear(`${this.options.name} is no longer served`);
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
+    const sessions = this.sessions.clear();
     await Promise.all([...sessions.map((s) => s.server.close().catch(() => undefined)), this.modern.close().catch(() => undefined)]);
   }
 }

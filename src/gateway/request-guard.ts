@@ -20,8 +20,8 @@ export interface GuardOptions {
   /** The token, read for every request (it may be rotated while we run). */
   readonly token: () => string;
   /**
-   * Origins allowed to call us (exact `scheme://host[:port]`). None by default: the
-   * agents we serve are not web pages, and their HTTP clients send no Origin.
+   * Origins allowed to call us besides our own (exact `scheme://host[:port]`). None by
+   * default: the agents we serve are not web pages, and their HTTP clients send no Origin.
    */
   readonly allowedOrigins?: readonly string[];
 }
@@ -40,6 +40,19 @@ function parseHost(value: string): { host: string; port: number | undefined } | 
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value.trim());
   if (!match) return undefined;
   return { host: match[1].toLowerCase(), port: match[2] === undefined ? undefined : Number(match[2]) };
+}
+
+/**
+ * Whether an Origin is the gateway's own: `http://` a loopback name with our port. No page
+ * is served there, so only a client of ours (one that names where it sends, as MCP's
+ * conformance suite does) can send it; a rebound name (`http://evil.example:PORT`) or
+ * another local port's page never matches.
+ */
+function isOwnOrigin(value: string, port: number): boolean {
+  const match = /^http:\/\/(\[[0-9a-fA-F:.]+\]|[^:/?#@[\]]+)(?::(\d{1,5}))?$/.exec(value);
+  if (!match) return false;
+  const originPort = match[2] === undefined ? 80 : Number(match[2]);
+  return LOOPBACK_HOSTS.has(match[1].toLowerCase()) && originPort === port;
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -69,7 +82,7 @@ export function checkRequest(headers: Headers, options: GuardOptions): GuardVerd
   const origin = headers.origin;
   if (origin !== undefined) {
     const value = single(origin);
-    if (value === undefined || !(options.allowedOrigins ?? []).includes(value)) {
+    if (value === undefined || !(isOwnOrigin(value, options.port) || (options.allowedOrigins ?? []).includes(value))) {
       return { ok: false, status: 403, message: 'Requests from web pages are not accepted.' };
     }
   }

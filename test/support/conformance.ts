@@ -2,7 +2,8 @@
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`), which needs
  * Node 22: both installed from the npm registry into a cache outside the repository, once
  * per version (a dependency of ours would put that Node first on every npm script's PATH).
- * Then one client scenario at a time, against our runner (test/conformance/client.mjs).
+ * Then one scenario at a time: a client scenario against our runner (test/conformance/client.mjs),
+ * a server scenario against a URL (`elicitation-host serve`, test/integration/conformance-server.test.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,8 +64,8 @@ export interface ScenarioRun {
   readonly passed: boolean;
 }
 
-/** The client scenarios the suite lists (`conformance list`: "Client scenarios" then "  - name [versions]" lines). */
-export function listClientScenarios(suite: Conformance): Promise<string[]> {
+/** The scenarios of one side that the suite lists (`conformance list`: "Client scenarios" or "Server scenarios", then "  - name [versions]" lines). */
+function listScenarios(suite: Conformance, side: 'Client' | 'Server'): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(suite.node, [suite.cli, 'list'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -72,18 +73,38 @@ export function listClientScenarios(suite: Conformance): Promise<string[]> {
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     child.once('error', reject);
     child.once('close', (code) => {
-      const section = output.split(/^Client scenarios.*$/m)[1];
-      if (code !== 0 || section === undefined) return reject(new Error(`conformance list (exit code ${code}) printed no client scenarios:\n${output.slice(-2000)}`));
+      const section = output.split(new RegExp(`^${side} scenarios.*$`, 'm'))[1]?.split(/^\S.*scenarios.*$/m)[0];
+      if (code !== 0 || section === undefined) return reject(new Error(`conformance list (exit code ${code}) printed no ${side.toLowerCase()} scenarios:\n${output.slice(-2000)}`));
       resolve([...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]));
     });
   });
 }
 
+export function listClientScenarios(suite: Conformance): Promise<string[]> {
+  return listScenarios(suite, 'Client');
+}
+
+export function listServerScenarios(suite: Conformance): Promise<string[]> {
+  return listScenarios(suite, 'Server');
+}
+
 /** Runs one client scenario with `client` (a command line the suite appends the server URL to). */
 export function runClientScenario(suite: Conformance, scenario: string, client: string): Promise<ScenarioRun> {
+  return runSuite(suite, ['client', '--command', client, '--scenario', scenario], /OVERALL: PASSED/);
+}
+
+/**
+ * Runs one server scenario against the server at `url`. Passed: no check failed and none
+ * warned (a warning is a SHOULD not met; the suite's own exit code lets those through).
+ */
+export function runServerScenario(suite: Conformance, scenario: string, url: string): Promise<ScenarioRun> {
+  return runSuite(suite, ['server', '--url', url, '--scenario', scenario], /^Passed: ([1-9]\d*)\/\1, 0 failed, 0 warnings$/m);
+}
+
+function runSuite(suite: Conformance, args: string[], passedWhen: RegExp): Promise<ScenarioRun> {
   const cwd = mkdtempSync(join(tmpdir(), 'eh-conformance-'));
   return new Promise((resolve, reject) => {
-    const child = spawn(suite.node, [suite.cli, 'client', '--command', client, '--scenario', scenario], { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(suite.node, [suite.cli, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -92,7 +113,7 @@ export function runClientScenario(suite: Conformance, scenario: string, client: 
       rmSync(cwd, { recursive: true, force: true });
       // NO_COLOR is not heeded everywhere: colour codes out.
       const plain = output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
-      resolve({ exitCode: code ?? 1, output: plain, summary: /Passed: \d+\/\d+[^\n]*/.exec(plain)?.[0], passed: code === 0 && /OVERALL: PASSED/.test(plain) });
+      resolve({ exitCode: code ?? 1, output: plain, summary: /Passed: \d+\/\d+[^\n]*/.exec(plain)?.[0], passed: code === 0 && passedWhen.test(plain) });
     });
   });
 }

@@ -19,13 +19,42 @@ describe('gateway request guard', () => {
     }
   });
 
-  it('refuses any Origin with 403 unless it was allowed by name', () => {
-    for (const origin of ['http://127.0.0.1:4711', 'https://evil.example', 'null', 'vscode-file://vscode-app']) {
+  it("accepts an Origin naming the gateway itself (a loopback name with its own port): no page of ours is served there", () => {
+    for (const origin of ['http://127.0.0.1:4711', 'http://localhost:4711', 'http://[::1]:4711', 'http://LocalHost:4711']) {
+      assert.deepEqual(checkRequest({ ...good, origin }, options), { ok: true }, origin);
+    }
+    // Port 80 is http's own: its origin has no port.
+    assert.deepEqual(checkRequest({ ...good, host: '127.0.0.1', origin: 'http://127.0.0.1' }, { ...options, port: 80 }), { ok: true });
+  });
+
+  it('refuses any other Origin with 403 unless it was allowed by name', () => {
+    for (const origin of [
+      'https://evil.example',
+      'http://evil.example:4711',
+      'http://127.0.0.1:4712',
+      'http://127.0.0.1',
+      'https://127.0.0.1:4711',
+      'http://127.0.0.1:4711/',
+      'http://127.0.0.1:4711/path',
+      'http://user@127.0.0.1:4711',
+      'http://127.0.0.2:4711',
+      'http://[::2]:4711',
+      'http://127.0.0.1.nip.io:4711',
+      'null',
+      '',
+      'vscode-file://vscode-app',
+    ]) {
       const verdict = checkRequest({ ...good, origin }, options);
       assert.ok(!verdict.ok && verdict.status === 403, origin);
     }
     assert.deepEqual(checkRequest({ ...good, origin: 'vscode-file://vscode-app' }, { ...options, allowedOrigins: ['vscode-file://vscode-app'] }), { ok: true });
     assert.ok(!checkRequest({ ...good, origin: ['a', 'b'] }, options).ok, 'two Origin headers');
+    assert.ok(!checkRequest({ ...good, origin: ['http://127.0.0.1:4711', 'http://127.0.0.1:4711'] }, options).ok, 'two Origin headers, even our own');
+  });
+
+  it('checks the token of a request from its own origin as of any other', () => {
+    const verdict = checkRequest({ host: good.host, origin: 'http://127.0.0.1:4711', authorization: 'Bearer wrong' }, options);
+    assert.ok(!verdict.ok && verdict.status === 400);
   });
 
   it('answers a missing or wrong token with 400 (never 401/403, which start OAuth discovery in VS Code)', () => {
