@@ -20,7 +20,7 @@ const WEBVIEW = join(REPO, 'dist/webview');
 
 declare global {
   interface Window {
-    __posted: SessionPageMessage[];
+    __sessionPosted: SessionPageMessage[];
     __violations: string[];
     __pwned?: unknown;
   }
@@ -75,17 +75,17 @@ describe('session page in headless Chromium', function () {
     });
     page.on('pageerror', (e) => consoleErrors.push(e.message));
     await page.addInitScript(`
-      window.__posted = [];
+      window.__sessionPosted = [];
       window.__violations = [];
-      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))) });
+      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sessionPosted.push(JSON.parse(JSON.stringify(m))) });
       document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
     `);
     await page.goto(origin, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => window.__posted?.some((m) => m.type === 'ready'));
+    await page.waitForFunction(() => window.__sessionPosted?.some((m) => m.type === 'ready'));
   });
 
   afterEach(async () => {
-    const violations = await page.evaluate(() => [...window.__violations, ...window.__posted.filter((m) => m.type === 'cspViolation').map((m) => JSON.stringify(m))]);
+    const violations = await page.evaluate(() => [...window.__violations, ...window.__sessionPosted.filter((m) => m.type === 'cspViolation').map((m) => JSON.stringify(m))]);
     await page.close();
     assert.deepEqual(violations, [], "the page breaks no rule of the panel's Content-Security-Policy");
     assert.deepEqual(consoleErrors.splice(0), [], 'no errors in the console');
@@ -96,7 +96,7 @@ describe('session page in headless Chromium', function () {
   }
 
   async function posted<T extends SessionPageMessage['type']>(type: T): Promise<Array<Extract<SessionPageMessage, { type: T }>>> {
-    return page.evaluate((t) => window.__posted.filter((m) => m.type === t), type) as Promise<Array<Extract<SessionPageMessage, { type: T }>>>;
+    return page.evaluate((t) => window.__sessionPosted.filter((m) => m.type === t), type) as Promise<Array<Extract<SessionPageMessage, { type: T }>>>;
   }
 
   it('shows the transcript: the reply as Markdown, thoughts collapsed, a tool call with its files, a plan', async () => {
