@@ -58,7 +58,7 @@ function isDraftValue(value: unknown): value is DraftValue {
 
 const MAX_TEXT = 1_000_000;
 
-function shortString(value: unknown, max = 500): value is string {
+export function shortString(value: unknown, max = 500): value is string {
   return typeof value === 'string' && value.length <= max;
 }
 
@@ -98,10 +98,15 @@ export function parsePageMessage(raw: unknown): PageMessage | undefined {
         ...(typeof raw.renderStartedAt === 'number' && { renderStartedAt: raw.renderStartedAt }),
       };
     case 'cspViolation':
-      return shortString(raw.directive) && shortString(raw.blockedUri, 2000) && shortString(raw.sample, 2000)
-        ? { type: 'cspViolation', directive: raw.directive, blockedUri: raw.blockedUri, sample: raw.sample }
-        : undefined;
+      return cspViolationOf(raw);
     default:
       return undefined;
   }
+}
+
+/** A page's report that it broke its Content-Security-Policy (every page of ours sends it), checked. */
+export function cspViolationOf(raw: Record<string, unknown>): { readonly type: 'cspViolation'; readonly directive: string; readonly blockedUri: string; readonly sample: string } | undefined {
+  return shortString(raw.directive) && shortString(raw.blockedUri, 2000) && shortString(raw.sample, 2000)
+    ? { type: 'cspViolation', directive: raw.directive, blockedUri: raw.blockedUri, sample: raw.sample }
+    : undefined;
 }

@@ -10,6 +10,7 @@
  * is ever parsed); tool titles, commands, paths and plans are text.
  */
 import { isRecord } from '../elicitation/is-record';
+import { cspViolationOf, shortString } from './protocol';
 
 export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
 export type PlanStatus = 'pending' | 'in_progress' | 'completed';
@@ -96,10 +97,6 @@ export type SessionPageMessage =
 /** The most a prompt may hold (a pasted file is fine; a runaway page is not). */
 export const MAX_PROMPT = 1_000_000;
 
-function shortString(value: unknown, max = 500): value is string {
-  return typeof value === 'string' && value.length <= max;
-}
-
 /** The message if it is one the page may send, well formed; undefined otherwise. */
 export function parseSessionPageMessage(raw: unknown): SessionPageMessage | undefined {
   if (!isRecord(raw) || typeof raw.type !== 'string') return undefined;
@@ -118,9 +115,7 @@ export function parseSessionPageMessage(raw: unknown): SessionPageMessage | unde
       return { type: 'openFile', path: raw.path, ...(typeof line === 'number' && { line }) };
     }
     case 'cspViolation':
-      return shortString(raw.directive) && shortString(raw.blockedUri, 2000) && shortString(raw.sample, 2000)
-        ? { type: 'cspViolation', directive: raw.directive, blockedUri: raw.blockedUri, sample: raw.sample }
-        : undefined;
+      return cspViolationOf(raw);
     default:
       return undefined;
   }
