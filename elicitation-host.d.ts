@@ -10,6 +10,10 @@
  *
  * Every question is shown as coming from your extension ("Extension: <display name>"),
  * never under an MCP server's name. Nothing mutable of the host is handed out.
+ *
+ * What the name shown proves: that an extension with the id given is installed (the name
+ * is that extension's manifest display name). What it does not: VS Code does not tell us
+ * which extension is calling, so any extension can pass another's id and be shown as it.
  */
 import type { CancellationToken } from 'vscode';
 
@@ -17,13 +21,19 @@ export interface ElicitationHostApi {
   /** The API's version: a breaking change gets a new number. */
   readonly version: 1;
   /**
-   * Questions asked in the name of this extension: its display name from its manifest when
-   * `extensionId` is an installed extension (`context.extension.id`), else the text given.
+   * Questions and tool calls in the name of this extension: pass your own
+   * `context.extension.id`. The id must be an installed extension's (else this throws an
+   * `ElicitationRequestError`, code -32602); it is shown as that extension's manifest display
+   * name (its manifest name when it has none), as plain text. That proves an installed
+   * extension has this id, not that it is the one calling: VS Code does not say who calls.
    */
   forExtension(extensionId: string): ExtensionAsker;
   /** The configured MCP servers and their state (a copy). */
   servers(): ServerSummary[];
-  /** Calls a server's tool (starting the server if needed); its questions are asked in the UI. */
+  /**
+   * @deprecated Rejects with an `ElicitationRequestError` (code -32602): a tool call needs
+   * the person's consent for the calling extension. Use `forExtension(id).callTool`.
+   */
   callTool(server: string, tool: string, args?: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -52,6 +62,19 @@ export interface ExtensionAsker {
    * and withdraw the request.
    */
   requestInput(request: InputRequest, options?: AskOptions): InputRequestHandle;
+  /**
+   * Calls a configured MCP server's tool (starting the server if needed), with the inputs
+   * and sign-in the person saved for it; its questions are asked in the UI, as for your
+   * extension. The first call to a server asks the person ("The extension <name> wants to
+   * call the tools of the MCP server <server>": Deny, Allow), before the server starts; the
+   * answer is kept for the workspace until they forget it (Forget Saved Inputs…). A tool
+   * annotated destructive is confirmed on every call, with its arguments shown. Resolves with
+   * the tool's result (MCP `CallToolResult`). Rejects with an `ElicitationRequestError`:
+   * code -32001 when the person denied your extension this server (now or earlier), closed
+   * the question, or declined this call of a destructive tool; -32602 for an unknown server
+   * or tool, or arguments that are not an object. The token cancels the call.
+   */
+  callTool(server: string, tool: string, args?: Record<string, unknown>, options?: AskOptions): Promise<unknown>;
 }
 
 export type ElicitParams =
@@ -63,7 +86,7 @@ export interface ElicitResult {
   readonly content?: Record<string, string | number | boolean | string[]>;
 }
 
-/** Thrown for a request the host refuses, with a JSON-RPC style code (-32602: invalid params). */
+/** Thrown for a request the host refuses, with a JSON-RPC style code (-32602: invalid params; -32001: the person refused). */
 export interface ElicitationRequestError extends Error {
   readonly name: 'ElicitationRequestError';
   readonly code: number;

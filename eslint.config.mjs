@@ -95,7 +95,7 @@ export default tseslint.config(
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.
-  restrictImports(['src/elicitation/**', 'src/shared/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts'], [noVscode], [noIo, noUiOrMcp]),
+  restrictImports(['src/elicitation/**', 'src/shared/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
   // The form page: the pure layers, without what only the host runs.
   restrictImports(['webview/**'], [noVscode], [noIo, noUiOrMcp, noHostOnly]),
   {

@@ -8,6 +8,7 @@ import { createApi, type ElicitationHostApi } from './api';
 import { InputStore } from './elicitation/store';
 import { createBroker } from './mcp/create-broker';
 import { type ServerEntry, ServerManager } from './mcp/servers/manager';
+import { ToolConsents } from './mcp/tool-consent';
 import { AgentServerProvider, PROVIDER_ID } from './ui/gateway/agent-provider';
 import { ConfigLoader } from './ui/servers/config-loader';
 import { AgentConnector, SETUP_SCHEME, SetupDocuments } from './ui/gateway/connect-agent';
@@ -16,12 +17,14 @@ import { GatewayToken } from './ui/gateway/gateway-token';
 import { FormPanel } from './ui/form/form-panel';
 import { HISTORY_SCHEME, HistoryView, persistedHistory } from './ui/views/history-view';
 import { InputResolver } from './ui/sign-in/inputs';
+import { ExtensionConsentDialogs, installedExtension } from './ui/prompts/extension-consent';
 import { ServerLogs } from './ui/servers/logs';
 import { MutedServers } from './ui/prompts/mutes';
 import { NativePrompter } from './ui/prompts/native-prompter';
 import { reportFailure as report, showInfo } from './ui/notify';
 import { OwnQuickInput } from './ui/quick-input/own-quick-input';
 import { OPEN_PENDING_COMMAND, openPendingRequest, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/views/pending';
+import { showPendingBadge } from './ui/views/pending-badge';
 import { VsCodePrompter } from './ui/prompts/prompter';
 import { refusalReporter } from './ui/prompts/refusals';
 import { registerServerCommand, serverOf } from './ui/views/server-commands';
@@ -80,6 +83,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     signIn: signIns.forServer,
   });
   const agentChoices = new ServeChoices(context.workspaceState);
+  // Which extensions may call which servers' tools: per workspace, as the servers are.
+  const consents = new ToolConsents(context.workspaceState, new ExtensionConsentDialogs());
   const { history, persistence } = persistedHistory(context.workspaceState);
   const stopFollowing = history.follow(store);
   const historyView = new HistoryView(history);
@@ -114,6 +119,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   );
   const serversView = new ServersTreeProvider(manager, mutes, agentChoices);
   const pendingView = new PendingTreeProvider(store);
+  const pendingTree = vscode.window.createTreeView('elicitationHost.pending', { treeDataProvider: pendingView });
 
   const openPending = (id: string | undefined): void => openPendingRequest((requestId) => prompter.open(requestId), id);
   const onServer = (command: string, run: (id: string, name: string) => unknown) =>
@@ -138,7 +144,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     pendingView,
     new PendingStatusBar(store),
     vscode.window.createTreeView('elicitationHost.servers', { treeDataProvider: serversView, showCollapseAll: true }),
-    vscode.window.registerTreeDataProvider('elicitationHost.pending', pendingView),
+    pendingTree,
+    showPendingBadge(store, pendingTree),
     persistence,
     historyView,
     { dispose: stopFollowing },
@@ -170,7 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
       else log.show(true);
     }),
     vscode.commands.registerCommand('elicitationHost.refreshServers', () => report(loader.loadAll())),
-    vscode.commands.registerCommand('elicitationHost.forgetInputs', () => report(inputs.forget(signIns.forgettable()))),
+    vscode.commands.registerCommand('elicitationHost.forgetInputs', () => report(inputs.forget([...signIns.forgettable(), ...consents.forgettable()]))),
     vscode.commands.registerCommand('elicitationHost.manageTrust', () => vscode.commands.executeCommand('workbench.trust.manage')),
     vscode.commands.registerCommand(SHOW_PENDING_COMMAND, async () => openPending(await pickPendingRequest(store, quickInput))),
     vscode.commands.registerCommand(OPEN_PENDING_COMMAND, (id?: string) => openPending(id)),
@@ -191,10 +198,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     store,
     manager,
     applyDefaults: () => connectionSettings().applyDefaults,
-    displayNameOf: (id) => {
-      const manifest = vscode.extensions.getExtension(id)?.packageJSON as { displayName?: unknown; name?: unknown } | undefined;
-      return typeof manifest?.displayName === 'string' ? manifest.displayName : typeof manifest?.name === 'string' ? manifest.name : undefined;
-    },
+    installedExtension,
+    consents,
   });
 }
 

@@ -3,8 +3,9 @@
  * API in elicitation-host.d.ts (the contract, shipped in the package). Questions are asked
  * in the calling extension's name through the same broker, prompts, queue and history as a
  * server's; nothing mutable is handed out (not the input store, whose drafts may be
- * secrets). VS Code does not tell us which extension calls, so the caller names itself;
- * an installed extension's id shows as its display name.
+ * secrets). VS Code does not tell us which extension calls, so the caller names itself:
+ * only the id of an installed extension is taken, shown as that extension's display name.
+ * Its tool calls need the person's consent (tool-consent.ts).
  */
 import type { CancellationToken } from 'vscode';
 import type * as Public from '../../elicitation-host';
@@ -16,6 +17,11 @@ import { findRequest, type InputStore } from '../elicitation/store';
 import { toRpcError } from '../mcp/errors';
 import type { ServerManager } from '../mcp/servers/manager';
 import { fromInputAnswer, fromInputAnswers, RequestAnswers, RequestShapeError, toElicitParams } from './ahp';
+import { ElicitationRequestError, invalidParams } from './errors';
+import { callToolFor } from './tool-calls';
+import type { ConsentExtension, ToolConsents } from '../mcp/tool-consent';
+
+export { ElicitationRequestError } from './errors';
 
 export type ElicitationHostApi = Public.ElicitationHostApi;
 export type ServerSummary = Public.ServerSummary;
@@ -25,19 +31,8 @@ export const REQUESTER_FITS = 60;
 
 export function requesterName(requester: unknown): string {
   const name = typeof requester === 'string' ? withoutInvisible(requester).replace(/\s+/g, ' ').trim() : '';
-  if (!name) throw new TypeError('forExtension needs the id (or name) of the asking extension');
+  if (!name) throw new TypeError('an extension is shown by a name of visible text');
   return name.length > REQUESTER_FITS ? `${name.slice(0, REQUESTER_FITS - 1)}…` : name;
-}
-
-/** A refused request, as the d.ts describes it: a JSON-RPC style code and a message naming the field or limit. */
-export class ElicitationRequestError extends Error {
-  override readonly name = 'ElicitationRequestError' as const;
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 function refused(error: unknown): ElicitationRequestError {
@@ -47,9 +42,9 @@ function refused(error: unknown): ElicitationRequestError {
 }
 
 /** A CancellationToken as the broker's signal (fired at once if it already was). */
-function signalOf(token: CancellationToken | undefined, extra?: AbortSignal): AbortSignal {
+function signalOf(token: CancellationToken | undefined, extra?: AbortSignal, why = 'the extension withdrew the question'): AbortSignal {
   const controller = new AbortController();
-  const withdraw = (): void => controller.abort(new Error('the extension withdrew the question'));
+  const withdraw = (): void => controller.abort(new Error(why));
   if (token?.isCancellationRequested) withdraw();
   else token?.onCancellationRequested(withdraw);
   if (extra) {
@@ -64,11 +59,29 @@ export interface ApiDeps {
   readonly store: InputStore;
   readonly manager: ServerManager;
   readonly applyDefaults: () => boolean;
-  /** An installed extension's display name, by id. */
-  readonly displayNameOf?: (extensionId: string) => string | undefined;
+  /** An installed extension by id (VS Code's own lookup, without case), or undefined. */
+  readonly installedExtension: (extensionId: string) => InstalledExtension | undefined;
+  readonly consents: ToolConsents;
 }
 
-function asker({ broker, store, applyDefaults }: ApiDeps, name: string): Public.ExtensionAsker {
+/** What the manifest of an installed extension says about it. */
+export interface InstalledExtension {
+  /** As VS Code spells it. */
+  readonly id: string;
+  readonly displayName?: string;
+  readonly name?: string;
+}
+
+/** The name an installed extension is shown by: its display name, else its manifest's name, else its id. */
+export function extensionName(extension: InstalledExtension): string {
+  for (const candidate of [extension.displayName, extension.name, extension.id]) {
+    if (typeof candidate === 'string' && withoutInvisible(candidate).trim() !== '') return requesterName(candidate);
+  }
+  return requesterName(extension.id);
+}
+
+function asker({ broker, store, manager, applyDefaults, consents }: ApiDeps, extension: ConsentExtension): Public.ExtensionAsker {
+  const name = extension.name;
   const source: RequestSource = { server: name, requester: 'extension' };
   const ask = async (params: FormParams | UrlParams, src: RequestSource, signal: AbortSignal, extra: Pick<ElicitContext, 'onRequest' | 'drafts' | 'checkAnswers'> = {}): Promise<ElicitResult> => {
     try {
@@ -143,6 +156,9 @@ function asker({ broker, store, applyDefaults }: ApiDeps, name: string): Public.
         abandon: () => abandon.abort(new Error('the extension withdrew the question')),
       };
     },
+    callTool(server, tool, args, options) {
+      return callToolFor(manager, consents, extension, { server, tool, args, signal: signalOf(options?.token, undefined, 'the extension cancelled the call') });
+    },
   };
 }
 
@@ -151,8 +167,12 @@ export function createApi(deps: ApiDeps): ElicitationHostApi {
   return {
     version: 1,
     forExtension(extensionId) {
-      const id = typeof extensionId === 'string' ? extensionId.trim() : '';
-      return asker(deps, requesterName(deps.displayNameOf?.(id) ?? id));
+      const id = typeof extensionId === 'string' ? withoutInvisible(extensionId).trim() : '';
+      if (!id) throw new TypeError('forExtension needs the id of the asking extension (context.extension.id)');
+      const installed = deps.installedExtension(id);
+      // Any text was once shown as the asker: a made-up name could pass for a server's question.
+      if (!installed) throw invalidParams(`forExtension needs the id of an installed extension (context.extension.id); no extension "${requesterName(id)}" is installed`);
+      return asker(deps, { id: installed.id, name: extensionName(installed) });
     },
     servers: () =>
       manager.servers.map((e) => ({
@@ -162,10 +182,7 @@ export function createApi(deps: ApiDeps): ElicitationHostApi {
         ...(e.connection?.protocolVersion && { protocolVersion: e.connection.protocolVersion }),
         ...(e.connection?.serverCapabilities && { capabilities: Object.keys(e.connection.serverCapabilities) }),
       })),
-    callTool: (server, tool, args = {}) => {
-      const entry = manager.find(server);
-      if (!entry) return Promise.reject(new Error(`no server "${server}" is configured`));
-      return manager.callTool(entry.id, tool, args);
-    },
+    // Nobody could be asked on whose behalf this call would run: the asker's callTool can.
+    callTool: () => Promise.reject(invalidParams('callTool needs to know which extension calls: use forExtension(context.extension.id).callTool(server, tool, args)')),
   };
 }

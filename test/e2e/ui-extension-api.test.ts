@@ -3,7 +3,10 @@
  * UI scenarios: an agent living in another extension asks through our API (version 1,
  * elicitation-host.d.ts). A test extension (api-probe-extension/) calls confirm, elicit and
  * requestInput; the person answers in our prompts, shown as "Extension: API Probe"; the
- * extension gets the answers, and a live request's drafts as the person types.
+ * extension gets the answers, and a live request's drafts as the person types. It calls
+ * tools only once the person allowed it the server (a destructive tool asks each call), and
+ * cannot ask under a made-up name. A waiting question shows on the activity bar, and the
+ * status bar item stands out when it came while the window was not focused.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +20,11 @@ import { startUi, type Ui, uiHooks } from './ui-setup';
 interface Answer<T> {
   readonly value?: T;
   readonly error?: string;
+  readonly code?: number;
 }
+
+/** A tool result's JSON text. */
+const resultJson = (answer: Answer<{ content: Array<{ text: string }> }>): unknown => JSON.parse(answer.value?.content[0]?.text ?? 'null');
 
 describe(`UI: agents in extensions ask through the API (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
@@ -25,13 +32,19 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
   let probeDir: string;
 
   /** Has the probe make one call of the API; returns what it got back once it has. */
-  async function ask<T>(call: 'confirm' | 'elicit' | 'requestInput', args: unknown): Promise<() => Promise<Answer<T>>> {
+  async function ask<T>(call: 'confirm' | 'elicit' | 'requestInput' | 'callTool', args: unknown, as?: string): Promise<() => Promise<Answer<T>>> {
     for (const name of ['answer.json', 'changes.jsonl', 'updated.json']) rmSync(join(probeDir, name), { force: true });
-    writeFileSync(join(probeDir, 'ask.json'), JSON.stringify({ call, args }));
+    writeFileSync(join(probeDir, 'ask.json'), JSON.stringify({ call, args, ...(as !== undefined && { as }) }));
     await ui!.workbench.runCommand('API Probe: Ask Through Elicitation Host');
     return () => probeFile<Answer<T>>(join(probeDir, 'answer.json'));
   }
 
+  /** The dialog's default button: the one that has the focus (Enter presses it). */
+  const defaultButton = async (): Promise<string> => {
+    const focused = ui!.workbench.dialog.locator('.monaco-button:focus');
+    await focused.waitFor({ timeout: 10_000 });
+    return focused.innerText();
+  };
   const formFrame = () => ui!.workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
   const field = (id: string): string => `[data-question-id="${id}"]`;
 
@@ -129,5 +142,127 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
         },
       },
     });
+  });
+
+  it('forExtension refuses an id that is no installed extension: a made-up name never heads a prompt', async () => {
+    const { workbench } = ui!;
+    const answer = await ask<boolean>('confirm', { question: 'Book a table at Chez Test?' }, 'restaurant · book_restaurant, for Claude Code');
+    const refused = await answer();
+    assert.match(refused.error ?? '', /^ElicitationRequestError: forExtension needs the id of an installed extension/);
+    assert.equal(refused.code, -32602);
+    // Asked, the probe would have had no answer before the person gave one.
+    assert.equal(await workbench.quickInput.locator('.quick-input-title', { hasText: 'restaurant' }).isVisible(), false, 'nothing was asked');
+    assert.equal(await workbench.pendingStatus(), '', 'nothing waits');
+  });
+
+  it('callTool: the person allows the extension a server once (Deny is the default and is kept, Forget Saved Inputs takes it back); allowed, the next call is not asked', async () => {
+    const { workbench } = ui!;
+    const echo = { server: 'fixture', tool: 'echo', args: { text: 'hi' } };
+    let answer = await ask<{ content: Array<{ text: string }> }>('callTool', echo);
+    await workbench.dialog.waitFor({ timeout: 30_000 });
+    const text = await workbench.dialog.innerText();
+    assert.match(text, /The extension "API Probe" wants to call the tools of the MCP server "fixture"\./);
+    assert.match(text, /Extension id: elicitation-host-tests\.api-probe/);
+    assert.equal((await defaultButton()).trim(), 'Deny', 'Deny is the default button');
+    assert.deepEqual((await workbench.dialog.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).sort(), ['Allow', 'Cancel', 'Deny']);
+    await workbench.screenshot('api-tool-consent');
+    await workbench.clickDialogButton('Deny');
+    let result = await answer();
+    assert.match(result.error ?? '', /^ElicitationRequestError: The person did not allow the extension "API Probe" to call the tools of the MCP server "fixture"/);
+    assert.equal(result.code, -32001);
+    // Kept: refused at once, unasked.
+    answer = await ask('callTool', echo);
+    result = await answer();
+    assert.match(result.error ?? '', /denied the extension "API Probe" the tools of the MCP server "fixture" in this workspace/);
+    assert.equal(await workbench.dialog.isVisible(), false, 'not asked again');
+    // Forget Saved Inputs lists it beside the inputs and sign-ins.
+    await workbench.runCommand('Elicitation Host: Forget Saved Inputs…');
+    await workbench.waitForQuickInputTitle('Forget Saved Inputs');
+    await workbench.clickRow('Extension: API Probe may not call the tools of fixture');
+    await workbench.page.keyboard.press('Enter');
+    await workbench.waitForNotification(/Forgot 1 saved input, sign-in or extension permission/);
+    // Asked again; Allow runs the call, and the next one is not asked.
+    answer = await ask('callTool', echo);
+    await workbench.dialog.waitFor({ timeout: 30_000 });
+    await workbench.clickDialogButton('Allow');
+    assert.deepEqual(resultJson(await answer()), { echo: 'hi' });
+    answer = await ask('callTool', { ...echo, args: { text: 'again' } });
+    assert.deepEqual(resultJson(await answer()), { echo: 'again' });
+    assert.equal(await workbench.dialog.isVisible(), false, 'allowed once, not asked again');
+  });
+
+  it('callTool: a destructive tool is confirmed on every call with its arguments shown; Decline rejects it unrun, Run runs it and its own question names the extension', async () => {
+    const { workbench } = ui!;
+    let answer = await ask<{ content: Array<{ text: string }> }>('callTool', { server: 'fixture', tool: 'clear_completed', args: { count: 2 } });
+    await workbench.dialog.waitFor({ timeout: 30_000 });
+    let text = await workbench.dialog.innerText();
+    assert.match(text, /The extension "API Probe" wants to run "Clear completed todos", a destructive tool of the MCP server "fixture"\. Run it\?/);
+    assert.match(text, /"count": 2/);
+    assert.equal((await defaultButton()).trim(), 'Decline', 'Decline is the default button');
+    await workbench.screenshot('api-tool-destructive');
+    await workbench.clickDialogButton('Decline');
+    const declined = await answer();
+    assert.match(declined.error ?? '', /^ElicitationRequestError: The person declined the extension "API Probe"'s call of "Clear completed todos"/);
+    assert.equal(declined.code, -32001);
+    answer = await ask('callTool', { server: 'fixture', tool: 'clear_completed', args: { count: 3 } });
+    await workbench.dialog.waitFor({ timeout: 30_000 });
+    text = await workbench.dialog.innerText();
+    assert.match(text, /"count": 3/, 'asked again, for this call');
+    await workbench.clickDialogButton('Run');
+    // The tool's own question, in our quick pick, says whose call it belongs to.
+    await workbench.waitForQuickInputTitle('fixture · Clear completed todos, for Extension: API Probe', 30_000);
+    await workbench.clickRow('Accept');
+    assert.deepEqual(resultJson(await answer()), { action: 'accept', content: {}, removed: 3 });
+  });
+
+  it('a waiting question shows as a badge on the activity bar\'s Agent Inputs entry, gone once answered', async () => {
+    const { workbench, page } = { workbench: ui!.workbench, page: ui!.workbench.page };
+    const badge = page.locator('.activitybar .action-item', { has: page.locator('.action-label[aria-label^="Agent Inputs"]') }).first().locator('.badge');
+    const answer = await ask<boolean>('confirm', { question: 'Open the changelog?' });
+    await workbench.waitForQuickInputTitle('Extension: API Probe');
+    await badge.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal((await badge.innerText()).trim(), '1');
+    await workbench.screenshot('api-activity-badge');
+    await workbench.clickRow('Accept');
+    assert.deepEqual(await answer(), { value: true });
+    await badge.waitFor({ state: 'hidden', timeout: 10_000 });
+  });
+
+  it('a question that arrives while the window is not focused makes the status bar item stand out until the window is focused again', async () => {
+    const { workbench } = ui!;
+    const { page } = workbench;
+    const item = workbench.pendingStatusItem;
+    const standsOut = async (): Promise<boolean> => /\bhas-background-color\b/.test((await item.getAttribute('class')) ?? '');
+    // Headless Chromium keeps every page focused: the page is told it lost the focus as a
+    // browser tells it (document.hasFocus() false, then the events the workbench listens to:
+    // blur, and visibilitychange, which it reads at once), and got it back the same way.
+    // (A string, not a function: the test's transpiler would add helpers the page does not have.)
+    const setFocus = (focused: boolean) =>
+      page.evaluate(
+        `${focused ? 'delete document.hasFocus' : `Object.defineProperty(document, 'hasFocus', { value: function () { return false; }, configurable: true })`};
+        window.dispatchEvent(new FocusEvent('${focused ? 'focus' : 'blur'}'));
+        document.dispatchEvent(new Event('visibilitychange'));`,
+      );
+    // Arrived while focused: counted, not standing out.
+    let answer = await ask<boolean>('confirm', { question: 'Seen at once?' });
+    await workbench.waitForQuickInputTitle('Extension: API Probe');
+    await waitUntil('the count', async () => /^1 Extension: API Probe$/.test(await workbench.pendingStatus()) || undefined, 10_000);
+    assert.equal(await standsOut(), false, 'a question that arrives in a focused window does not stand out');
+    await workbench.clickRow('Accept');
+    await answer();
+    try {
+      await setFocus(false);
+      answer = await ask<boolean>('confirm', { question: 'Anyone there?' });
+      await workbench.waitForQuickInputTitle('Extension: API Probe');
+      await waitUntil('the status bar item to stand out', async () => (await standsOut()) || undefined, 10_000);
+      assert.match(await workbench.pendingStatus(), /^1 Extension: API Probe$/);
+      await workbench.screenshot('api-status-stands-out');
+    } finally {
+      await setFocus(true);
+    }
+    await waitUntil('the status bar item to stop standing out once the window is focused', async () => !(await standsOut()) || undefined, 10_000);
+    assert.match(await workbench.pendingStatus(), /^1 Extension: API Probe$/, 'still counted');
+    await workbench.clickRow('Accept');
+    assert.deepEqual(await answer(), { value: true });
   });
 });

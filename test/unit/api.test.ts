@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import type { CancellationToken } from 'vscode';
 import type { InputAnswer, InputAnswerChange } from '../../elicitation-host';
-import { createApi, ElicitationRequestError, REQUESTER_FITS, requesterName } from '../../src/api';
+import { createApi, ElicitationRequestError, extensionName, type InstalledExtension, REQUESTER_FITS, requesterName } from '../../src/api';
 import { fromInputAnswer, RequestAnswers, toElicitParams, toInputAnswer } from '../../src/api/ahp';
 import { joinOwnAnswer, ownAnswerMissing, splitOwnAnswer } from '../../src/api/freeform';
 import type { Step } from '../support/scripted-prompter';
@@ -16,13 +16,26 @@ import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import { InputStore } from '../../src/elicitation/store';
 import { createBroker } from '../../src/mcp/create-broker';
 import type { ServerManager } from '../../src/mcp/servers/manager';
+import { ToolConsents } from '../../src/mcp/tool-consent';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
+
+/** The extensions installed, as VS Code's lookup finds them (without case). */
+const INSTALLED: readonly InstalledExtension[] = [
+  { id: 'acme.agent', displayName: 'Acme Agent', name: 'agent' },
+  { id: 'acme.fixture', name: 'fixture' },
+  { id: 'acme.sneaky', displayName: '$(zap) Sneaky\u202E\u200B  one\n', name: 'sneaky' },
+  { id: 'acme.blank', displayName: '\u200B ', name: 'blank' },
+];
+const installedExtension = (id: string): InstalledExtension | undefined => INSTALLED.find((e) => e.id.toLowerCase() === id.toLowerCase());
 
 function setup(prompter: ScriptedPrompter) {
   const store = new InputStore();
   const broker = createBroker({ store, prompter, forceForm: () => false });
-  // The questions never reach the server manager: only servers() and callTool() use it.
-  const api = createApi({ broker, store, manager: {} as ServerManager, applyDefaults: () => false, displayNameOf: (id) => (id === 'acme.agent' ? 'Acme Agent' : undefined) });
+  // The questions never reach the server manager or the consents: only servers() and callTool() use them
+  // (test/integration/api-tool-calls.test.ts calls tools through real servers).
+  const never = { askToAllow: () => Promise.reject(new Error('not asked here')), confirmCall: () => Promise.reject(new Error('not asked here')) };
+  const consents = new ToolConsents({ get: (_key, fallback) => fallback, update: async () => undefined }, never);
+  const api = createApi({ broker, store, manager: {} as ServerManager, applyDefaults: () => false, installedExtension, consents });
   return { api, store, ext: api.forExtension('acme.agent') };
 }
 
@@ -42,11 +55,11 @@ const QUESTIONS = [
 ] as const;
 
 describe('the extension API', () => {
-  it('hands out version 1: forExtension, servers and callTool; an asker has confirm, elicit and requestInput; no store', () => {
+  it('hands out version 1: forExtension, servers and callTool; an asker has confirm, elicit, requestInput and callTool; no store', () => {
     const { api, ext } = setup(new ScriptedPrompter());
     assert.equal(api.version, 1);
     assert.deepEqual(Object.keys(api).sort(), ['callTool', 'forExtension', 'servers', 'version']);
-    assert.deepEqual(Object.keys(ext).sort(), ['confirm', 'elicit', 'requestInput']);
+    assert.deepEqual(Object.keys(ext).sort(), ['callTool', 'confirm', 'elicit', 'requestInput']);
   });
 
   it("a question is asked as from the extension (its display name from its manifest), even under a configured server's name", async () => {
@@ -54,16 +67,31 @@ describe('the extension API', () => {
     const { api, ext } = setup(prompter);
     assert.equal(await ext.confirm({ question: 'Proceed?' }), true);
     assert.deepEqual(prompter.asked[0].request.source, { server: 'Acme Agent', requester: 'extension' });
-    await api.forExtension('fixture').confirm({ question: 'Proceed?' });
+    // An extension without a display name is shown by its manifest name, still as an extension.
+    await api.forExtension('ACME.Fixture').confirm({ question: 'Proceed?' });
     assert.deepEqual(prompter.asked[1].request.source, { server: 'fixture', requester: 'extension' });
   });
 
-  it('the name is text: invisible characters removed, spaces folded, long names cut; none at all is refused', () => {
-    assert.equal(requesterName(' My\u202E\u200B  Extension\n'), 'My Extension');
-    assert.equal(requesterName('x'.repeat(200)).length, REQUESTER_FITS);
+  it('forExtension takes only the id of an installed extension: any other text is refused (-32602), not shown as the asker', () => {
     const { api } = setup(new ScriptedPrompter());
+    for (const made of ['restaurant · book_restaurant, for Claude Code', 'Acme Agent', 'acme.agent2']) {
+      assert.throws(() => api.forExtension(made), (e: unknown) => e instanceof ElicitationRequestError && e.code === -32602 && /installed extension/.test(e.message), made);
+    }
     assert.throws(() => api.forExtension('\u200B '), /needs the id/);
     assert.throws(() => api.forExtension(undefined as never), /needs the id/);
+  });
+
+  it('the name shown is text: invisible characters removed, spaces folded, long names cut; a blank display name falls back to the manifest name', () => {
+    assert.equal(requesterName(' My\u202E\u200B  Extension\n'), 'My Extension');
+    assert.equal(requesterName('x'.repeat(200)).length, REQUESTER_FITS);
+    assert.equal(extensionName(installedExtension('acme.sneaky')!), '$(zap) Sneaky one', 'icons are escaped by each surface that draws them');
+    assert.equal(extensionName(installedExtension('acme.blank')!), 'blank');
+    assert.equal(extensionName({ id: 'acme.bare' }), 'acme.bare');
+  });
+
+  it('the API-wide callTool is refused: a tool call needs the calling extension, asked for by the person', async () => {
+    const { api } = setup(new ScriptedPrompter());
+    await assert.rejects(api.callTool('fixture', 'echo', {}), (e: unknown) => e instanceof ElicitationRequestError && e.code === -32602 && /forExtension\(context\.extension\.id\)\.callTool/.test(e.message));
   });
 
   it('confirm is true only on an explicit accept; decline, cancel and a withdrawn question are false; destructive takes the modal', async () => {

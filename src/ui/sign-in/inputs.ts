@@ -65,22 +65,24 @@ export class InputResolver {
 
   /**
    * Lets the person choose saved inputs (and, from `more`, other things kept for servers:
-   * their sign-ins) to forget; they are asked again next time.
+   * their sign-ins, and which extensions may call their tools) to forget; they are asked
+   * again next time.
    */
   async forget(more: readonly Forgettable[] = []): Promise<void> {
     const saved = this.saved();
     if (saved.length === 0 && more.length === 0) {
-      void showInfo('No server inputs or sign-ins are saved.');
+      void showInfo('No server inputs, sign-ins or extension permissions are saved.');
       return;
     }
     const items: Array<vscode.QuickPickItem & { forget(): Promise<void> }> = [
       ...saved.map((input) => ({ label: iconSafe(input.id), description: iconSafe(input.scope), forget: () => this.forgetInput(input) })),
       ...more.map((thing) => ({ label: iconSafe(thing.label), description: iconSafe(thing.description), forget: thing.forget })),
     ];
-    const chosen = await this.quickInput.pickMany(items, { title: 'Forget Saved Inputs', placeHolder: 'Choose the inputs and sign-ins to forget' });
+    const chosen = await this.quickInput.pickMany(items, { title: 'Forget Saved Inputs', placeHolder: 'Choose the inputs, sign-ins and extension permissions to forget' });
     if (!chosen || chosen.length === 0) return;
     for (const item of chosen) await item.forget();
-    void showInfo(`Forgot ${chosen.length} saved input${chosen.length === 1 ? '' : 's'} or sign-in${chosen.length === 1 ? '' : 's'}; restart the servers that use them to be asked again.`);
+    const s = chosen.length === 1 ? '' : 's';
+    void showInfo(`Forgot ${chosen.length} saved input${s}, sign-in${s} or extension permission${s}: inputs and sign-ins are asked for again when their servers restart, extensions on their next tool call.`);
   }
 
   private async forgetInput(input: SavedInput): Promise<void> {
@@ -89,7 +91,7 @@ export class InputResolver {
   }
 }
 
-/** Something else kept for a server that Forget Saved Inputs offers (a sign-in). */
+/** Something else kept for a server that Forget Saved Inputs offers (a sign-in, an extension's permission). */
 export interface Forgettable {
   readonly label: string;
   readonly description: string;

@@ -1,6 +1,7 @@
 /**
  * What is waiting for the person: a status bar item with the number of open requests and
- * who asks, a list behind it, and the Pending Inputs tree with the same requests.
+ * who asks (standing out when one arrived while the window was not focused, until it is
+ * again), a list behind it, and the Pending Inputs tree with the same requests.
  */
 import * as vscode from 'vscode';
 import type { RequestState } from '../../elicitation/store';
@@ -9,6 +10,7 @@ import { showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { iconSafe, oneLine, plain, sourceLabel } from '../text';
 import { refreshAfterPrompts } from './after-prompts';
+import { Attention } from './attention';
 
 export const SHOW_PENDING_COMMAND = 'elicitationHost.showPendingInputs';
 export const OPEN_PENDING_COMMAND = 'elicitationHost.openPendingInput';
@@ -30,16 +32,23 @@ export class PendingStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('elicitationHost.pending', vscode.StatusBarAlignment.Left, 100);
   private readonly unsubscribe: () => void;
   private readonly refresh = refreshAfterPrompts(() => this.update());
+  private readonly attention = new Attention();
+  private readonly windowState: vscode.Disposable;
 
   constructor(private readonly store: InputStore) {
     this.item.name = 'Pending Agent Inputs';
     this.item.command = SHOW_PENDING_COMMAND;
     this.unsubscribe = store.subscribe(this.refresh);
+    this.windowState = vscode.window.onDidChangeWindowState(() => this.update());
     this.update();
   }
 
   private update(): void {
     const open = openRequests(this.store.state);
+    const standOut = this.attention.update(
+      open.map((state) => state.request.id),
+      vscode.window.state.focused,
+    );
     if (open.length === 0) {
       this.item.hide();
       return;
@@ -47,15 +56,18 @@ export class PendingStatusBar implements vscode.Disposable {
     // Who asks, as every surface names it: an extension is never taken for a server.
     const servers = [...new Set(open.map(({ request: { source } }) => (source.requester === 'extension' ? `Extension: ${source.server}` : source.server)))];
     const who = servers.length === 1 ? servers[0] : `${servers[0]} +${servers.length - 1}`;
-    this.item.text = `$(comment-discussion) ${open.length} ${iconSafe(who, 40)}`;
-    this.item.tooltip = plain(`${open.length} question${open.length === 1 ? '' : 's'} waiting for your answer (${servers.join(', ')}). Click to choose one.`);
-    this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.item.text = `$(${standOut ? 'bell-dot' : 'comment-discussion'}) ${open.length} ${iconSafe(who, 40)}`;
+    const away = standOut ? ' It came while this window was not focused.' : '';
+    this.item.tooltip = plain(`${open.length} question${open.length === 1 ? '' : 's'} waiting for your answer (${servers.join(', ')}).${away} Click to choose one.`);
+    // The only colours VS Code lets an extension's item take are warning and error.
+    this.item.backgroundColor = standOut ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
 
   dispose(): void {
     this.unsubscribe();
     this.refresh.cancel();
+    this.windowState.dispose();
     this.item.dispose();
   }
 }

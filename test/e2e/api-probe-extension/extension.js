@@ -1,5 +1,6 @@
 // The API probe: an agent living in an extension (test/e2e/ui-extension-api.test.ts). Palette
-// commands take no arguments, so the test writes PROBE_DIR/ask.json ({ call, args }) and waits
+// commands take no arguments, so the test writes PROBE_DIR/ask.json ({ call, args, as? }: `as`
+// is the id given to forExtension, this extension's own by default) and waits
 // for PROBE_DIR/answer.json, written whole (renamed into place); a live request's answer
 // changes are appended to PROBE_DIR/changes.jsonl as they come.
 'use strict';
@@ -26,17 +27,18 @@ let live;
 
 async function ask(context) {
   try {
-    const { call, args } = JSON.parse(readFileSync(join(dir(), 'ask.json'), 'utf8'));
+    const { call, args, as } = JSON.parse(readFileSync(join(dir(), 'ask.json'), 'utf8'));
     const host = await vscode.extensions.getExtension('elicitation-host.elicitation-host').activate();
     // The asker speaks in this extension's name (its display name, from its manifest).
-    const api = host.forExtension(context.extension.id);
+    const api = host.forExtension(as ?? context.extension.id);
     if (call === 'confirm') return write('answer.json', { value: await api.confirm(args) });
     if (call === 'elicit') return write('answer.json', { value: await api.elicit(args) });
+    if (call === 'callTool') return write('answer.json', { value: await api.callTool(args.server, args.tool, args.args) });
     const handle = (live = api.requestInput(args));
     handle.onDidChangeAnswer((change) => appendFileSync(join(dir(), 'changes.jsonl'), `${JSON.stringify(change)}\n`));
     write('answer.json', { value: await handle.completion });
   } catch (error) {
-    write('answer.json', { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    write('answer.json', { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ...(typeof error?.code === 'number' && { code: error.code }) });
   }
 }
 

@@ -158,7 +158,8 @@ export class Workbench {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await header.isVisible()) return;
       // A click on the entry of the open container would close it (after a reload it may be opening already).
-      if (!/\bchecked\b/.test((await entry.getAttribute('class')) ?? '')) await entry.locator('.action-label[aria-label^="Agent Inputs"]').first().click();
+      // The entry itself, not its icon: the badge of waiting questions lies over the icon.
+      if (!/\bchecked\b/.test((await entry.getAttribute('class')) ?? '')) await entry.click();
       try {
         await header.waitFor({ timeout: 10_000 });
         return;

@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { ElicitationHostApi } from '../../../src/extension';
+import { callThroughGateway } from './gateway-call';
 
 const EXTENSION_ID = 'elicitation-host.elicitation-host';
 
@@ -30,12 +31,14 @@ describe('Elicitation Host in a real VS Code', () => {
     assert.deepEqual(Object.keys(host).sort(), ['callTool', 'forExtension', 'servers', 'version']);
     assert.equal(host.version, 1);
     assert.equal('store' in host, false);
-    assert.deepEqual(Object.keys(host.forExtension('vscode.git')).sort(), ['confirm', 'elicit', 'requestInput']);
+    assert.deepEqual(Object.keys(host.forExtension(EXTENSION_ID)).sort(), ['callTool', 'confirm', 'elicit', 'requestInput']);
   });
 
-  it('an extension asking without naming itself is refused; a name is never taken for a server\'s', async () => {
+  it('an extension asking without naming itself, or by an id no installed extension has, is refused; a name is never taken for a server\'s', async () => {
     const host = await api();
     assert.throws(() => host.forExtension(' \u200B '), /needs the id/);
+    assert.throws(() => host.forExtension('fixture · echo, for Claude Code'), /installed extension/);
+    await assert.rejects(host.callTool('fixture', 'echo', {}), /forExtension\(context\.extension\.id\)\.callTool/);
   });
 
   it('registers its commands', async () => {
@@ -110,7 +113,7 @@ describe('Elicitation Host in a real VS Code', () => {
         const end = Date.now() + 20_000;
         let value: unknown;
         while (Date.now() < end) {
-          const result = (await host.callTool('second', 'read_env', { name: 'WATCHED' }).catch(() => undefined)) as { content: Array<{ text: string }> } | undefined;
+          const result = await callThroughGateway('second', 'read_env', { name: 'WATCHED' }).catch(() => undefined);
           value = result && (JSON.parse(result.content[0].text) as { value: unknown }).value;
           if (value === 'changed') break;
           await new Promise((r) => setTimeout(r, 200));
@@ -130,15 +133,21 @@ describe('Elicitation Host in a real VS Code', () => {
     }
   });
 
-  it('calls a tool through the exported API (refused for an untrusted workspace server)', async () => {
+  it('calls a tool through the gateway (refused for an untrusted workspace server); the API\'s callTool asks the person first, and nobody can be asked in a test run', async () => {
     const host = await api();
     if (vscode.workspace.isTrusted) {
-      const result = (await host.callTool('fixture', 'echo', { text: 'from the extension host' })) as { content: Array<{ text: string }> };
+      const result = await callThroughGateway('fixture', 'echo', { text: 'from the extension host' });
       assert.deepEqual(JSON.parse(result.content[0].text), { echo: 'from the extension host' });
     } else {
-      await assert.rejects(host.callTool('fixture', 'echo', { text: 'x' }), /does not start until you trust the workspace/);
+      // Blocked before anyone would be asked.
+      await assert.rejects(host.forExtension(EXTENSION_ID).callTool('fixture', 'echo', { text: 'x' }), /does not start until you trust the workspace/);
     }
-    const viaUser = (await host.callTool('user-fixture', 'echo', { text: 'user' })) as { content: Array<{ text: string }> };
+    const viaUser = await callThroughGateway('user-fixture', 'echo', { text: 'user' });
     assert.deepEqual(JSON.parse(viaUser.content[0].text), { echo: 'user' });
+    // VS Code refuses dialogs while extension tests run: the consent cannot be given, so the call is refused.
+    await assert.rejects(host.forExtension(EXTENSION_ID).callTool('user-fixture', 'echo', { text: 'x' }), (e: unknown) => {
+      const error = e as { name?: string; code?: number; message?: string };
+      return error.name === 'ElicitationRequestError' && error.code === -32001 && /could not be asked whether the extension "Elicitation Host" may call the tools of the MCP server "user-fixture"/.test(error.message ?? '');
+    });
   });
 });
