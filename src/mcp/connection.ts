@@ -30,7 +30,7 @@ import type {
 import { type CallMethod, runCall, type TrackedCall } from './calls';
 import { declaredCapabilities } from './capabilities';
 import type { ServerDefinition } from './config';
-import { ElicitBridge } from './elicit-bridge';
+import { ElicitBridge, sourceOf } from './elicit-bridge';
 import {
   abortMessage,
   CallError,
@@ -51,6 +51,9 @@ import { Redactor } from './redaction';
 import { loadSdk, type Sdk } from './sdk-loader';
 import { ServerRequests } from './server-requests';
 import { type ServerSignIn, withSignIn } from './sign-in';
+import { taskBounds } from './tasks-bounds';
+import { TaskList } from './tasks-list';
+import { TaskSupport } from './tasks-support';
 import { toToolInfo, type ToolInfo } from './tool-info';
 import { connect, type Connected, isHttp, StdioStartError, type TransportKind } from './transports';
 
@@ -73,6 +76,9 @@ export class ServerConnection {
   readonly onListChanged = new Listeners<ListKind>();
   /** A call of ours started or ended (see `pending.calls` for how many run). */
   readonly onCallsChanged = new Listeners<void>();
+  /** The tasks of ours this server runs (MCP Tasks): live, with Cancel; resumed ones' ends. */
+  readonly tasks = new TaskList();
+  private taskSupport: TaskSupport | undefined;
   private ranBefore = false;
 
   private live: Connected | undefined;
@@ -194,11 +200,14 @@ export class ServerConnection {
       const version = client.getServerVersion();
       this.serverInfo = version && { name: version.name, version: version.version };
       this.serverCapabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
+      this.taskSupport = await this.createTaskSupport(sdk, live);
+      if (generation !== this.generation) throw stoppedWhileStarting();
       this.log.info(`connected over ${live.kind}, protocol ${this.protocolVersion} (${this.era} era), server ${version?.name ?? '?'} ${version?.version ?? ''}`);
       await this.refreshTools();
       if (generation !== this.generation) throw stoppedWhileStarting();
       this.reconnect.succeeded();
       this.setState('running');
+      this.taskSupport?.resumeKept();
       // A restarted server may list other things; its first start is what listed them at all.
       if (this.ranBefore) for (const kind of ['tools', 'resources', 'prompts'] as const) this.onListChanged.fire(kind);
       this.ranBefore = true;
@@ -230,6 +239,7 @@ export class ServerConnection {
     const live = this.live;
     this.live = undefined;
     for (const call of this.inFlight) call.abort.abort(new Error(`${this.name} was stopped`));
+    this.dropTasks(`${this.name} was stopped`);
     this.bridge.clear();
     this.tools = [];
     this.rawTools = [];
@@ -318,9 +328,16 @@ export class ServerConnection {
     });
     // Raw, before the SDK's own handlers could strip `pattern` and option descriptions or answer nested schemas itself.
     client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => {
+      // MCP Tasks first: a task-backed question, a request about one, a question naming a task of ours.
+      const tasks = this.taskSupport?.client === client ? this.taskSupport : undefined;
+      const served = await tasks?.serve(request.method, request.params, ctx);
+      if (served !== undefined) return served;
       if (request.method === 'elicitation/create') return this.requests.elicit(request.params, ctx.mcpReq.signal);
       if (request.method === 'sampling/createMessage') return this.requests.sample(request.params, ctx.mcpReq.signal);
       throw new RpcError(RpcCode.methodNotFound, `Method not found: ${request.method}`);
+    };
+    client.fallbackNotificationHandler = async (notification) => {
+      if (this.taskSupport?.client === client) this.taskSupport.notified(notification.method, notification.params);
     };
     client.setRequestHandler('roots/list', () => ({ roots: this.deps.roots().map((r) => ({ ...r })) }));
     client.setNotificationHandler('notifications/elicitation/complete', (notification) => this.bridge.onCompletion(notification.params.elicitationId));
@@ -347,6 +364,36 @@ export class ServerConnection {
     );
   }
 
+  private createTaskSupport(sdk: Sdk, live: Connected): Promise<TaskSupport> {
+    return TaskSupport.create({
+      definition: this.definition,
+      sdk,
+      live,
+      era: this.era,
+      serverCapabilities: this.serverCapabilities,
+      declared: this.declared,
+      bridge: this.bridge,
+      requests: this.requests,
+      list: this.tasks,
+      bounds: () => taskBounds(this.deps.settings().tasks),
+      ...(this.deps.taskReferences && { references: this.deps.taskReferences }),
+      relaySampling: this.deps.relaySampling === true,
+      inFlight: () => [...this.inFlight],
+      roots: this.deps.roots,
+      log: this.log,
+      authorized: (signal, operation) => this.authorized(operation, signal),
+      ...(this.deps.onElicitationRefused && {
+        onRefused: (calls, error) => this.deps.onElicitationRefused!(sourceOf(this.name, calls, true), { code: error.code, message: error.message }),
+      }),
+    });
+  }
+
+  /** The connection is gone or going: its tasks are let go of (not cancelled), task-backed questions withdrawn. */
+  private dropTasks(reason: string): void {
+    this.taskSupport?.close(new Error(reason));
+    this.taskSupport = undefined;
+  }
+
   private async close(live: Connected): Promise<void> {
     live.tap.dispose();
     await live.client.close().catch(() => undefined);
@@ -368,6 +415,7 @@ export class ServerConnection {
     if (live?.client !== client) return;
     this.live = undefined;
     live.tap.dispose();
+    this.dropTasks(`${this.name} disconnected`);
     this.tools = [];
     this.rawTools = [];
     const generation = this.generation;
@@ -397,6 +445,7 @@ export class ServerConnection {
   private connectionLost(live: Connected, message: string): void {
     if (this.live !== live) return;
     this.live = undefined;
+    this.dropTasks(`${this.name} disconnected`);
     this.tools = [];
     this.rawTools = [];
     void this.close(live);
@@ -428,6 +477,7 @@ export class ServerConnection {
         log: this.log,
         failure: (error, signal) => this.failure(error, signal, live),
         authorized: (signal, operation) => this.authorized(operation, signal),
+        ...(this.taskSupport && { tasks: this.taskSupport }),
       },
       { method, params, label },
       options,
