@@ -152,6 +152,7 @@ const builds = [
       protected: 'test/fixtures/servers/protected.ts',
       'raw-input-required': 'test/fixtures/servers/raw-input-required.ts',
       modern: 'test/fixtures/servers/modern.ts',
+      'tasks-v2': 'test/fixtures/servers/tasks-v2.ts',
     },
     outdir: 'out/fixtures',
     platform: 'node',

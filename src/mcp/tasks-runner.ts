@@ -56,12 +56,29 @@ export interface TaskToFollow {
 
 const GENERATION_NAME = { v1: '2025-11-25', v2: '2026-07-28' } as const;
 
+/**
+ * A task's result as the server sent it (an object), `resultType` dropped as the SDK drops it
+ * from a plain call's: ext-tasks' own codec wants `resultType: "complete"` inside a 2026
+ * task's `result`, which the extension's own example leaves out, and would fail the task.
+ */
+const TOOL_RESULT = {
+  parse(value: unknown): { success: true; value: Record<string, unknown> } | { success: false; error: never } {
+    // ext-tasks' decode error type (ProtocolDecodeError) is a value of its module: an Error with `details` serves.
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { success: false, error: Object.assign(new Error('the task\'s result is not an object'), { details: {} }) as never };
+    const { resultType: _complete, ...result } = value as Record<string, unknown>;
+    return { success: true, value: result };
+  },
+};
+
 /** Follows the task to its end; resolves with its result, rejects with a CallError saying how it ended otherwise. */
 export async function followTask(deps: TaskRunDeps, task: TaskToFollow): Promise<Record<string, unknown>> {
   const { server, session, list, log } = deps;
   const { taskId, generation } = task;
   const reference = { endpointId: deps.port.endpointId, generation, taskId, originalOperation: 'tools/call' } as const;
-  const execution = await session.resumeTask(reference as SerializedTaskReference, { applicationContext: { call: task.call, taskId, generation } });
+  const execution = await session.resumeTask<Record<string, unknown>>(reference as SerializedTaskReference, {
+    applicationContext: { call: task.call, taskId, generation },
+    resultCodec: TOOL_RESULT,
+  });
   if (execution.kind !== 'task') throw new CallError(`${server} gave a task that cannot be followed`);
   if (list.size >= deps.bounds.maxLive) {
     // A server that answers plain calls with tasks (2026-07-28: its choice) is held to the bound too.
@@ -115,7 +132,7 @@ export async function followTask(deps: TaskRunDeps, task: TaskToFollow): Promise
       throw new CallError(`${abortMessage(task.detachSignal)}; ${record ? 'its task goes on and is picked up again when the server starts' : 'its task is no longer followed'}`);
     }
     const { outcome } = ended;
-    if (outcome.status === 'completed') return outcome.result as unknown as Record<string, unknown>;
+    if (outcome.status === 'completed') return outcome.result;
     if (outcome.status === 'cancelled') throw new CallError(`the task of ${task.tool} on ${server} was cancelled`);
     throw new CallError(`the task of ${task.tool} on ${server} failed: ${outcome.error.message}`, outcome.error.code);
   } finally {
