@@ -51,7 +51,7 @@ export class TaskReceiver {
   private readonly handlers = new Map<string, Handler>();
   private readonly binding: TaskReceiverBinding;
   /** Handed from the request to the task ext-tasks creates for it, synchronously. */
-  private handing: { ttlMs: number; calls: readonly InFlightCall[] } | undefined;
+  private handing: { ttlMs: number; calls: readonly InFlightCall[]; at: number } | undefined;
   private readonly cancelled = new Set<string>();
 
   constructor(private readonly deps: ReceiverDeps) {
@@ -88,7 +88,8 @@ export class TaskReceiver {
     }
     const calls = this.admit(method);
     const task = isRecord(params) && isRecord(params.task) ? params.task : {};
-    this.handing = { ttlMs: receivedTtl(task.ttl), calls };
+    // `at` is taken before the receiver's own clock starts, so its expiry is never before ours.
+    this.handing = { ttlMs: receivedTtl(task.ttl), calls, at: Date.now() };
     try {
       return await this.asRpc(() => handler(request, context));
     } finally {
@@ -128,8 +129,8 @@ export class TaskReceiver {
 
   /** The question of one task, until the person answers or the task ends (cancelled, expired, the connection gone). */
   private async elicit(params: Record<string, unknown>, context: { taskId: string; signal: AbortSignal }): Promise<Record<string, never>> {
-    const { ttlMs, calls } = this.take();
-    const expiresAt = Date.now() + ttlMs;
+    const { ttlMs, calls, at } = this.take();
+    const expiresAt = at + ttlMs;
     const withdrawn = new AbortController();
     const onEnded = (): void => withdrawn.abort(new Error(this.whyEnded(context.taskId, expiresAt, ttlMs)));
     if (context.signal.aborted) onEnded();
@@ -159,10 +160,10 @@ export class TaskReceiver {
     }
   }
 
-  private take(): { ttlMs: number; calls: readonly InFlightCall[] } {
+  private take(): { ttlMs: number; calls: readonly InFlightCall[]; at: number } {
     const handing = this.handing;
     this.handing = undefined;
-    return handing ?? { ttlMs: receivedTtl(undefined), calls: this.deps.inFlight() };
+    return handing ?? { ttlMs: receivedTtl(undefined), calls: this.deps.inFlight(), at: Date.now() };
   }
 
   private whyEnded(taskId: string, expiresAt: number, ttlMs: number): string {
@@ -175,5 +176,5 @@ export class TaskReceiver {
 function describeMs(ms: number): string {
   if (ms >= 60 * 60_000) return `${Math.round(ms / (60 * 60_000))} h`;
   if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Math.round(ms / 1000)} s`;
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }

@@ -9,7 +9,8 @@ import { findRequest } from '../../src/elicitation/store';
 import type { TaskInfo } from '../../src/mcp/ports';
 import { everythingDefinition, waitForTools } from '../support/everything';
 import { accept, decline, ScriptedPrompter, type Step, waitForAbort } from '../support/scripted-prompter';
-import { withHost } from '../support/servers';
+import { bundledFixture } from '../support/gateway-harness';
+import { toolJson, withHost } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
 function text(result: CallToolResult): string {
@@ -142,6 +143,21 @@ describe('MCP Tasks with the reference server (2025-11-25)', function () {
       const result = text(await call);
       assert.match(result, /- Name: Grace/);
       assert.match(result, /Poll 1: input_required/);
+    });
+  });
+
+  it('a task-backed question whose task outlives its time to live is withdrawn, saying so; the server finds the task gone', async () => {
+    const prompter = new ScriptedPrompter([waitForAbort]);
+    await withHost(prompter, async (host) => {
+      const c = await host.connect(bundledFixture('brief', 'task-questions.js', ['--ttl', '400']));
+      const result = toolJson(await c.callTool('ask_briefly', {}));
+      assert.equal(result.ttl, 400);
+      assert.deepEqual((result.seen as string[]).slice(0, 1), ['input_required']);
+      assert.match(String((result.seen as string[]).at(-1)), /^gone: .*(Unknown or expired task)/);
+      const request = findRequest(host.store.state, prompter.asked[0].request.id);
+      assert.equal(request?.status, 'abandoned');
+      assert.equal(request?.reason, "the task's time to live ran out (400 ms) before it was answered");
+      assert.equal(prompter.asked[0].request.source.background, true);
     });
   });
 });
