@@ -161,6 +161,8 @@ const builds = [
       protected: 'test/fixtures/servers/protected.ts',
       'raw-input-required': 'test/fixtures/servers/raw-input-required.ts',
       modern: 'test/fixtures/servers/modern.ts',
+      'tasks-v2': 'test/fixtures/servers/tasks-v2.ts',
+      'task-questions': 'test/fixtures/servers/task-questions.ts',
     },
     outdir: 'out/fixtures',
     platform: 'node',

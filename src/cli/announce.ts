@@ -39,7 +39,7 @@ export function announce(out: Output, request: InputRequest): void {
   const fields = request.questions.length === 0 ? '  (a yes/no question)' : request.questions.map((q) => `  - ${describeField(q)}`).join('\n');
   out.line(`? ${who}: ${request.message}\n${fields}`, {
     type: 'elicitation', mode: 'form', server: request.source.server, tool: request.source.tool ?? null, message: request.message,
-    fields: request.questions.map((q) => q.id),
+    fields: request.questions.map((q) => q.id), ...(request.source.background && { background: true }),
   });
 }
 

@@ -18,6 +18,7 @@ import { consoleUrlFlow } from './console-prompter';
 import { createOutput } from './output';
 import { runnerHost } from './runner-host';
 import { runnerSignIn } from './runner-sign-in';
+import { taskLines } from './task-lines';
 
 /** The script or package the command runs (`node server.js --port 3` is "server.js"), else the command. */
 function stdioServerName(command: string, args: readonly string[]): string {
@@ -92,7 +93,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       out.line(`$ ${tool.name} ${JSON.stringify(args)}`, { type: 'call', tool: tool.name, arguments: args });
       let result: Record<string, unknown>;
       try {
-        result = (await connection.callTool(tool.name, args)) as unknown as Record<string, unknown>;
+        result = (await connection.callTool(tool.name, args, { onTask: taskLines(out) })) as unknown as Record<string, unknown>;
       } catch (error) {
         // One tool's failure is its own outcome: call-all goes on to the next tool.
         verdict.note(ExitCode.failure);

@@ -26,6 +26,11 @@ export interface RequestSource {
    * Nobody is there to decline to, so it offers Run and Cancel only.
    */
   readonly ownQuestion?: boolean;
+  /**
+   * The question belongs to a background task (MCP Tasks): its tool call may have
+   * returned long ago, or nobody waits on it at all. Headed "tool (background task)".
+   */
+  readonly background?: boolean;
 }
 
 export interface FormInputRequest {
@@ -55,7 +60,8 @@ export type InputRequest = FormInputRequest | UrlInputRequest;
  */
 export function sourceLabel(source: RequestSource): string {
   const who = source.requester === 'extension' ? `Extension: ${source.server}` : source.server;
-  const what = source.tool ? `${who} · ${source.tool}` : who;
+  const tool = source.tool && source.background ? `${source.tool} (background task)` : source.tool;
+  const what = tool ? `${who} · ${tool}` : source.background ? `${who} (background task)` : who;
   return withoutInvisible(source.agent ? `${what}, for ${source.agent}` : what);
 }
 

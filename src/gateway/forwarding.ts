@@ -22,6 +22,7 @@ import { formatToolResult } from '../mcp/result-format';
 import type { Caller, Upstream, UpstreamCallOptions } from '../mcp/servers/upstream';
 import { ProgressRelay } from './progress-relay';
 import { SAMPLING_KEY, SuspendableCall, type SuspendedCalls } from './sampling-rounds';
+import { asPlainTool } from './task-tools';
 import type { Timings } from '../mcp/ports';
 
 /** The protocol versions we speak downstream, newest first. */
@@ -153,7 +154,8 @@ export function createForwardingServer(deps: ForwardingDeps): Server {
 
   server.setRequestHandler('tools/list', async () => {
     await upstream.ensureStarted();
-    return { tools: await upstream.listTools() };
+    // Task tools are plain tools to agents: we run their tasks (task-tools.ts says why).
+    return { tools: (await upstream.listTools()).map(asPlainTool) };
   });
 
   server.setRequestHandler('tools/call', async (request, ctx) => {

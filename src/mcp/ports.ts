@@ -32,6 +32,72 @@ export interface ConnectionSettings {
   readonly maxRounds: number;
   /** `auto` offers MCP 2026-07-28 and falls back to the 2025 handshake; `legacy` uses the 2025 handshake only. */
   readonly negotiation?: 'auto' | 'legacy';
+  /** How tool calls use MCP Tasks (defaults in `tasks-bounds.ts`). */
+  readonly tasks?: TaskSettings;
+}
+
+/** How tool calls use MCP Tasks. Task-required tools always run as tasks. */
+export interface TaskSettings {
+  /** A task-optional tool (2025-11-25 `execution.taskSupport: "optional"`) runs as a task too; default: a plain call. */
+  readonly optionalAsTask?: boolean;
+  /** How long we wait for one task of ours, from its creation, before we cancel it and say so. */
+  readonly maxWaitMs?: number;
+  /** Tasks of ours one server may run at once; a call past it fails before anything is sent. */
+  readonly maxLive?: number;
+}
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * A task of ours (a tool call the server runs as a task), as the UI shows it. Everything
+ * the server sent is bounded: the status message is plain text of limited length, the
+ * poll interval is clamped.
+ */
+export interface TaskInfo {
+  readonly server: string;
+  readonly taskId: string;
+  /** The tool's title, or its name. */
+  readonly tool: string;
+  readonly generation: '2025-11-25' | '2026-07-28';
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  /** When we created (or resumed) it, ms since the epoch. */
+  readonly startedAt: number;
+  /** The server's time to live, ms; null: unlimited. */
+  readonly ttlMs: number | null;
+  /** How often we poll it, ms (the server's hint, clamped). */
+  readonly pollIntervalMs: number;
+  readonly caller?: Caller;
+  /** Resumed from a reference after a reload: nobody waits on a call for its result. */
+  readonly resumed?: boolean;
+  /** Asks the server to cancel it (`tasks/cancel`); its open question closes. */
+  cancel(): Promise<void>;
+}
+
+/** A 2026-07-28 task kept across reloads: enough to find it again and say what it is. */
+export interface TaskRecord {
+  readonly server: string;
+  readonly tool: string;
+  readonly startedAt: number;
+  /** ext-tasks' `SerializedTaskReference`, JSON as it is. */
+  readonly reference: { readonly endpointId: string; readonly generation: 'v2'; readonly taskId: string; readonly originalOperation: 'tools/call' };
+}
+
+/**
+ * Where 2026-07-28 task references live across reloads: the UI implements it with
+ * workspace state, tests in memory. 2025-era tasks are never kept (see tasks-runner.ts).
+ */
+export interface TaskReferences {
+  load(server: string): readonly TaskRecord[];
+  save(record: TaskRecord): void;
+  forget(server: string, taskId: string): void;
+}
+
+/** A resumed task ended with nobody's call waiting for it: its result (or why it failed), for the UI to show. */
+export interface SettledTask {
+  readonly task: TaskInfo;
+  readonly result?: Record<string, unknown>;
+  readonly error?: string;
 }
 
 /** The person's side of a link flow, beyond the link prompt itself. */
@@ -75,6 +141,8 @@ export interface CallOptions {
   readonly caller?: Caller;
   /** Serves the server's sampling requests made during this call; without it they are refused. */
   readonly sampling?: Sampler;
+  /** The call runs as a task: told when it is created and at each change of its status. */
+  readonly onTask?: (task: TaskInfo) => void;
 }
 
 export type ListKind = 'tools' | 'resources' | 'prompts';
@@ -103,6 +171,8 @@ export interface ConnectionDeps {
   readonly secrets?: readonly string[];
   /** The sign-in (OAuth) of an HTTP server, made once per connection; none: a 401 is an error. */
   readonly signIn?: (definition: ServerDefinition) => ServerSignIn | undefined;
+  /** Keeps 2026-07-28 task references across reloads; a started connection resumes the ones kept for it. */
+  readonly taskReferences?: TaskReferences;
 }
 
 /** Where the benchmark build records a timing for `npm run bench` (bench/extension-hooks.ts); the shipped build passes none. */

@@ -12,6 +12,8 @@ export interface ToolInfo {
   readonly inputSchema: Record<string, unknown>;
   readonly destructive: boolean;
   readonly readOnly: boolean;
+  /** MCP 2025-11-25 `execution.taskSupport`: whether a call may (or must) run as a task. */
+  readonly taskSupport?: 'required' | 'optional' | 'forbidden';
 }
 
 export function toToolInfo(tool: Tool): ToolInfo {
@@ -23,5 +25,11 @@ export function toToolInfo(tool: Tool): ToolInfo {
     inputSchema: tool.inputSchema as Record<string, unknown>,
     destructive: tool.annotations?.destructiveHint === true,
     readOnly: tool.annotations?.readOnlyHint === true,
+    ...(taskSupportOf(tool) && { taskSupport: taskSupportOf(tool) }),
   };
+}
+
+function taskSupportOf(tool: Tool): ToolInfo['taskSupport'] {
+  const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+  return support === 'required' || support === 'optional' || support === 'forbidden' ? support : undefined;
 }

@@ -13,6 +13,8 @@ import { runRounds } from './rounds';
 import type { Sdk } from '../sdk/sdk-loader';
 import type { ToolInfo } from '../tool-info';
 import type { Connected } from './transports';
+import { taskBounds } from './tasks-bounds';
+import type { TaskSupport } from './tasks-support';
 import { Watchdog } from './watchdog';
 
 /** setTimeout's largest delay; `Infinity` would fire at once. Our watchdog owns the real limit. */
@@ -43,6 +45,8 @@ export interface CallContext {
   readonly failure: (error: unknown, signal: AbortSignal | undefined) => Promise<Error>;
   /** Runs a request that may need a sign-in (or more scope) first: signed in, it runs again. */
   readonly authorized: <T>(signal: AbortSignal, operation: () => Promise<T>) => Promise<T>;
+  /** MCP Tasks on this connection (tasks-support.ts). */
+  readonly tasks?: TaskSupport;
 }
 
 export interface CallRequest {
@@ -79,14 +83,18 @@ export async function runCall(ctx: CallContext, request: CallRequest, options: C
   const sampler = options.sampling;
   try {
     // In the 2026 era capabilities travel with each request: declare sampling only for a call that can answer it.
-    const sent = ctx.era === 'modern' ? withCallCapabilities(request.params, ctx.declared, sampler !== undefined) : request.params;
-    return await runRounds(sent, {
+    const declared = ctx.era === 'modern' ? withCallCapabilities(request.params, ctx.declared, sampler !== undefined) : request.params;
+    const asTask = tool !== undefined && runsAsTask(ctx, tool.taskSupport);
+    if (asTask) ctx.tasks!.admit(tool.title ?? label);
+    // 2025-11-25: the call asks for a task (the server's default time to live); 2026-07-28: the server decides.
+    const sent = asTask ? { ...declared, task: {} } : declared;
+    const result = await runRounds(sent, {
       server: ctx.server,
       label,
       maxRounds: settings.maxRounds,
       signal,
       send: (current) => send(ctx, method, current, call),
-      elicit: (raw, o) => ctx.bridge.elicit(raw, signal, [call], o?.asForm),
+      elicit: (raw, o) => ctx.bridge.elicit(raw, signal, [call], { asForm: o?.asForm === true }),
       roots: () => ctx.roots(),
       ...(sampler && {
         // The caller's model answering is not the server going quiet.
@@ -104,12 +112,45 @@ export async function runCall(ctx: CallContext, request: CallRequest, options: C
       progress: (p) => options.onProgress?.(p),
       log: (line) => ctx.log.info(line),
     });
+    const handle = taskHandleOf(result, asTask);
+    if (!handle || !ctx.tasks) return result;
+    // The task is the server's to run now: polling it shows it alive, and its own bound replaces the idle timeout.
+    const resume = watchdog.pause();
+    try {
+      return await ctx.tasks.follow({
+        ...handle,
+        tool: tool?.title ?? label,
+        startedAt: Date.now(),
+        call,
+        ...(options.caller && { caller: options.caller }),
+        ...(options.signal && { cancelSignal: options.signal }),
+        detachSignal: abort.signal,
+        ...(options.onTask && { onTask: options.onTask }),
+      });
+    } finally {
+      resume();
+    }
   } catch (error) {
     throw await ctx.failure(error, signal);
   } finally {
     ctx.inFlight.delete(call);
     watchdog.dispose();
   }
+}
+
+/** 2025-11-25: the tool requires a task, or may run as one and the settings say so; only if the server takes task calls. */
+function runsAsTask(ctx: CallContext, support: ToolInfo['taskSupport']): boolean {
+  if (!ctx.tasks?.takesTaskCalls) return false;
+  return support === 'required' || (support === 'optional' && taskBounds(ctx.settings.tasks).optionalAsTask);
+}
+
+/** The task a result hands us instead of the answer: 2025-11-25 `{task}` (to a call that asked for one), 2026-07-28 `resultType: "task"`. */
+function taskHandleOf(result: unknown, askedForTask: boolean): { generation: 'v1' | 'v2'; taskId: string } | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const r = result as { resultType?: unknown; taskId?: unknown; task?: { taskId?: unknown } };
+  if (r.resultType === 'task' && typeof r.taskId === 'string') return { generation: 'v2', taskId: r.taskId };
+  if (askedForTask && typeof r.task?.taskId === 'string') return { generation: 'v1', taskId: r.task.taskId };
+  return undefined;
 }
 
 /** One request of a call; the raw form of a result that asks for input, as the server sent it. */
@@ -127,6 +168,9 @@ async function send(ctx: CallContext, method: CallMethod, params: Record<string,
     }));
     return watched.rawResult() ?? result;
   } catch (error) {
+    // A 2026-07-28 task handle, which the SDK refuses as an unsupported result type.
+    const raw = watched.rawResult() as { resultType?: unknown } | undefined;
+    if (raw?.resultType === 'task' && !call.signal.aborted) return raw;
     // -32042 is for the rounds to handle.
     if (requiredLinksOf(error) && !call.signal.aborted) throw error;
     throw await ctx.failure(error, call.signal);

@@ -8,16 +8,20 @@
  * jobs it coordinates live beside it: `transports` (reaching the server), `wire-tap`
  * (traffic, raw results), `process-watch` (stderr, exit), `rounds` (input-required and
  * -32042), `elicit-bridge` and `server-requests` (questions to the person),
- * `capabilities`, `errors`, `redaction`.
+ * `capabilities`, `redaction`, and MCP Tasks: `tasks-support` (what a connection does with
+ * tasks, on @modelcontextprotocol/ext-tasks), `tasks-port` (the library's view of our client),
+ * `tasks-runner` (a task-backed call to its end), `tasks-questions` (a task's questions),
+ * `tasks-receiver` (task-backed questions sent to us), `tasks-list` (the live tasks the views
+ * show) and `tasks-bounds` (what a server controls, clamped).
  *
  * Every start and every stop begins a new generation: whatever an older one was awaiting
  * (a handshake, a tool list, a dead process's exit, a reconnection timer) finds the
  * generation moved on when it resumes, and ends without touching the state; a client an
  * outdated start yields is closed.
  *
- * About 460 lines, past the usual 400: the state machine (start, stop, close, loss,
+ * About 510 lines, past the usual 400: the state machine (start, stop, close, loss,
  * reconnection) and its generation checks are one job, and read best in one place; each
- * call lives in `calls`.
+ * call lives in `calls`, each task in `tasks-*`.
  */
 import type {
   CallToolResult,
@@ -34,7 +38,7 @@ import type {
 import { type CallMethod, runCall, type TrackedCall } from './calls';
 import { declaredCapabilities } from './capabilities';
 import type { ServerDefinition } from '../config/config';
-import { ElicitBridge } from './elicit-bridge';
+import { ElicitBridge, sourceOf } from './elicit-bridge';
 import {
   abortMessage,
   CallError,
@@ -55,6 +59,9 @@ import { Redactor } from './redaction';
 import { loadSdk, type Sdk } from '../sdk/sdk-loader';
 import { ServerRequests } from './server-requests';
 import { type ServerSignIn, withSignIn } from '../sign-in/sign-in';
+import { taskBounds } from './tasks-bounds';
+import { TaskList } from './tasks-list';
+import { TaskSupport } from './tasks-support';
 import { toToolInfo, type ToolInfo } from '../tool-info';
 import { connect, type Connected, isHttp, StdioStartError, type TransportKind } from './transports';
 
@@ -77,6 +84,9 @@ export class ServerConnection {
   readonly onListChanged = new Listeners<ListKind>();
   /** A call of ours started or ended (see `pending.calls` for how many run). */
   readonly onCallsChanged = new Listeners<void>();
+  /** The tasks of ours this server runs (MCP Tasks): live, with Cancel; resumed ones' ends. */
+  readonly tasks = new TaskList();
+  private taskSupport: TaskSupport | undefined;
   private ranBefore = false;
 
   private live: Connected | undefined;
@@ -198,11 +208,14 @@ export class ServerConnection {
       const version = client.getServerVersion();
       this.serverInfo = version && { name: version.name, version: version.version };
       this.serverCapabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
+      this.taskSupport = await this.createTaskSupport(sdk, live);
+      if (generation !== this.generation) throw stoppedWhileStarting();
       this.log.info(`connected over ${live.kind}, protocol ${this.protocolVersion} (${this.era} era), server ${version?.name ?? '?'} ${version?.version ?? ''}`);
       await this.refreshTools();
       if (generation !== this.generation) throw stoppedWhileStarting();
       this.reconnect.succeeded();
       this.setState('running');
+      this.taskSupport?.resumeKept();
       // A restarted server may list other things; its first start is what listed them at all.
       if (this.ranBefore) for (const kind of ['tools', 'resources', 'prompts'] as const) this.onListChanged.fire(kind);
       this.ranBefore = true;
@@ -234,6 +247,7 @@ export class ServerConnection {
     const live = this.live;
     this.live = undefined;
     for (const call of this.inFlight) call.abort.abort(new Error(`${this.name} was stopped`));
+    this.dropTasks(`${this.name} was stopped`);
     this.bridge.clear();
     this.tools = [];
     this.rawTools = [];
@@ -322,9 +336,16 @@ export class ServerConnection {
     });
     // Raw, before the SDK's own handlers could strip `pattern` and option descriptions or answer nested schemas itself.
     client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => {
+      // MCP Tasks first: a task-backed question, a request about one, a question naming a task of ours.
+      const tasks = this.taskSupport?.client === client ? this.taskSupport : undefined;
+      const served = await tasks?.serve(request.method, request.params, ctx);
+      if (served !== undefined) return served;
       if (request.method === 'elicitation/create') return this.requests.elicit(request.params, ctx.mcpReq.signal);
       if (request.method === 'sampling/createMessage') return this.requests.sample(request.params, ctx.mcpReq.signal);
       throw new RpcError(RpcCode.methodNotFound, `Method not found: ${request.method}`);
+    };
+    client.fallbackNotificationHandler = async (notification) => {
+      if (this.taskSupport?.client === client) this.taskSupport.notified(notification.method, notification.params);
     };
     client.setRequestHandler('roots/list', () => ({ roots: this.deps.roots().map((r) => ({ ...r })) }));
     client.setNotificationHandler('notifications/elicitation/complete', (notification) => this.bridge.onCompletion(notification.params.elicitationId));
@@ -351,6 +372,36 @@ export class ServerConnection {
     );
   }
 
+  private createTaskSupport(sdk: Sdk, live: Connected): Promise<TaskSupport> {
+    return TaskSupport.create({
+      definition: this.definition,
+      sdk,
+      live,
+      era: this.era,
+      serverCapabilities: this.serverCapabilities,
+      declared: this.declared,
+      bridge: this.bridge,
+      requests: this.requests,
+      list: this.tasks,
+      bounds: () => taskBounds(this.deps.settings().tasks),
+      ...(this.deps.taskReferences && { references: this.deps.taskReferences }),
+      relaySampling: this.deps.relaySampling === true,
+      inFlight: () => [...this.inFlight],
+      roots: this.deps.roots,
+      log: this.log,
+      authorized: (signal, operation) => this.authorized(operation, signal),
+      ...(this.deps.onElicitationRefused && {
+        onRefused: (calls, error) => this.deps.onElicitationRefused!(sourceOf(this.name, calls, true), { code: error.code, message: error.message }),
+      }),
+    });
+  }
+
+  /** The connection is gone or going: its tasks are let go of (not cancelled), task-backed questions withdrawn. */
+  private dropTasks(reason: string): void {
+    this.taskSupport?.close(new Error(reason));
+    this.taskSupport = undefined;
+  }
+
   private async close(live: Connected): Promise<void> {
     live.tap.dispose();
     await live.client.close().catch(() => undefined);
@@ -372,6 +423,7 @@ export class ServerConnection {
     if (live?.client !== client) return;
     this.live = undefined;
     live.tap.dispose();
+    this.dropTasks(`${this.name} disconnected`);
     this.tools = [];
     this.rawTools = [];
     const generation = this.generation;
@@ -401,6 +453,7 @@ export class ServerConnection {
   private connectionLost(live: Connected, message: string): void {
     if (this.live !== live) return;
     this.live = undefined;
+    this.dropTasks(`${this.name} disconnected`);
     this.tools = [];
     this.rawTools = [];
     void this.close(live);
@@ -432,6 +485,7 @@ export class ServerConnection {
         log: this.log,
         failure: (error, signal) => this.failure(error, signal, live),
         authorized: (signal, operation) => this.authorized(operation, signal),
+        ...(this.taskSupport && { tasks: this.taskSupport }),
       },
       { method, params, label },
       options,

@@ -49,7 +49,7 @@ export interface BridgeDeps {
  * destructive if any of them is (the safe reading of an unknown), and carries an agent's
  * name or "the person started it" only when every one of those calls agrees.
  */
-export function sourceOf(server: string, calls: readonly InFlightCall[]): RequestSource {
+export function sourceOf(server: string, calls: readonly InFlightCall[], background = false): RequestSource {
   const tools = new Set(calls.map((c) => c.tool?.title ?? c.name));
   const agents = new Set(calls.map((c) => (c.caller?.kind === 'agent' ? c.caller.name : undefined)));
   const agent = agents.size === 1 ? [...agents][0] : undefined;
@@ -59,7 +59,20 @@ export function sourceOf(server: string, calls: readonly InFlightCall[]): Reques
     ...(calls.some((c) => c.tool?.destructive) && { destructive: true }),
     ...(agent !== undefined && { agent }),
     ...(calls.length > 0 && calls.every((c) => c.caller?.kind === 'person') && { personStarted: true }),
+    ...(background && { background: true }),
   };
+}
+
+/** How one question is asked, beyond its params. */
+export interface ElicitOptions {
+  /** Ask in the form whatever the question's shape (a draft-shape round). */
+  readonly asForm?: boolean;
+  /** It belongs to a background task (MCP Tasks): headed "tool (background task)". */
+  readonly background?: boolean;
+  /** Not subject to our own question timeout: a task's time to live bounds it instead. */
+  readonly untimed?: boolean;
+  /** `serverSignal`'s reason is already worded for the person (a task ended, expired, was cancelled). */
+  readonly reasonAsIs?: boolean;
 }
 
 /** Checks the request's own shape (not the schema: that is the broker's), naming the field at fault. */
@@ -92,7 +105,7 @@ export class ElicitBridge {
    * meanwhile; it closes when the server withdraws it (`serverSignal`), our own timeout
    * (if set) passes, or every call it may belong to has ended.
    */
-  async elicit(rawParams: unknown, serverSignal: AbortSignal, calls: readonly InFlightCall[], asForm = false): Promise<ElicitResult> {
+  async elicit(rawParams: unknown, serverSignal: AbortSignal, calls: readonly InFlightCall[], options: ElicitOptions = {}): Promise<ElicitResult> {
     const { server, settings: readSettings, broker } = this.deps;
     const params = readElicitParams(rawParams);
     const settings = readSettings();
@@ -104,7 +117,8 @@ export class ElicitBridge {
       throw new RpcError(RpcCode.invalidParams, `URL-mode elicitation is not part of MCP ${FORM_ONLY_PROTOCOL}, the version this server negotiated`);
     }
     const controller = new AbortController();
-    const onServerAbort = (): void => controller.abort(new Error(describeServerAbort(server, serverSignal.reason)));
+    const onServerAbort = (): void =>
+      controller.abort(options.reasonAsIs && serverSignal.reason instanceof Error ? serverSignal.reason : new Error(describeServerAbort(server, serverSignal.reason)));
     if (serverSignal.aborted) onServerAbort();
     serverSignal.addEventListener('abort', onServerAbort, { once: true });
     const onCallAbort = (): void => {
@@ -115,14 +129,20 @@ export class ElicitBridge {
     setMaxListeners(this.deps.inFlight().length + 10, ...calls.map((c) => c.signal));
     for (const c of calls) c.signal.addEventListener('abort', onCallAbort, { once: true });
     const timer =
-      settings.elicitationTimeoutMs > 0
+      settings.elicitationTimeoutMs > 0 && !options.untimed
         ? setTimeout(() => controller.abort(new Error(`no answer within ${Math.round(settings.elicitationTimeoutMs / 1000)} s`)), settings.elicitationTimeoutMs)
         : undefined;
     // While any question is open, no call of this server times out under the person's hands.
     const resumes = this.deps.inFlight().map((c) => c.watchdog.pause());
     for (const c of calls) c.onProgress?.({ message: `${server} is waiting for your answer`, asking: true });
     try {
-      const result = await broker.elicit(params, { source: sourceOf(server, calls), signal: controller.signal, applyDefaults: settings.applyDefaults, asForm, callsInFlight: this.deps.inFlight().length });
+      const result = await broker.elicit(params, {
+        source: sourceOf(server, calls, options.background),
+        signal: controller.signal,
+        applyDefaults: settings.applyDefaults,
+        asForm: options.asForm === true,
+        callsInFlight: this.deps.inFlight().length,
+      });
       if (params.mode === 'url' && params.elicitationId && result.action === 'accept' && !this.awaitingCompletion.has(params.elicitationId)) {
         void this.completion(params.elicitationId, params.message);
       }

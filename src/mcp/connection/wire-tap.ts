@@ -2,7 +2,9 @@
  * Watches one client's transport: JSON-RPC traffic for the trace log (answers hidden), the
  * id of each request our calls send, and the untouched form of results that ask for input
  * (the SDK removes `resultType` from them on a 2025-era connection, and reshapes them on a
- * 2026 one, before we could read the shape the server sent).
+ * 2026 one, before we could read the shape the server sent), of 2026-07-28 task handles
+ * (`resultType: "task"`, which the SDK refuses as an unsupported result type), and of
+ * whatever a request watched with `keepRaw` got (the task requests ext-tasks drives).
  *
  * One tap per SDK `Client`: request ids restart at 0 with every client, so nothing kept
  * here may outlive it. A reconnect builds a new client and a new tap; the old one is
@@ -56,10 +58,20 @@ export class WireTap {
     transport.onmessage = (message: JSONRPCMessage) => this.received(message);
   }
 
-  /** Follows the next request sent with this method and params. */
-  watch(method: string, params: Record<string, unknown>): WatchedRequest {
+  /** Ids whose every result is kept, whatever its shape. */
+  private readonly keepAll = new Set<Id>();
+
+  /** Follows the next request sent with this method and params; `keepRaw`: keep its result whatever its shape. */
+  watch(method: string, params: Record<string, unknown>, keepRaw = false): WatchedRequest {
     let id: Id | undefined;
-    const capture = { key: requestKey(method, params), sent: (sentId: Id) => ((id = sentId), this.awaited.add(sentId)) };
+    const capture = {
+      key: requestKey(method, params),
+      sent: (sentId: Id) => {
+        id = sentId;
+        this.awaited.add(sentId);
+        if (keepRaw) this.keepAll.add(sentId);
+      },
+    };
     this.captures.push(capture);
     const stopCapturing = (): void => {
       const index = this.captures.indexOf(capture);
@@ -74,6 +86,7 @@ export class WireTap {
         stopCapturing();
         if (id === undefined) return;
         this.awaited.delete(id);
+        this.keepAll.delete(id);
         this.rawResults.delete(id);
       },
     };
@@ -81,13 +94,14 @@ export class WireTap {
 
   /** How much the tap holds (for tests: it must drain as calls end). */
   get held(): number {
-    return this.captures.length + this.awaited.size + this.rawResults.size;
+    return this.captures.length + this.awaited.size + this.keepAll.size + this.rawResults.size;
   }
 
   dispose(): void {
     this.disposed = true;
     this.captures.length = 0;
     this.awaited.clear();
+    this.keepAll.clear();
     this.rawResults.clear();
   }
 
@@ -104,6 +118,7 @@ export class WireTap {
     if (this.log.traceEnabled) this.log.trace(`← ${JSON.stringify(message)}`);
     const m = message as { id?: Id; method?: string; result?: Record<string, unknown> };
     if (this.disposed || m.id === undefined || m.method !== undefined || !this.awaited.has(m.id)) return;
-    if (m.result && typeof m.result === 'object' && 'inputRequests' in m.result) this.rawResults.set(m.id, m.result);
+    if (!m.result || typeof m.result !== 'object') return;
+    if (this.keepAll.has(m.id) || 'inputRequests' in m.result || m.result.resultType === 'task') this.rawResults.set(m.id, m.result);
   }
 }

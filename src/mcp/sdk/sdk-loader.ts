@@ -9,3 +9,13 @@ export async function loadSdk(): Promise<Sdk> {
   loaded ??= require('./sdk') as Sdk;
   return loaded;
 }
+
+/** ext-tasks' values (see sdk.ts `loadTasks`). */
+export type TasksLib = Awaited<ReturnType<Sdk['loadTasks']>>;
+
+let tasks: Promise<TasksLib> | undefined;
+
+export function loadTasksLib(sdk: Sdk): Promise<TasksLib> {
+  tasks ??= sdk.loadTasks();
+  return tasks;
+}

@@ -22,6 +22,24 @@ export {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 export { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+/**
+ * MCP Tasks, both generations (@modelcontextprotocol/ext-tasks): the requester's session
+ * and input routing, and the receiver of task-backed questions. The package ships as ES
+ * modules only, so it is reached with import() (bundled here all the same), once.
+ */
+export async function loadTasks() {
+  const [client, receiver] = await Promise.all([import('@modelcontextprotocol/ext-tasks/client'), import('@modelcontextprotocol/ext-tasks/receiver')]);
+  return {
+    createApplicationInputHandler: client.createApplicationInputHandler,
+    createTaskSessionEndpointId: client.createTaskSessionEndpointId,
+    DispatchError: client.DispatchError,
+    TaskCancelledError: client.TaskCancelledError,
+    TaskExecutionClosedError: client.TaskExecutionClosedError,
+    withTasks: client.withTasks,
+    bindTaskReceiver: receiver.bindTaskReceiver,
+  };
+}
 export { SchemaChecker } from './schema-check';
 
 import * as z from 'zod';
