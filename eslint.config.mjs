@@ -10,6 +10,9 @@ const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**'], message: 
 const noUi = { group: ['**/ui/**'], message: LAYERS };
 const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts'], message: LAYERS };
 const noGateway = { group: ['**/gateway/**'], message: LAYERS };
+const noAcp = { group: ['**/acp/**'], message: LAYERS };
+// The ACP layer asks permissions the way the gateway asks Claude Code's (one model, one way to show a command): that pure module only.
+const noGatewayButPermissionQuestion = { group: ['**/gateway/**', '!**/gateway/permission-question'], message: `${LAYERS} src/acp may use src/gateway/permission-question only.` };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
 
 /** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans. */
@@ -51,11 +54,13 @@ export default tseslint.config(
   { files: ['src/**'], rules: { 'no-restricted-properties': ['error', ...ownSurfaces] } },
   { files: ['src/ui/notify.ts', 'src/ui/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
   // The connection layer: no editor, nothing above it (the UI, the gateway, the runner, activation).
-  restrictImports(['src/mcp/**'], [noVscode], [noUi, noGateway, noCliOrExtension]),
+  restrictImports(['src/mcp/**'], [noVscode], [noUi, noGateway, noAcp, noCliOrExtension]),
   // The command-line runner: no editor, nothing of the UI.
   restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts'], message: LAYERS }]),
   // The gateway: no editor, nothing of the UI, the runner or activation (the runner's serve uses it).
-  restrictImports(['src/gateway/**'], [noVscode], [noUi, noCliOrExtension]),
+  restrictImports(['src/gateway/**'], [noVscode], [noUi, noAcp, noCliOrExtension]),
+  // The ACP clients of agent processes: no editor, nothing of the UI, the runner, activation or the gateway (but its permission question).
+  restrictImports(['src/acp/**'], [noVscode], [noUi, noGatewayButPermissionQuestion, noCliOrExtension]),
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.
