@@ -11,11 +11,13 @@
  * of ours; without it the agent runs them itself and asks first (`session/request_permission`),
  * which is the question the person sees here.
  */
-import type { ClientContext, CreateElicitationResponse, InitializeRequest, InitializeResponse, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import type { FormParams } from '../elicitation/broker';
 import { isAbsolute } from 'node:path';
 import type { Content } from '../elicitation/model';
 import type { RequestSource } from '../elicitation/request';
 import { sourceLabel } from '../elicitation/request';
+import { isRecord } from '../elicitation/is-record';
 import { errorMessage, toRpcError } from '../mcp/errors';
 import { Listeners } from '../mcp/listeners';
 import { type AcpSdk, loadAcpSdk } from './acp-sdk-loader';
@@ -55,6 +57,10 @@ export interface NewSessionOptions {
 }
 
 const PRE_SESSION = 'before the session starts';
+/** Our requests a `requestId` question may belong to that come before a session exists. */
+const PRE_SESSION_METHODS = new Set(['initialize', 'authenticate', 'session/new', 'session/load', 'session/resume']);
+/** Sessions not yet known whose updates are kept: a few in flight at most; more is an agent misbehaving. */
+const EARLY_SESSIONS_KEPT = 8;
 
 export class AgentClient {
   readonly events = new Listeners<AgentEvent>();
@@ -62,6 +68,8 @@ export class AgentClient {
   /** Updates for a session whose `session/new` answer is still on its way. */
   private readonly early = new Map<string, Parameters<AgentSession['receive']>[0][]>();
   private info: AgentInfo | undefined;
+  private updatesHandled = 0;
+  private waiting: { readonly upTo: number; readonly resolve: () => void }[] = [];
   private agent!: ClientContext;
   private connection!: { close(error?: unknown): void; readonly signal: AbortSignal };
 
@@ -122,7 +130,7 @@ export class AgentClient {
     // `config` is the unmerged proposal's (session-config.ts): sent only to an agent that asked for it.
     const config = options.config && this.info?.sessionConfigSchema ? { config: options.config } : {};
     const response = await this.agent.request('session/new', { cwd: options.cwd, mcpServers: [], ...extra, ...config });
-    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response);
+    const session = new AgentSession(this.agent, () => this.drained(), this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response);
     this.sessions.set(session.id, session);
     for (const update of this.early.get(session.id) ?? []) session.receive(update);
     this.early.delete(session.id);
@@ -160,10 +168,16 @@ export class AgentClient {
         await this.host.files.write(await this.access(params.sessionId, params.path, 'write'), params.content);
         return {};
       })
-      .onNotification('session/update', ({ params }) => {
-        const session = this.sessions.get(params.sessionId);
-        if (session) session.receive(params.update);
-        else this.early.set(params.sessionId, [...(this.early.get(params.sessionId) ?? []), params.update].slice(-50));
+      // Read raw, so that every update reaches this handler and is counted (drained()); a malformed one is logged and dropped.
+      .onNotification<unknown>('session/update', (params) => params, ({ params }) => {
+        try {
+          this.onUpdate(params);
+        } catch (error) {
+          this.host.log.warn(`${this.name} sent a session update this client cannot read: ${errorMessage(error)}`);
+        } finally {
+          this.updatesHandled++;
+          this.release();
+        }
       })
       .onNotification('elicitation/complete', ({ params }) => {
         this.host.log.info(`${this.name}: the link question ${params.elicitationId} is finished`);
@@ -172,6 +186,35 @@ export class AgentClient {
     const connection = app.connect(this.process.stream);
     this.connection = connection;
     this.agent = connection.agent;
+  }
+
+  private onUpdate(raw: unknown): void {
+    if (!isRecord(raw) || typeof raw.sessionId !== 'string' || !isRecord(raw.update) || typeof raw.update.sessionUpdate !== 'string') {
+      throw new Error('it needs a sessionId and an update with a sessionUpdate');
+    }
+    const update = raw.update as unknown as SessionUpdate;
+    const session = this.sessions.get(raw.sessionId);
+    if (session) session.receive(update);
+    else {
+      this.early.set(raw.sessionId, [...(this.early.get(raw.sessionId) ?? []), update].slice(-50));
+      if (this.early.size > EARLY_SESSIONS_KEPT) this.early.delete(this.early.keys().next().value!);
+    }
+  }
+
+  /** Resolves once every session update read so far has been handled (see AgentProcess.updatesSeen). */
+  drained(): Promise<void> {
+    const upTo = this.process.updatesSeen;
+    if (this.updatesHandled >= upTo || this.connection.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ upTo, resolve }));
+  }
+
+  private release(): void {
+    const done = this.connection.signal.aborted;
+    this.waiting = this.waiting.filter((w) => {
+      if (!done && w.upTo > this.updatesHandled) return true;
+      w.resolve();
+      return false;
+    });
   }
 
   private async initialize(): Promise<void> {
@@ -223,27 +266,53 @@ export class AgentClient {
   }
 
   private async permission(request: RequestPermissionRequest, requestSignal: AbortSignal): Promise<RequestPermissionResponse> {
+    // The tool call's own updates came first: its title, its command.
+    await this.drained();
     const session = this.knownSession(request.sessionId);
     const turn = session.currentTurn();
-    const { params, source } = permissionQuestion({ agent: this.name, session: session.label }, request);
+    // What the session's updates said of the tool call fills what the request leaves out.
+    const known = session.updates.toolCall(request.toolCall.toolCallId);
+    const toolCall: ToolCallUpdate = known
+      ? {
+          ...request.toolCall,
+          title: request.toolCall.title ?? known.title,
+          kind: request.toolCall.kind ?? (known.kind as ToolKind),
+          rawInput: request.toolCall.rawInput ?? known.rawInput,
+          locations: request.toolCall.locations ?? [...known.locations],
+        }
+      : request.toolCall;
+    const { params, source } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
+    const merged = { ...request, toolCall };
     const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
-    let answer;
+    // The runner's rules answer first; what they do not cover is asked.
+    const answer = this.host.permissionPolicy?.(merged) ?? (await this.askPermission(merged, params, source, signal, turn));
+    const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
+    session.tell({
+      type: 'permission',
+      asker: sourceLabel(source),
+      toolCall: source.tool ?? '',
+      kind: toolCall.kind ?? 'other',
+      answer: chosen ? chosen.name : 'cancelled',
+      ...(chosen && { optionKind: chosen.kind }),
+    });
+    return { outcome: answer };
+  }
+
+  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined): Promise<RequestPermissionOutcome> {
     try {
-      answer = permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true }), turn?.signal.aborted === true);
+      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true }), turn?.signal.aborted === true);
     } catch (error) {
       // Too many open questions, or a prompt that failed: nobody allowed it.
       this.host.log.warn(`${sourceLabel(source)}: the permission could not be asked: ${errorMessage(error)}`);
-      answer = permissionOutcome(request, { action: 'decline' }, turn?.signal.aborted === true);
+      return permissionOutcome(request, { action: 'decline' }, turn?.signal.aborted === true);
     }
-    const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
-    session.tell({ type: 'permission', toolCall: source.tool ?? '', kind: request.toolCall.kind ?? 'other', answer: chosen ? chosen.name : 'cancelled', ...(chosen && { optionKind: chosen.kind }) });
-    return { outcome: answer };
   }
 
   private async question(raw: unknown, requestSignal: AbortSignal): Promise<CreateElicitationResponse> {
     let source: RequestSource;
     let signal: AbortSignal;
     let session: AgentSession | undefined;
+    await this.drained();
     try {
       const question = readAgentQuestion(raw);
       if (question.scope.kind === 'session') {
@@ -255,7 +324,7 @@ export class AgentClient {
       } else {
         const method = this.process.methodInFlight(question.scope.requestId);
         if (method === undefined) throw new QuestionParamsError(`requestId ${JSON.stringify(question.scope.requestId)} is not a request of this client waiting for its answer`);
-        source = { server: this.name, requester: 'agent', tool: PRE_SESSION };
+        source = { server: this.name, requester: 'agent', tool: PRE_SESSION_METHODS.has(method) ? PRE_SESSION : method };
         signal = AbortSignal.any([requestSignal, this.process.untilAnswered(question.scope.requestId), this.connection.signal]);
       }
       const result = await askAgentQuestion(this.host.broker, question, source, signal, this.host.settings());
@@ -276,6 +345,7 @@ export class AgentClient {
     const reason = new Error(`${this.name} ended: ${describeExit(exit)}`);
     for (const session of this.sessions.values()) session.end(reason);
     this.connection.close(reason);
+    this.release();
     this.events.fire({ type: 'exit', exit });
   }
 }

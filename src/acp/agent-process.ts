@@ -25,6 +25,13 @@ export class AgentProcess {
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
   readonly stderrTail: string[] = [];
+  /**
+   * `session/update` notifications read so far, in the order they came. The SDK hands
+   * notifications to their handler later than it settles a response that came after them,
+   * so the client waits for its handler to catch up before a turn's end (or a permission)
+   * is acted on (AgentClient.drained).
+   */
+  updatesSeen = 0;
   private readonly child: ChildProcess;
   /** Our requests awaiting their answer: id → method, and what closes with the answer. */
   private readonly ours = new Map<Id, { readonly method: string; readonly answered: AbortController }>();
@@ -92,6 +99,7 @@ export class AgentProcess {
   private tracked(inner: Stream): Stream {
     const writer = inner.writable.getWriter();
     const ours = this.ours;
+    const seen = (): void => void this.updatesSeen++;
     const writable = new WritableStream<AnyMessage>({
       async write(message) {
         if ('method' in message && 'id' in message) ours.set(message.id as Id, { method: message.method, answered: new AbortController() });
@@ -103,6 +111,7 @@ export class AgentProcess {
     const readable = inner.readable.pipeThrough(
       new TransformStream<AnyMessage, AnyMessage>({
         transform(message, controller) {
+          if ('method' in message && !('id' in message) && message.method === 'session/update') seen();
           if (!('method' in message) && 'id' in message) {
             const id = message.id as Id;
             ours.get(id)?.answered.abort(new Error('the request it belongs to has ended'));

@@ -4,6 +4,7 @@
  * (VS Code: an open editor's unsaved text, an undoable edit; the runner: the disk), and
  * whether the workspace is trusted. No logic here.
  */
+import type { RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import type { Broker } from '../elicitation/broker';
 
 /** An agent the person configured (`elicitationHost.agents`: name → command, args, env). */
@@ -57,6 +58,11 @@ export interface AgentHost {
   readonly log: AgentLog;
   settings(): AgentSettings;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /**
+   * Decides a permission without asking anyone (the runner's `--permissions`); undefined
+   * for one it has no rule for, which is asked. Without it every permission is asked.
+   */
+  readonly permissionPolicy?: (request: RequestPermissionRequest) => RequestPermissionOutcome | undefined;
   /** The environment agents start from (default: this process's). */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
 }

@@ -52,8 +52,8 @@ export type SessionEvent =
   | { readonly type: 'commands'; readonly commands: readonly CommandView[] }
   | { readonly type: 'title'; readonly title: string }
   | { readonly type: 'notice'; readonly severity: string; readonly title: string; readonly description?: string }
-  /** A permission was asked (our side): the tool call, the options, what was answered. */
-  | { readonly type: 'permission'; readonly toolCall: string; readonly kind: string; readonly answer: string; readonly optionKind?: string }
+  /** A permission was answered (our side): who asked (the label), the tool call, the option chosen by name ("cancelled" for none). */
+  | { readonly type: 'permission'; readonly asker: string; readonly toolCall: string; readonly kind: string; readonly answer: string; readonly optionKind?: string }
   /** A question was asked (our side): who asked (the label), its message, how it ended. */
   | { readonly type: 'question'; readonly asker: string; readonly message: string; readonly action: string }
   | { readonly type: 'turn-end'; readonly stopReason: StopReason };
