@@ -14,6 +14,7 @@
 import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import type { FormParams } from '../elicitation/broker';
 import { isAbsolute } from 'node:path';
+import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
 import type { Content } from '../elicitation/model';
 import type { RequestSource } from '../elicitation/request';
 import { sourceLabel } from '../elicitation/request';
@@ -57,6 +58,20 @@ export interface NewSessionOptions {
 }
 
 const PRE_SESSION = 'before the session starts';
+/** What each update we read must carry (the SDK's schema would have said so; we read updates ourselves). */
+const REQUIRED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  agent_message_chunk: ['content'],
+  user_message_chunk: ['content'],
+  agent_thought_chunk: ['content'],
+  tool_call: ['toolCallId', 'title'],
+  tool_call_update: ['toolCallId'],
+  plan: ['entries'],
+  available_commands_update: ['availableCommands'],
+  current_mode_update: ['currentModeId'],
+  config_option_update: ['configOptions'],
+};
+/** How long a failed start waits to learn how the process ended. */
+const EXIT_GRACE_MS = 2000;
 /** Our requests a `requestId` question may belong to that come before a session exists. */
 const PRE_SESSION_METHODS = new Set(['initialize', 'authenticate', 'session/new', 'session/load', 'session/resume']);
 /** Sessions not yet known whose updates are kept: a few in flight at most; more is an agent misbehaving. */
@@ -68,8 +83,6 @@ export class AgentClient {
   /** Updates for a session whose `session/new` answer is still on its way. */
   private readonly early = new Map<string, Parameters<AgentSession['receive']>[0][]>();
   private info: AgentInfo | undefined;
-  private updatesHandled = 0;
-  private waiting: { readonly upTo: number; readonly resolve: () => void }[] = [];
   private agent!: ClientContext;
   private connection!: { close(error?: unknown): void; readonly signal: AbortSignal };
 
@@ -130,7 +143,7 @@ export class AgentClient {
     // `config` is the unmerged proposal's (session-config.ts): sent only to an agent that asked for it.
     const config = options.config && this.info?.sessionConfigSchema ? { config: options.config } : {};
     const response = await this.agent.request('session/new', { cwd: options.cwd, mcpServers: [], ...extra, ...config });
-    const session = new AgentSession(this.agent, () => this.drained(), this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response);
+    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response);
     this.sessions.set(session.id, session);
     for (const update of this.early.get(session.id) ?? []) session.receive(update);
     this.early.delete(session.id);
@@ -147,6 +160,14 @@ export class AgentClient {
   }
 
   private connect(): void {
+    // Updates are taken off the stream in order (agent-process.ts); a malformed one is logged and dropped.
+    this.process.onSessionUpdate = (params) => {
+      try {
+        this.onUpdate(params);
+      } catch (error) {
+        this.host.log.warn(`${this.name} sent a session update this client cannot read: ${errorMessage(error)}`);
+      }
+    };
     const app = this.sdk
       .client({ name: this.host.clientInfo.name })
       .onRequest('session/request_permission', ({ params, signal }) => this.permission(params, signal))
@@ -168,17 +189,6 @@ export class AgentClient {
         await this.host.files.write(await this.access(params.sessionId, params.path, 'write'), params.content);
         return {};
       })
-      // Read raw, so that every update reaches this handler and is counted (drained()); a malformed one is logged and dropped.
-      .onNotification<unknown>('session/update', (params) => params, ({ params }) => {
-        try {
-          this.onUpdate(params);
-        } catch (error) {
-          this.host.log.warn(`${this.name} sent a session update this client cannot read: ${errorMessage(error)}`);
-        } finally {
-          this.updatesHandled++;
-          this.release();
-        }
-      })
       .onNotification('elicitation/complete', ({ params }) => {
         this.host.log.info(`${this.name}: the link question ${params.elicitationId} is finished`);
         this.events.fire({ type: 'link-completed', elicitationId: params.elicitationId });
@@ -192,6 +202,10 @@ export class AgentClient {
     if (!isRecord(raw) || typeof raw.sessionId !== 'string' || !isRecord(raw.update) || typeof raw.update.sessionUpdate !== 'string') {
       throw new Error('it needs a sessionId and an update with a sessionUpdate');
     }
+    const kind = raw.update.sessionUpdate;
+    const needs = REQUIRED_FIELDS[kind];
+    const missing = needs?.find((field) => (raw.update as Record<string, unknown>)[field] === undefined);
+    if (missing) throw new Error(`a ${kind} update needs ${missing}`);
     const update = raw.update as unknown as SessionUpdate;
     const session = this.sessions.get(raw.sessionId);
     if (session) session.receive(update);
@@ -199,22 +213,6 @@ export class AgentClient {
       this.early.set(raw.sessionId, [...(this.early.get(raw.sessionId) ?? []), update].slice(-50));
       if (this.early.size > EARLY_SESSIONS_KEPT) this.early.delete(this.early.keys().next().value!);
     }
-  }
-
-  /** Resolves once every session update read so far has been handled (see AgentProcess.updatesSeen). */
-  drained(): Promise<void> {
-    const upTo = this.process.updatesSeen;
-    if (this.updatesHandled >= upTo || this.connection.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push({ upTo, resolve }));
-  }
-
-  private release(): void {
-    const done = this.connection.signal.aborted;
-    this.waiting = this.waiting.filter((w) => {
-      if (!done && w.upTo > this.updatesHandled) return true;
-      w.resolve();
-      return false;
-    });
   }
 
   private async initialize(): Promise<void> {
@@ -232,7 +230,17 @@ export class AgentClient {
       },
       clientInfo: this.host.clientInfo,
     };
-    const response = await Promise.race([this.agent.request('initialize', request), exited]);
+    let response: InitializeResponse;
+    try {
+      response = await Promise.race([this.agent.request('initialize', request), exited]);
+    } catch (error) {
+      // The connection closes with the process: say how the process ended, not that the connection did.
+      // Its output ends a moment before its exit is known: wait for that a little.
+      const grace = setTimeoutPromise(EXIT_GRACE_MS, undefined, { ref: false });
+      const exit = await Promise.race([this.process.exited, grace]);
+      if (exit) throw new Error(`${this.name} ended before it answered initialize: ${describeExit(exit)}`, { cause: error });
+      throw error;
+    }
     if (response.protocolVersion !== this.sdk.PROTOCOL_VERSION) {
       throw new Error(`${this.name} speaks ACP version ${response.protocolVersion}; this client speaks version ${this.sdk.PROTOCOL_VERSION}`);
     }
@@ -266,8 +274,6 @@ export class AgentClient {
   }
 
   private async permission(request: RequestPermissionRequest, requestSignal: AbortSignal): Promise<RequestPermissionResponse> {
-    // The tool call's own updates came first: its title, its command.
-    await this.drained();
     const session = this.knownSession(request.sessionId);
     const turn = session.currentTurn();
     // What the session's updates said of the tool call fills what the request leaves out.
@@ -312,7 +318,6 @@ export class AgentClient {
     let source: RequestSource;
     let signal: AbortSignal;
     let session: AgentSession | undefined;
-    await this.drained();
     try {
       const question = readAgentQuestion(raw);
       if (question.scope.kind === 'session') {
@@ -345,7 +350,6 @@ export class AgentClient {
     const reason = new Error(`${this.name} ended: ${describeExit(exit)}`);
     for (const session of this.sessions.values()) session.end(reason);
     this.connection.close(reason);
-    this.release();
     this.events.fire({ type: 'exit', exit });
   }
 }

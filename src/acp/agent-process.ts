@@ -24,14 +24,16 @@ type Id = string | number | null;
 export class AgentProcess {
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
+  /** How it ended, once it has. */
+  exit: AgentExit | undefined;
   readonly stderrTail: string[] = [];
   /**
-   * `session/update` notifications read so far, in the order they came. The SDK hands
-   * notifications to their handler later than it settles a response that came after them,
-   * so the client waits for its handler to catch up before a turn's end (or a permission)
-   * is acted on (AgentClient.drained).
+   * Takes each `session/update` notification as it is read, in order, instead of the SDK:
+   * the SDK hands notifications to their handler after it settles a response read later
+   * (a turn's end before its last words), and drops one its own schema refuses without a
+   * word. Set by the client before anything is read.
    */
-  updatesSeen = 0;
+  onSessionUpdate: (params: unknown) => void = () => undefined;
   private readonly child: ChildProcess;
   /** Our requests awaiting their answer: id → method, and what closes with the answer. */
   private readonly ours = new Map<Id, { readonly method: string; readonly answered: AbortController }>();
@@ -50,9 +52,9 @@ export class AgentProcess {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
         spawnError = `${definition.command} could not be started: ${error.code ?? error.message}`;
         // No process: no 'close' will follow the error.
-        if (this.child.pid === undefined) resolve({ code: null, signal: null, error: spawnError, stderrTail: this.stderrTail });
+        if (this.child.pid === undefined) resolve(this.ended({ code: null, signal: null, error: spawnError, stderrTail: this.stderrTail }));
       });
-      this.child.once('close', (code, signal) => resolve({ code, signal, ...(spawnError !== undefined && { error: spawnError }), stderrTail: this.stderrTail }));
+      this.child.once('close', (code, signal) => resolve(this.ended({ code, signal, ...(spawnError !== undefined && { error: spawnError }), stderrTail: this.stderrTail })));
     });
     // A write to a process that has gone is reported by its exit, not as an uncaught error.
     this.child.stdin!.on('error', () => undefined);
@@ -68,6 +70,11 @@ export class AgentProcess {
       }
     });
     this.stream = this.tracked(sdk.ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>));
+  }
+
+  private ended(exit: AgentExit): AgentExit {
+    this.exit = exit;
+    return exit;
   }
 
   get pid(): number | undefined {
@@ -99,7 +106,8 @@ export class AgentProcess {
   private tracked(inner: Stream): Stream {
     const writer = inner.writable.getWriter();
     const ours = this.ours;
-    const seen = (): void => void this.updatesSeen++;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the transform below is not a method of this class
+    const owner = this;
     const writable = new WritableStream<AnyMessage>({
       async write(message) {
         if ('method' in message && 'id' in message) ours.set(message.id as Id, { method: message.method, answered: new AbortController() });
@@ -111,7 +119,10 @@ export class AgentProcess {
     const readable = inner.readable.pipeThrough(
       new TransformStream<AnyMessage, AnyMessage>({
         transform(message, controller) {
-          if ('method' in message && !('id' in message) && message.method === 'session/update') seen();
+          if ('method' in message && !('id' in message) && message.method === 'session/update') {
+            owner.onSessionUpdate(message.params);
+            return;
+          }
           if (!('method' in message) && 'id' in message) {
             const id = message.id as Id;
             ours.get(id)?.answered.abort(new Error('the request it belongs to has ended'));

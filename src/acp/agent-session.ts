@@ -26,8 +26,6 @@ export class AgentSession {
 
   constructor(
     private readonly agent: ClientContext,
-    /** Resolves once the updates read so far are handled: a turn's end comes after its last words. */
-    private readonly drained: () => Promise<void>,
     /** The configured agent's name: who asks. */
     readonly agentName: string,
     readonly id: string,
@@ -89,7 +87,6 @@ export class AgentSession {
     const turn = (this.turn = new AbortController());
     try {
       const response = await this.agent.request('session/prompt', { sessionId: this.id, prompt: blocks });
-      await this.drained();
       this.events.fire({ type: 'turn-end', stopReason: response.stopReason });
       return response.stopReason;
     } finally {

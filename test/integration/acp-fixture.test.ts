@@ -217,6 +217,22 @@ describe('ACP: src/acp with the fixture agent', function () {
     assert.equal(existsSync(refused), false);
   });
 
+  it('refuses what a broken agent sends, with errors naming the fault, and goes on', async () => {
+    const { session } = await started();
+    const { reply } = await turn(session, 'bad');
+    assert.match(reply, /^bad: error -32602: Invalid elicitation schema: properties\.address: .* \| error -32602: Invalid elicitation request: requestId "not-a-request-of-yours" is not a request of this client waiting for its answer$/);
+    assert.ok(acp.log.lines.some((l) => /^warn fixture sent a session update this client cannot read/.test(l)), acp.log.lines.join('\n'));
+    assert.equal(prompter.asked.length, 0, 'nothing reached the person');
+  });
+
+  it('an agent that cannot start, or ends at once, fails with how it ended', async () => {
+    await assert.rejects(acp.start({ name: 'ghost', command: join(folder, 'no-such-agent'), args: [] }), /ghost ended before it answered initialize: .*no-such-agent could not be started: ENOENT/);
+    await assert.rejects(
+      acp.start({ name: 'quitter', command: process.execPath, args: ['-e', 'console.error("no API key"); process.exit(3)'] }),
+      /quitter ended before it answered initialize: exit code 3 \(no API key\)/,
+    );
+  });
+
   it('reads the proposed session form (configSchema, unmerged) and sends its values with session/new', async () => {
     const client = await acp.start(fixtureAgent());
     assert.deepEqual(Object.keys((client.agentInfo.sessionConfigSchema?.properties ?? {}) as object), ['greeting']);
