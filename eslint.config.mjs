@@ -12,6 +12,8 @@ const noUi = { group: ['**/ui/**'], message: LAYERS };
 const noAcp = { group: ['**/acp/**'], message: LAYERS };
 const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts'], message: LAYERS };
 const noGateway = { group: ['**/gateway/**'], message: LAYERS };
+// The ACP layer asks permissions the way the gateway asks Claude Code's (one model, one way to show a command): that pure module only.
+const noGatewayButPermissionQuestion = { group: ['**/gateway/**', '!**/gateway/permission-question'], message: `${LAYERS} src/acp may use src/gateway/permission-question only.` };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
 
 /** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans. */
@@ -87,7 +89,7 @@ export default tseslint.config(
   // The UI: nothing of the runner or activation; inside it, each room only the rooms below.
   ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
-  restrictImports(['src/acp/**'], [noVscode], [noUi, noGateway, noCliOrExtension]),
+  restrictImports(['src/acp/**'], [noVscode], [noUi, noGatewayButPermissionQuestion, noCliOrExtension]),
   // The command-line runner: no editor, nothing of the UI.
   restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts'], message: LAYERS }]),
   // The gateway: no editor, nothing of the UI, the runner or activation (the runner's serve uses it).

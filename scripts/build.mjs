@@ -12,8 +12,8 @@ const analyze = process.argv.includes('--analyze');
 const watch = process.argv.includes('--watch');
 const benchmark = process.argv.includes('--benchmark') || process.env.ELICITATION_HOST_BENCHMARK === '1';
 
-/** Size budgets for minified production bundles, in bytes (dist/mcp-sdk.js, dist/gateway.js and dist/re2.js have none: they load when a server or the gateway starts, or on the first pattern). */
-export const BUDGETS = { 'dist/extension.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/pattern.js': 170_000, 'dist/webview/session.js': 60_000, 'dist/mcp-sdk.js': Infinity, 'dist/gateway.js': Infinity, 'dist/re2.js': Infinity };
+/** Size budgets for minified production bundles, in bytes (dist/mcp-sdk.js, dist/acp-sdk.js, dist/gateway.js and dist/re2.js have none: they load when a server, an agent or the gateway starts, or on the first pattern). */
+export const BUDGETS = { 'dist/extension.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/pattern.js': 170_000, 'dist/webview/session.js': 60_000, 'dist/mcp-sdk.js': Infinity, 'dist/acp-sdk.js': Infinity, 'dist/gateway.js': Infinity, 'dist/re2.js': Infinity };
 
 /** In the extension bundle, the SDK module stays a separate file loaded on first use. */
 const lazySdk = {
@@ -21,6 +21,10 @@ const lazySdk = {
   setup(build) {
     build.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
       args.importer.endsWith('sdk-loader.ts') ? { path: './mcp-sdk.js', external: true } : undefined,
+    );
+    // The ACP SDK loads when the first agent starts (src/acp/acp-sdk-loader.ts).
+    build.onResolve({ filter: /^\.\/acp-sdk$/ }, (args) =>
+      args.importer.endsWith('acp-sdk-loader.ts') ? { path: './acp-sdk.js', external: true } : undefined,
     );
     // The gateway (and the MCP server SDK it carries) likewise loads when it starts.
     build.onResolve({ filter: /^\.\/gateway-bundle$/ }, (args) =>
@@ -115,6 +119,7 @@ const builds = [
     }),
   },
   { ...nodeCjs, entryPoints: ['src/mcp/sdk/sdk.ts'], outfile: 'dist/mcp-sdk.js', conditions: ['require', 'node'], plugins: [sharedRe2] },
+  { ...nodeCjs, entryPoints: ['src/acp/acp-sdk.ts'], outfile: 'dist/acp-sdk.js', conditions: ['require', 'node'] },
   { ...nodeCjs, entryPoints: ['src/elicitation/re2-engine.ts'], outfile: 'dist/re2.js' },
   { ...nodeCjs, entryPoints: ['src/gateway/bundle.ts'], outfile: 'dist/gateway.js', conditions: ['require', 'node'] },
   {
@@ -163,6 +168,7 @@ const builds = [
       modern: 'test/fixtures/servers/modern.ts',
       'tasks-v2': 'test/fixtures/servers/tasks-v2.ts',
       'task-questions': 'test/fixtures/servers/task-questions.ts',
+      'acp-agent': 'test/fixtures/acp/fixture-agent.ts',
     },
     outdir: 'out/fixtures',
     platform: 'node',

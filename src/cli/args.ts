@@ -5,6 +5,7 @@
  *   elicitation-host call-all [options] <server-url>
  *   elicitation-host call-all [options] -- <command> [args...]
   elicitation-host serve [options] -- <command> [args...]    (serve --help: the gateway)
+ *   elicitation-host acp [options] --prompt TEXT -- <agent command>   (acp --help; acp-args.ts)
  * Parsed by Node's own `util.parseArgs` (strict), so `--args JSON` and `--args=JSON` both work.
  */
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
@@ -41,6 +42,7 @@ export const USAGE = `Usage:
   elicitation-host call-all [options] <server-url>
   elicitation-host call-all [options] -- <command> [args...]
   elicitation-host serve [options] -- <command> [args...]   (the gateway: serve --help)
+  elicitation-host acp [options] --prompt TEXT -- <agent command> [args...]   (an ACP agent: acp --help)
 
 Options (a value follows as the next word or after "=", as in --args='{"a":1}'):
   --args JSON          tool arguments (call-all fills the rest from schema defaults)

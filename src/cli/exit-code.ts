@@ -13,6 +13,8 @@ export const ExitCode = {
   toolError: 2,
   /** A form could not be answered as asked: the run did not test what its options meant it to. */
   unanswered: 3,
+  /** `acp`: the agent was refused a permission (by --permissions, the answers, or the person). */
+  permissionRefused: 4,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -21,7 +23,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
  * Least to most serious. An unanswered form outranks isError because the tool's error may
  * only be the consequence of the cancelled question.
  */
-const SEVERITY: readonly ExitCode[] = [ExitCode.ok, ExitCode.toolError, ExitCode.unanswered, ExitCode.failure];
+const SEVERITY: readonly ExitCode[] = [ExitCode.ok, ExitCode.permissionRefused, ExitCode.toolError, ExitCode.unanswered, ExitCode.failure];
 
 /** Collects what happened during a run; its exit code is the most serious. */
 export class RunVerdict {

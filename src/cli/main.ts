@@ -14,6 +14,7 @@ import { type CliOptions, parseArgs, USAGE, UsageError } from './args';
 import { ExitCode, optionsOrExit, RunVerdict } from './exit-code';
 import { choosePrompter } from './choose-prompter';
 import { serveMain } from './serve';
+import { acpMain } from './acp-main';
 import { consoleUrlFlow } from './console-prompter';
 import { createOutput } from './output';
 import { runnerHost } from './runner-host';
@@ -43,6 +44,7 @@ function resultText(result: Record<string, unknown>): string {
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'serve') return serveMain(argv.slice(1), { version: VERSION });
+  if (argv[0] === 'acp') return acpMain(argv.slice(1), { version: VERSION });
   const parsed = optionsOrExit(argv, parseArgs, USAGE);
   if ('exit' in parsed) return parsed.exit;
   const options: CliOptions = parsed.options;

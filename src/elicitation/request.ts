@@ -8,14 +8,19 @@ import { withoutInvisible } from './plain-text';
 export interface RequestSource {
   /** The configured name of the server asking, or the display name of the extension asking. Always shown. */
   readonly server: string;
-  /** Who `server` names: an MCP server (the default) or another VS Code extension (shown as "Extension: name"). */
-  readonly requester?: 'server' | 'extension';
+  /**
+   * Who `server` names: an MCP server (the default), another VS Code extension (shown as
+   * "Extension: name") or an ACP agent the person configured (its own questions and permissions).
+   */
+  readonly requester?: 'server' | 'extension' | 'agent';
   /** The tool call this request belongs to, when known. */
   readonly tool?: string;
   /** The tool is annotated `destructiveHint: true`. */
   readonly destructive?: boolean;
   /** The agent whose call asked (the gateway's downstream client, from its `clientInfo`), when known. */
   readonly agent?: string;
+  /** The ACP agent session the question belongs to, by its title ("for session 'fix the tests'"). */
+  readonly session?: string;
   /**
    * The person started the call this question belongs to themselves (Run Tool), so a modal
    * is warranted for it; a question from any other call, or from no known call, never gets one.
@@ -55,14 +60,16 @@ export interface UrlInputRequest {
 export type InputRequest = FormInputRequest | UrlInputRequest;
 
 /**
- * Who asks, in plain words: "server · tool", "Extension: name", and ", for <agent>" when
- * an agent's call asked through the gateway. Each surface escapes it as it needs.
+ * Who asks, in plain words: "server · tool", "Extension: name", ", for <agent>" when an
+ * agent's call asked through the gateway, and ", for session '<title>'" when an ACP agent
+ * asks in one of its sessions. Each surface escapes it as it needs.
  */
 export function sourceLabel(source: RequestSource): string {
   const who = source.requester === 'extension' ? `Extension: ${source.server}` : source.server;
   const tool = source.tool && source.background ? `${source.tool} (background task)` : source.tool;
   const what = tool ? `${who} · ${tool}` : source.background ? `${who} (background task)` : who;
-  return withoutInvisible(source.agent ? `${what}, for ${source.agent}` : what);
+  const forWhom = source.agent ? `, for ${source.agent}` : source.session !== undefined ? `, for session '${source.session}'` : '';
+  return withoutInvisible(`${what}${forWhom}`);
 }
 
 export function formOf(request: InputRequest): FormModel {

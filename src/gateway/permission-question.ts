@@ -45,7 +45,8 @@ const AGENT = 'Claude Code';
 export const DECISION_FIELD = 'decision';
 const SESSION_CHOICE = 'Allow for this session';
 
-function clip(text: string, max = SHOWN_CHARS): string {
+/** How long text (a command, a file's content) is shown in a permission question; ACP's permissions (src/acp) show theirs the same way. */
+export function clip(text: string, max = SHOWN_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
 

@@ -44,6 +44,12 @@ describe('lint holds the layers', function () {
     ['src/mcp/virtual.ts', "import { x } from '../gateway/server';", 'nothing of src/gateway in src/mcp'],
     ['src/mcp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/mcp'],
     ['src/cli/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/cli'],
+    ['src/acp/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/acp'],
+    ['src/acp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/acp'],
+    ['src/acp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/acp'],
+    ['src/acp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/acp but its permission question'],
+    ['src/mcp/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/mcp'],
+    ['src/gateway/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/gateway'],
     ['src/elicitation/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/elicitation'],
@@ -67,6 +73,11 @@ describe('lint holds the layers', function () {
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
     await assertPasses('src/gateway/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../gateway/server';"), 'no-restricted-imports');
+    await assertPasses('src/acp/virtual.ts', use("import { x } from '../mcp/errors';"), 'no-restricted-imports');
+    await assertPasses('src/acp/virtual.ts', use("import { x } from '../gateway/permission-question';"), 'no-restricted-imports');
+    await assertPasses('src/acp/virtual.ts', use("import { x } from '@agentclientprotocol/sdk';"), 'no-restricted-imports');
+    await assertPasses('src/cli/virtual.ts', use("import { x } from '../acp/agent-client';"), 'no-restricted-imports');
+    await assertPasses('src/ui/virtual.ts', use("import { x } from '../acp/agent-client';"), 'no-restricted-imports');
     await assertPasses('src/mcp/virtual.ts', use("import { x } from '../elicitation/schema';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from '../src/elicitation/validation';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from 'ajv-formats/dist/formats';"), 'no-restricted-imports');

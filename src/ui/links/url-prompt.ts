@@ -31,7 +31,8 @@ export function linkSite(check: CheckedLink): string {
 
 /** The heading: who asks for which site. */
 export function linkHeading(source: RequestSource, check: CheckedLink): string {
-  const who = source.requester === 'extension' ? sourceLabel(source) : `"${source.server}"${source.tool ? ` (${source.tool})` : ''}`;
+  // An extension or an ACP agent is named as the label says it (with the agent's session).
+  const who = source.requester === 'extension' || source.requester === 'agent' ? sourceLabel(source) : `"${source.server}"${source.tool ? ` (${source.tool})` : ''}`;
   return oneLine(`${who} asks you to open a link to ${linkSite(check)}`, 300);
 }
 

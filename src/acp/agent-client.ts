@@ -1,0 +1,363 @@
+/**
+ * One ACP client per agent process: starts it, initializes (what we advertise, and why),
+ * opens sessions, and answers what the agent asks of its client: permissions and
+ * questions through the broker, files through the host's port within the session's
+ * working directories, `session/update` to the session it names.
+ *
+ * Advertised: `fs.readTextFile` and `fs.writeTextFile` (the host's files: in VS Code an
+ * open editor's unsaved text, an undoable edit), `elicitation` form and url (form only
+ * when URL mode is turned off), boolean config options. Not advertised: `terminal`. With
+ * it we would run the agent's commands ourselves, in our own process, with a terminal UI
+ * of ours; without it the agent runs them itself and asks first (`session/request_permission`),
+ * which is the question the person sees here.
+ */
+import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import type { FormParams } from '../elicitation/broker';
+import { isAbsolute } from 'node:path';
+import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
+import type { Content } from '../elicitation/model';
+import type { RequestSource } from '../elicitation/request';
+import { sourceLabel } from '../elicitation/request';
+import { isRecord } from '../elicitation/is-record';
+import { errorMessage, toRpcError } from '../mcp/errors';
+import { Listeners } from '../mcp/listeners';
+import { type AcpSdk, loadAcpSdk } from './acp-sdk-loader';
+import { AgentProcess, type AgentExit } from './agent-process';
+import { askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agent-questions';
+import { AgentSession } from './agent-session';
+import { checkFileAccess, FileAccessError, linesOf } from './file-access';
+import { permissionOutcome, permissionQuestion } from './permission';
+import type { AgentDefinition, AgentHost } from './ports';
+import { askSessionConfig, sessionConfigSchema } from './session-config';
+
+/** What the agent said of itself at `initialize` (its own words: never shown as who asks). */
+export interface AgentInfo {
+  readonly protocolVersion: number;
+  readonly agentInfo?: { readonly name: string; readonly title?: string; readonly version: string };
+  readonly capabilities: NonNullable<InitializeResponse['agentCapabilities']>;
+  readonly authMethods: NonNullable<InitializeResponse['authMethods']>;
+  /** The unmerged Session Input Options proposal's form for `session/new` (session-config.ts). */
+  readonly sessionConfigSchema?: Record<string, unknown>;
+}
+
+export type AgentEvent =
+  | { readonly type: 'exit'; readonly exit: AgentExit }
+  /** A question before any session (scoped by `requestId`) was asked and answered. */
+  | { readonly type: 'question'; readonly asker: string; readonly message: string; readonly action: string }
+  /** The agent reported a URL-mode question finished (`elicitation/complete`). */
+  | { readonly type: 'link-completed'; readonly elicitationId: string };
+
+export interface NewSessionOptions {
+  /** The working directory (absolute): the agent reads and writes only inside it and `additionalDirectories`. */
+  readonly cwd: string;
+  readonly additionalDirectories?: readonly string[];
+  /** A mode to switch to once the session exists (an unknown one is an error naming those offered). */
+  readonly mode?: string;
+  /** Values for the proposal's session form, sent as `config` (only to an agent that advertised one). */
+  readonly config?: Content;
+}
+
+const PRE_SESSION = 'before the session starts';
+/** What each update we read must carry (the SDK's schema would have said so; we read updates ourselves). */
+const REQUIRED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  agent_message_chunk: ['content'],
+  user_message_chunk: ['content'],
+  agent_thought_chunk: ['content'],
+  tool_call: ['toolCallId', 'title'],
+  tool_call_update: ['toolCallId'],
+  plan: ['entries'],
+  available_commands_update: ['availableCommands'],
+  current_mode_update: ['currentModeId'],
+  config_option_update: ['configOptions'],
+};
+/** How long a failed start waits to learn how the process ended. */
+const EXIT_GRACE_MS = 2000;
+/** Our requests a `requestId` question may belong to that come before a session exists. */
+const PRE_SESSION_METHODS = new Set(['initialize', 'authenticate', 'session/new', 'session/load', 'session/resume']);
+/** Sessions not yet known whose updates are kept: a few in flight at most; more is an agent misbehaving. */
+const EARLY_SESSIONS_KEPT = 8;
+
+export class AgentClient {
+  readonly events = new Listeners<AgentEvent>();
+  private readonly sessions = new Map<string, AgentSession>();
+  /** Updates for a session whose `session/new` answer is still on its way. */
+  private readonly early = new Map<string, Parameters<AgentSession['receive']>[0][]>();
+  private info: AgentInfo | undefined;
+  private agent!: ClientContext;
+  private connection!: { close(error?: unknown): void; readonly signal: AbortSignal };
+
+  private constructor(
+    readonly definition: AgentDefinition,
+    private readonly host: AgentHost,
+    private readonly sdk: AcpSdk,
+    private readonly process: AgentProcess,
+  ) {}
+
+  /** Starts the agent and initializes it; fails with the agent's own words when it cannot. */
+  static async start(definition: AgentDefinition, host: AgentHost): Promise<AgentClient> {
+    const sdk = loadAcpSdk();
+    const client = new AgentClient(definition, host, sdk, new AgentProcess(sdk, definition, host));
+    client.connect();
+    void client.process.exited.then((exit) => client.onExit(exit));
+    try {
+      await client.initialize();
+    } catch (error) {
+      await client.process.stop();
+      throw error;
+    }
+    return client;
+  }
+
+  get name(): string {
+    return this.definition.name;
+  }
+
+  get agentInfo(): AgentInfo {
+    if (!this.info) throw new Error(`${this.name} is not initialized`);
+    return this.info;
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  get exited(): Promise<AgentExit> {
+    return this.process.exited;
+  }
+
+  session(id: string): AgentSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Asks the proposal's session form (session-config.ts), if the agent sent one; undefined otherwise or when not answered. */
+  async askSessionConfig(signal: AbortSignal): Promise<Content | undefined> {
+    const schema = this.info?.sessionConfigSchema;
+    return schema && askSessionConfig(this.host.broker, this.name, schema, signal, this.host.settings().applyDefaults);
+  }
+
+  async newSession(options: NewSessionOptions): Promise<AgentSession> {
+    const directories = [options.cwd, ...(options.additionalDirectories ?? [])];
+    const relative = directories.find((d) => !isAbsolute(d));
+    if (relative !== undefined) throw new Error(`a session's directories are absolute paths, not ${relative}`);
+    const extra = options.additionalDirectories?.length && this.info?.capabilities.sessionCapabilities?.additionalDirectories ? { additionalDirectories: [...options.additionalDirectories] } : {};
+    // `config` is the unmerged proposal's (session-config.ts): sent only to an agent that asked for it.
+    const config = options.config && this.info?.sessionConfigSchema ? { config: options.config } : {};
+    const response = await this.agent.request('session/new', { cwd: options.cwd, mcpServers: [], ...extra, ...config });
+    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response);
+    this.sessions.set(session.id, session);
+    for (const update of this.early.get(session.id) ?? []) session.receive(update);
+    this.early.delete(session.id);
+    if (options.mode !== undefined && options.mode !== session.modes?.current.id) await session.setMode(options.mode);
+    return session;
+  }
+
+  /** Closes the connection and ends the process; every open question closes. */
+  async close(): Promise<AgentExit> {
+    const reason = new Error(`${this.name} was stopped`);
+    for (const session of this.sessions.values()) session.end(reason);
+    this.connection.close(reason);
+    return this.process.stop();
+  }
+
+  private connect(): void {
+    // Updates are taken off the stream in order (agent-process.ts); a malformed one is logged and dropped.
+    this.process.onSessionUpdate = (params) => {
+      try {
+        this.onUpdate(params);
+      } catch (error) {
+        this.host.log.warn(`${this.name} sent a session update this client cannot read: ${errorMessage(error)}`);
+      }
+    };
+    const app = this.sdk
+      .client({ name: this.host.clientInfo.name })
+      .onRequest('session/request_permission', ({ params, signal }) => this.permission(params, signal))
+      // Read raw: the SDK's own parsing would drop what our schema check must see (agent-questions.ts).
+      .onRequest<unknown, CreateElicitationResponse>('elicitation/create', (params) => params, ({ params, signal }) => this.question(params, signal))
+      .onRequest('fs/read_text_file', async ({ params }) => {
+        const path = await this.access(params.sessionId, params.path, 'read');
+        try {
+          return { content: linesOf(await this.host.files.read(path), params.line, params.limit) };
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw this.sdk.RequestError.resourceNotFound(params.path);
+          throw error;
+        }
+      })
+      .onRequest('fs/write_text_file', async ({ params }) => {
+        if (!this.host.isTrusted()) {
+          throw new this.sdk.RequestError(-32602, `Refused to write ${params.path}: this workspace is not trusted, and nothing is written until it is`);
+        }
+        await this.host.files.write(await this.access(params.sessionId, params.path, 'write'), params.content);
+        return {};
+      })
+      .onNotification('elicitation/complete', ({ params }) => {
+        this.host.log.info(`${this.name}: the link question ${params.elicitationId} is finished`);
+        this.events.fire({ type: 'link-completed', elicitationId: params.elicitationId });
+      });
+    const connection = app.connect(this.process.stream);
+    this.connection = connection;
+    this.agent = connection.agent;
+  }
+
+  private onUpdate(raw: unknown): void {
+    if (!isRecord(raw) || typeof raw.sessionId !== 'string' || !isRecord(raw.update) || typeof raw.update.sessionUpdate !== 'string') {
+      throw new Error('it needs a sessionId and an update with a sessionUpdate');
+    }
+    const kind = raw.update.sessionUpdate;
+    const needs = REQUIRED_FIELDS[kind];
+    const missing = needs?.find((field) => (raw.update as Record<string, unknown>)[field] === undefined);
+    if (missing) throw new Error(`a ${kind} update needs ${missing}`);
+    const update = raw.update as unknown as SessionUpdate;
+    const session = this.sessions.get(raw.sessionId);
+    if (session) session.receive(update);
+    else {
+      this.early.set(raw.sessionId, [...(this.early.get(raw.sessionId) ?? []), update].slice(-50));
+      if (this.early.size > EARLY_SESSIONS_KEPT) this.early.delete(this.early.keys().next().value!);
+    }
+  }
+
+  private async initialize(): Promise<void> {
+    const { urlMode } = this.host.settings();
+    const exited = this.process.exited.then((exit) => {
+      throw new Error(`${this.name} ended before it answered initialize: ${describeExit(exit)}`);
+    });
+    const request: InitializeRequest = {
+      protocolVersion: this.sdk.PROTOCOL_VERSION,
+      clientCapabilities: {
+        fs: { readTextFile: true, writeTextFile: true },
+        terminal: false,
+        elicitation: urlMode ? { form: {}, url: {} } : { form: {} },
+        session: { configOptions: { boolean: {} } },
+      },
+      clientInfo: this.host.clientInfo,
+    };
+    let response: InitializeResponse;
+    try {
+      response = await Promise.race([this.agent.request('initialize', request), exited]);
+    } catch (error) {
+      // The connection closes with the process: say how the process ended, not that the connection did.
+      // Its output ends a moment before its exit is known: wait for that a little.
+      const grace = setTimeoutPromise(EXIT_GRACE_MS, undefined, { ref: false });
+      const exit = await Promise.race([this.process.exited, grace]);
+      if (exit) throw new Error(`${this.name} ended before it answered initialize: ${describeExit(exit)}`, { cause: error });
+      throw error;
+    }
+    if (response.protocolVersion !== this.sdk.PROTOCOL_VERSION) {
+      throw new Error(`${this.name} speaks ACP version ${response.protocolVersion}; this client speaks version ${this.sdk.PROTOCOL_VERSION}`);
+    }
+    const schema = sessionConfigSchema(response);
+    this.info = {
+      protocolVersion: response.protocolVersion,
+      ...(response.agentInfo && { agentInfo: { name: response.agentInfo.name, version: response.agentInfo.version, ...(typeof response.agentInfo.title === 'string' && { title: response.agentInfo.title }) } }),
+      capabilities: response.agentCapabilities ?? {},
+      authMethods: response.authMethods ?? [],
+      ...(schema && { sessionConfigSchema: schema }),
+    };
+  }
+
+  private knownSession(sessionId: string): AgentSession {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw this.sdk.RequestError.sessionNotFound(sessionId);
+    return session;
+  }
+
+  private async access(sessionId: string, path: string, what: 'read' | 'write'): Promise<string> {
+    const session = this.knownSession(sessionId);
+    try {
+      return await checkFileAccess(path, session.directories, what);
+    } catch (error) {
+      if (error instanceof FileAccessError) {
+        this.host.log.warn(`${this.name}: ${error.message}`);
+        throw new this.sdk.RequestError(-32602, error.message);
+      }
+      throw error;
+    }
+  }
+
+  private async permission(request: RequestPermissionRequest, requestSignal: AbortSignal): Promise<RequestPermissionResponse> {
+    const session = this.knownSession(request.sessionId);
+    const turn = session.currentTurn();
+    // What the session's updates said of the tool call fills what the request leaves out.
+    const known = session.updates.toolCall(request.toolCall.toolCallId);
+    const toolCall: ToolCallUpdate = known
+      ? {
+          ...request.toolCall,
+          title: request.toolCall.title ?? known.title,
+          kind: request.toolCall.kind ?? (known.kind as ToolKind),
+          rawInput: request.toolCall.rawInput ?? known.rawInput,
+          locations: request.toolCall.locations ?? [...known.locations],
+        }
+      : request.toolCall;
+    const { params, source } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
+    const merged = { ...request, toolCall };
+    const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
+    // The runner's rules answer first; what they do not cover is asked.
+    const answer = this.host.permissionPolicy?.(merged) ?? (await this.askPermission(merged, params, source, signal, turn));
+    const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
+    session.tell({
+      type: 'permission',
+      asker: sourceLabel(source),
+      toolCall: source.tool ?? '',
+      kind: toolCall.kind ?? 'other',
+      answer: chosen ? chosen.name : 'cancelled',
+      ...(chosen && { optionKind: chosen.kind }),
+    });
+    return { outcome: answer };
+  }
+
+  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined): Promise<RequestPermissionOutcome> {
+    try {
+      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true }), turn?.signal.aborted === true);
+    } catch (error) {
+      // Too many open questions, or a prompt that failed: nobody allowed it.
+      this.host.log.warn(`${sourceLabel(source)}: the permission could not be asked: ${errorMessage(error)}`);
+      return permissionOutcome(request, { action: 'decline' }, turn?.signal.aborted === true);
+    }
+  }
+
+  private async question(raw: unknown, requestSignal: AbortSignal): Promise<CreateElicitationResponse> {
+    let source: RequestSource;
+    let signal: AbortSignal;
+    let session: AgentSession | undefined;
+    try {
+      const question = readAgentQuestion(raw);
+      if (question.scope.kind === 'session') {
+        session = this.knownSession(question.scope.sessionId);
+        const toolCall = question.scope.toolCallId !== undefined ? session.updates.toolCall(question.scope.toolCallId) : undefined;
+        source = { server: this.name, requester: 'agent', ...(toolCall?.title && { tool: toolCall.title }), session: session.label };
+        const turn = session.currentTurn();
+        signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
+      } else {
+        const method = this.process.methodInFlight(question.scope.requestId);
+        if (method === undefined) throw new QuestionParamsError(`requestId ${JSON.stringify(question.scope.requestId)} is not a request of this client waiting for its answer`);
+        source = { server: this.name, requester: 'agent', tool: PRE_SESSION_METHODS.has(method) ? PRE_SESSION : method };
+        signal = AbortSignal.any([requestSignal, this.process.untilAnswered(question.scope.requestId), this.connection.signal]);
+      }
+      const result = await askAgentQuestion(this.host.broker, question, source, signal, this.host.settings());
+      const told = { type: 'question' as const, asker: sourceLabel(source), message: question.params.message, action: result.action };
+      if (session) session.tell(told);
+      else this.events.fire(told);
+      return result;
+    } catch (error) {
+      this.host.log.warn(`${this.name}: a question was refused or failed: ${errorMessage(error)}`);
+      if (error instanceof QuestionParamsError) throw new this.sdk.RequestError(-32602, `Invalid elicitation request: ${error.message}`);
+      if (error instanceof this.sdk.RequestError) throw error;
+      const rpc = toRpcError(error);
+      throw new this.sdk.RequestError(rpc.code, rpc.message, rpc.data);
+    }
+  }
+
+  private onExit(exit: AgentExit): void {
+    const reason = new Error(`${this.name} ended: ${describeExit(exit)}`);
+    for (const session of this.sessions.values()) session.end(reason);
+    this.connection.close(reason);
+    this.events.fire({ type: 'exit', exit });
+  }
+}
+
+/** How a process ended, in words, with the last thing it wrote to stderr. */
+export function describeExit(exit: AgentExit): string {
+  const how = exit.error ?? (exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`);
+  const said = exit.stderrTail.at(-1);
+  return said ? `${how} (${said})` : how;
+}
+

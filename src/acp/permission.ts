@@ -1,0 +1,166 @@
+/**
+ * An ACP agent's `session/request_permission` as one question to the person, and the
+ * answer as ACP's outcome. The gateway's model for Claude Code's permission hook
+ * (src/gateway/permission-question.ts): the agent asks before it acts, so a tool call that
+ * changes things (`execute`, `edit`, `delete`, `move`) is the person's own confirmation,
+ * a modal; its text is shown the same way (`clip`). Pure.
+ *
+ * The choices are the agent's options, named as it names them (an `*_always` option whose
+ * name does not say so gets " (always)": the person must know the answer lasts), and the
+ * first reject option is the default. Declining or dismissing answers that reject option;
+ * only a cancelled turn answers `cancelled`, as ACP asks.
+ */
+import type { PermissionOption, RequestPermissionOutcome, RequestPermissionRequest, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { FormParams } from '../elicitation/broker';
+import type { ElicitResult } from '../elicitation/model';
+import type { RequestSource } from '../elicitation/request';
+import { isRecord } from '../elicitation/is-record';
+import { clip, DECISION_FIELD } from '../gateway/permission-question';
+
+/** Tool kinds whose calls change files or run programs: asked in a modal, reject the default. */
+const CHANGING_KINDS = new Set(['execute', 'edit', 'delete', 'move']);
+
+const KIND_WORDS: Readonly<Record<string, string>> = {
+  read: 'read files',
+  edit: 'edit files',
+  delete: 'delete files',
+  move: 'move files',
+  search: 'search',
+  execute: 'run a command',
+  think: 'think',
+  fetch: 'fetch from the web',
+  switch_mode: 'switch its mode',
+  other: 'use a tool',
+};
+
+const OPTION_WORDS: Readonly<Record<string, string>> = {
+  allow_once: 'Allow once',
+  allow_always: 'Always allow',
+  reject_once: 'Reject',
+  reject_always: 'Always reject',
+};
+
+/** Who asks: the configured agent, in which session (by title). */
+export interface PermissionAsker {
+  readonly agent: string;
+  readonly session?: string;
+}
+
+function kindOf(toolCall: ToolCallUpdate): string {
+  return typeof toolCall.kind === 'string' && toolCall.kind in KIND_WORDS ? toolCall.kind : 'other';
+}
+
+/** The command of a shell-like tool call, when its raw input carries one. */
+function commandOf(rawInput: unknown): string | undefined {
+  if (!isRecord(rawInput)) return undefined;
+  const command = rawInput.command ?? rawInput.cmd;
+  if (typeof command === 'string' && command !== '') return command;
+  if (Array.isArray(command) && command.every((c) => typeof c === 'string')) return command.join(' ');
+  return undefined;
+}
+
+/** The files the tool call names: its locations and the paths of its diffs, once each. */
+export function filesOf(toolCall: ToolCallUpdate): string[] {
+  const files = new Set<string>();
+  for (const location of toolCall.locations ?? []) {
+    if (typeof location?.path === 'string') files.add(typeof location.line === 'number' ? `${location.path}:${location.line}` : location.path);
+  }
+  for (const item of toolCall.content ?? []) if (item.type === 'diff' && typeof item.path === 'string') files.add(item.path);
+  return [...files];
+}
+
+/** What the tool call is about to do, as text: title, kind, the command or raw input, details, changes, files. */
+export function describeToolCall(toolCall: ToolCallUpdate): string {
+  const kind = kindOf(toolCall);
+  const parts: string[] = [`${clip(toolCall.title ?? '(no title)', 300)}`, `Kind: ${kind} (${KIND_WORDS[kind]})`];
+  const command = commandOf(toolCall.rawInput);
+  if (command !== undefined) parts.push(`Command:\n${clip(command)}`);
+  else if (toolCall.rawInput !== undefined && toolCall.rawInput !== null && !(isRecord(toolCall.rawInput) && Object.keys(toolCall.rawInput).length === 0)) {
+    parts.push(`Input:\n${clip(JSON.stringify(toolCall.rawInput, null, 2) ?? String(toolCall.rawInput))}`);
+  }
+  for (const item of toolCall.content ?? []) {
+    if (item.type === 'content' && item.content.type === 'text' && item.content.text.trim() !== '' && item.content.text !== command) {
+      parts.push(clip(item.content.text, 300));
+    }
+    if (item.type === 'diff') {
+      const before = typeof item.oldText === 'string' ? `${item.oldText.split('\n').length} lines` : 'a new file';
+      parts.push(`Changes ${item.path} (${before} → ${item.newText.split('\n').length} lines):\n${clip(item.newText, 700)}`);
+    }
+  }
+  const files = filesOf(toolCall);
+  if (files.length > 0) parts.push(`Files it touches:\n${files.map((f) => clip(f, 300)).join('\n')}`);
+  return parts.join('\n\n');
+}
+
+/** The option's name as the agent gives it; an always option that does not say so says it. */
+export function optionLabel(option: PermissionOption): string {
+  const name = typeof option.name === 'string' ? option.name.trim() : '';
+  const label = name === '' ? (OPTION_WORDS[option.kind] ?? option.optionId) : name;
+  return option.kind.endsWith('_always') && !/always/i.test(label) ? `${label} (always)` : label;
+}
+
+/** The agent's options, each id once (a repeated id could not tell the answers apart). */
+function distinctOptions(request: RequestPermissionRequest): PermissionOption[] {
+  const seen = new Set<string>();
+  return request.options.filter((o) => typeof o.optionId === 'string' && !seen.has(o.optionId) && seen.add(o.optionId));
+}
+
+/** The option a "no" stands for: the first `reject_once`, else none (a lasting reject is the person's own choice). */
+function rejectOnce(request: RequestPermissionRequest): PermissionOption | undefined {
+  return request.options.find((o) => o.kind === 'reject_once');
+}
+
+/** Asked in a modal, with the reject option the default: the tool call changes things. */
+export function changesThings(toolCall: ToolCallUpdate): boolean {
+  return CHANGING_KINDS.has(kindOf(toolCall));
+}
+
+/** The question put to the person, and who it shows as asking. */
+export function permissionQuestion(asker: PermissionAsker, request: RequestPermissionRequest): { params: FormParams; source: RequestSource } {
+  const { toolCall } = request;
+  const kind = kindOf(toolCall);
+  const changing = changesThings(toolCall);
+  const source: RequestSource = {
+    server: asker.agent,
+    requester: 'agent',
+    tool: clip(toolCall.title ?? KIND_WORDS[kind], 120),
+    ...(asker.session !== undefined && { session: asker.session }),
+    // The agent the person runs asks before it acts: their own confirmation, a modal where it changes things.
+    ...(changing && { destructive: true, personStarted: true }),
+  };
+  const options = distinctOptions(request);
+  const byDefault = options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
+  return {
+    source,
+    params: {
+      message: `${asker.agent} asks for permission to ${KIND_WORDS[kind]}.\n\n${describeToolCall(toolCall)}`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          [DECISION_FIELD]: {
+            type: 'string',
+            title: 'Permission',
+            oneOf: options.map((o) => ({ const: o.optionId, title: optionLabel(o) })),
+            ...(byDefault && { default: byDefault.optionId }),
+          },
+        },
+        required: [DECISION_FIELD],
+      },
+    },
+  };
+}
+
+/**
+ * The person's answer as ACP's outcome. A cancelled turn answers `cancelled`; a decline or
+ * a dismissal answers the agent's one-time reject (or `cancelled` when it offers none).
+ */
+export function permissionOutcome(request: RequestPermissionRequest, result: ElicitResult, turnCancelled: boolean): RequestPermissionOutcome {
+  if (turnCancelled) return { outcome: 'cancelled' };
+  if (result.action === 'accept') {
+    const chosen = result.content?.[DECISION_FIELD];
+    const option = request.options.find((o) => o.optionId === chosen);
+    if (option) return { outcome: 'selected', optionId: option.optionId };
+  }
+  const no = rejectOnce(request);
+  return no ? { outcome: 'selected', optionId: no.optionId } : { outcome: 'cancelled' };
+}

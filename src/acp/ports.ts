@@ -1,0 +1,68 @@
+/**
+ * What a host (the VS Code UI, the runner, the tests) hands `src/acp`, and what it is told:
+ * the agent to run, where its questions go (the broker), how files are read and written
+ * (VS Code: an open editor's unsaved text, an undoable edit; the runner: the disk), and
+ * whether the workspace is trusted. No logic here.
+ */
+import type { RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
+import type { Broker } from '../elicitation/broker';
+
+/** An agent the person configured (`elicitationHost.agents`: name → command, args, env). */
+export interface AgentDefinition {
+  /** The configured name: shown as who asks (we vouch for it; the agent's own `agentInfo` is only what it says). */
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Over the host's environment; `null` removes a variable. */
+  readonly env?: Readonly<Record<string, string | null>>;
+  /** Where the process runs (default: the first session's directory is not known yet, so the host's). */
+  readonly cwd?: string;
+}
+
+/**
+ * How an agent's `fs/read_text_file` and `fs/write_text_file` reach files. The path is
+ * absolute and has passed the session's access rules (file-access.ts) before either runs.
+ */
+export interface AgentFiles {
+  /** The file's text: in VS Code an open editor's unsaved text wins over the disk. */
+  read(path: string): Promise<string>;
+  /** Writes the whole text: in VS Code as an edit the person can undo, shown. */
+  write(path: string, content: string): Promise<void>;
+}
+
+export interface AgentLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  /** A line the agent wrote to stderr. */
+  stderr(line: string): void;
+}
+
+export interface AgentSettings {
+  /** Offer URL-mode questions (`elicitationHost.url.enabled`); off advertises form mode only. */
+  readonly urlMode: boolean;
+  /** Fill fields left empty with their defaults when the person accepts. */
+  readonly applyDefaults: boolean;
+  /** A question is withdrawn after this long unanswered. 0: never. */
+  readonly elicitationTimeoutMs: number;
+}
+
+export interface AgentHost {
+  readonly broker: Broker;
+  readonly files: AgentFiles;
+  /**
+   * The workspace is trusted. Read at every write: nothing is written while it is false
+   * (the host also starts no workspace-defined agent command until it is trusted).
+   */
+  isTrusted(): boolean;
+  readonly log: AgentLog;
+  settings(): AgentSettings;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /**
+   * Decides a permission without asking anyone (the runner's `--permissions`); undefined
+   * for one it has no rule for, which is asked. Without it every permission is asked.
+   */
+  readonly permissionPolicy?: (request: RequestPermissionRequest) => RequestPermissionOutcome | undefined;
+  /** The environment agents start from (default: this process's). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+}

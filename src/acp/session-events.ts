@@ -1,0 +1,159 @@
+/**
+ * What a session shows, as typed events a UI or the runner renders: `session/update`
+ * notifications turned into our shapes (a tool call's updates merged into its whole
+ * state), plus what happens on our side of a turn (a permission or a question asked and
+ * how it was answered, the turn's end). Agent text stays data here; each surface escapes
+ * it as it needs. Pure.
+ */
+import type { ContentBlock, SessionConfigOption, SessionUpdate, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
+
+export interface ToolCallView {
+  readonly id: string;
+  readonly title: string;
+  readonly kind: string;
+  readonly status: 'pending' | 'in_progress' | 'completed' | 'failed';
+  /** Text the tool call carries (its output, a description). */
+  readonly text: readonly string[];
+  readonly diffs: readonly { readonly path: string; readonly oldText?: string; readonly newText: string }[];
+  readonly locations: readonly { readonly path: string; readonly line?: number }[];
+  readonly rawInput?: unknown;
+}
+
+export interface ConfigOptionView {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly category?: string;
+  /** A select's choices, groups flattened; a boolean's are none. */
+  readonly type: 'select' | 'boolean';
+  readonly currentValue: string | boolean;
+  readonly options: readonly { readonly value: string; readonly name: string; readonly description?: string; readonly group?: string }[];
+}
+
+export interface ModeView {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+}
+
+export interface CommandView {
+  readonly name: string;
+  readonly description: string;
+  readonly hint?: string;
+}
+
+export type SessionEvent =
+  | { readonly type: 'message'; readonly role: 'agent' | 'user'; readonly text: string; readonly messageId?: string }
+  | { readonly type: 'thought'; readonly text: string }
+  | { readonly type: 'tool-call'; readonly toolCall: ToolCallView; readonly first: boolean }
+  | { readonly type: 'plan'; readonly entries: readonly { readonly content: string; readonly priority: string; readonly status: string }[] }
+  | { readonly type: 'mode'; readonly mode: ModeView }
+  | { readonly type: 'config-options'; readonly options: readonly ConfigOptionView[] }
+  | { readonly type: 'commands'; readonly commands: readonly CommandView[] }
+  | { readonly type: 'title'; readonly title: string }
+  | { readonly type: 'notice'; readonly severity: string; readonly title: string; readonly description?: string }
+  /** A permission was answered (our side): who asked (the label), the tool call, the option chosen by name ("cancelled" for none). */
+  | { readonly type: 'permission'; readonly asker: string; readonly toolCall: string; readonly kind: string; readonly answer: string; readonly optionKind?: string }
+  /** A question was asked (our side): who asked (the label), its message, how it ended. */
+  | { readonly type: 'question'; readonly asker: string; readonly message: string; readonly action: string }
+  | { readonly type: 'turn-end'; readonly stopReason: StopReason };
+
+/** A content block as text: text itself, anything else named in brackets. */
+export function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'resource_link':
+      return `[${block.title ?? block.name}: ${block.uri}]`;
+    case 'resource':
+      return 'text' in block.resource ? block.resource.text : `[${block.resource.uri}]`;
+    default:
+      return `[${block.type}]`;
+  }
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function merge(previous: ToolCallView | undefined, update: ToolCallUpdate & { toolCallId: string }): ToolCallView {
+  const content: readonly ToolCallContent[] | undefined = update.content ?? undefined;
+  const text = content ? content.flatMap((c) => (c.type === 'content' ? [blockText(c.content)] : c.type === 'terminal' ? [`[terminal ${c.terminalId}]`] : [])) : previous?.text ?? [];
+  const diffs = content
+    ? content.flatMap((c) => (c.type === 'diff' ? [{ path: c.path, newText: c.newText, ...(typeof c.oldText === 'string' && { oldText: c.oldText }) }] : []))
+    : previous?.diffs ?? [];
+  const locations = update.locations
+    ? update.locations.map((l) => ({ path: l.path, ...(typeof l.line === 'number' && { line: l.line }) }))
+    : previous?.locations ?? [];
+  const rawInput = update.rawInput !== undefined && !(typeof update.rawInput === 'object' && update.rawInput !== null && Object.keys(update.rawInput).length === 0) ? update.rawInput : previous?.rawInput;
+  return {
+    id: update.toolCallId,
+    title: str(update.title) ?? previous?.title ?? '',
+    kind: str(update.kind) ?? previous?.kind ?? 'other',
+    status: update.status ?? previous?.status ?? 'pending',
+    text,
+    diffs,
+    locations,
+    ...(rawInput !== undefined && { rawInput }),
+  };
+}
+
+export function configOptionViews(options: readonly SessionConfigOption[]): ConfigOptionView[] {
+  return options.map((option) => {
+    const common = { id: option.id, name: option.name, ...(str(option.description) && { description: option.description! }), ...(str(option.category) && { category: option.category! }) };
+    if (option.type === 'boolean') return { ...common, type: 'boolean' as const, currentValue: Boolean((option as { currentValue?: unknown }).currentValue), options: [] };
+    const select = option as { currentValue: string; options: unknown[] };
+    const flat = select.options.flatMap((entry) => {
+      const e = entry as { value?: string; name: string; description?: string | null; group?: string; options?: { value: string; name: string; description?: string | null }[] };
+      const one = (o: { value: string; name: string; description?: string | null }, group?: string) => ({ value: o.value, name: o.name, ...(str(o.description) && { description: o.description! }), ...(group && { group }) });
+      return e.options ? e.options.map((o) => one(o, e.name)) : e.value !== undefined ? [one(e as { value: string; name: string })] : [];
+    });
+    return { ...common, type: 'select' as const, currentValue: select.currentValue, options: flat };
+  });
+}
+
+/** Follows one session's updates: the tool calls' merged state, and the event each update makes. */
+export class SessionUpdates {
+  private readonly toolCalls = new Map<string, ToolCallView>();
+
+  constructor(private readonly modeName: (id: string) => ModeView) {}
+
+  toolCall(id: string): ToolCallView | undefined {
+    return this.toolCalls.get(id);
+  }
+
+  /** The event for one update; undefined for what nobody renders (usage, compaction). */
+  read(update: SessionUpdate): SessionEvent | undefined {
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+      case 'user_message_chunk':
+        return { type: 'message', role: update.sessionUpdate === 'agent_message_chunk' ? 'agent' : 'user', text: blockText(update.content), ...(str(update.messageId) && { messageId: update.messageId! }) };
+      case 'agent_thought_chunk':
+        return { type: 'thought', text: blockText(update.content) };
+      case 'tool_call':
+      case 'tool_call_update': {
+        const first = !this.toolCalls.has(update.toolCallId);
+        const view = merge(this.toolCalls.get(update.toolCallId), update);
+        this.toolCalls.set(update.toolCallId, view);
+        return { type: 'tool-call', toolCall: view, first };
+      }
+      case 'plan':
+        return { type: 'plan', entries: update.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
+      case 'current_mode_update':
+        return { type: 'mode', mode: this.modeName(update.currentModeId) };
+      case 'config_option_update':
+        return { type: 'config-options', options: configOptionViews(update.configOptions) };
+      case 'available_commands_update':
+        return {
+          type: 'commands',
+          commands: update.availableCommands.map((c) => ({ name: c.name, description: c.description, ...(c.input && str(c.input.hint) && { hint: c.input.hint }) })),
+        };
+      case 'session_info_update':
+        return str(update.title) ? { type: 'title', title: update.title! } : undefined;
+      case 'notice':
+        return { type: 'notice', severity: update.severity, title: update.title, ...(str(update.description) && { description: update.description! }) };
+      default:
+        return undefined;
+    }
+  }
+}

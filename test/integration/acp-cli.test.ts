@@ -1,0 +1,110 @@
+/**
+ * `elicitation-host acp` (the built dist/cli.js), as an agent author would run it in CI:
+ * the fixture ACP agent, and claude-agent-acp with a fake model in its Manual mode.
+ */
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import { claudeAgent, fixtureAgent, workFolder } from '../support/acp-harness';
+import { REPO } from '../support/servers';
+
+const CLI = join(REPO, 'dist/cli.js');
+
+function run(args: string[], cwd: string, env: Record<string, string | null | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is not built: run "node scripts/build.mjs" first (npm run test:integration does it).');
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...env })) if (typeof v === 'string') merged[k] = v;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'acp', ...args], { cwd, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+function file(folder: string, name: string, data: unknown): string {
+  const path = join(folder, name);
+  writeFileSync(path, JSON.stringify(data));
+  return path;
+}
+
+describe('ACP: elicitation-host acp', function () {
+  this.timeout(120_000);
+  const agent = fixtureAgent();
+  const fixture = ['--', agent.command, ...agent.args];
+
+  it('answers a form from an answers file, sets the mode and a config option, and prints the turn', async () => {
+    const folder = workFolder();
+    const answers = file(folder, 'answers.json', [{ action: 'accept', content: { colour: 'red', initials: 'XY' } }]);
+    const { code, stdout, stderr } = await run(['--answers', answers, '--mode', 'auto', '--config', 'model=large', '--prompt', 'form', ...fixture], folder);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^\[mode\] Ask \(ask\)\n\[mode\] Auto \(auto\)\n/);
+    assert.match(stdout, /\? acp-agent\.js · Choose a colour, for session 'form': Which colour, and your initials\?/);
+    assert.match(stdout, /\? acp-agent\.js · Choose a colour, for session 'form' asked: Which colour, and your initials\? → accept/);
+    assert.match(stdout, /form: \{"action":"accept","content":\{"colour":"red","initials":"XY"\}\}\n\[stop\] end_turn\n$/);
+  });
+
+  it('refuses permissions by rule (exit 4) and grants them by a rules file, as JSON lines', async () => {
+    const folder = workFolder();
+    const denied = await run(['--permissions', 'deny', '--json', '--prompt', 'permission', ...fixture], folder);
+    assert.equal(denied.code, 4, denied.stderr);
+    const lines = denied.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(lines.find((l) => l.type === 'permission'), {
+      type: 'permission', asker: "acp-agent.js · Edit notes.txt, for session 'permission'", toolCall: 'Edit notes.txt', kind: 'edit', answer: 'Reject', optionKind: 'reject_once',
+    });
+    const rules = file(folder, 'permissions.json', { 'rm -rf build': 'reject_once', edit: 'allow_always' });
+    const granted = await run(['--permissions', rules, '--prompt', 'permission', ...fixture], folder);
+    assert.equal(granted.code, 0, granted.stderr);
+    assert.match(granted.stdout, /permission: \{"outcome":"selected","optionId":"always"\}/);
+  });
+
+  it('an unknown mode is an error naming the modes the agent offers', async () => {
+    const { code, stderr } = await run(['--mode', 'yolo', '--prompt', 'hello', ...fixture], workFolder());
+    assert.equal(code, 1);
+    assert.match(stderr, /error: acp-agent\.js has no mode "yolo"; it offers ask \(Ask\), auto \(Auto\)/);
+  });
+
+  describe('with claude-agent-acp and a fake model', () => {
+    let model: FakeAnthropic;
+    before(async () => {
+      model = await startFakeAnthropic((turn) => {
+        const [result] = turn.toolResults;
+        if (result) return { text: `${result.isError ? 'Tool failed' : 'Tool said'}: ${result.content}` };
+        if (turn.userText === 'ask me') return { toolUse: { name: 'AskUserQuestion', input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] } } };
+        if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build' } } };
+        return { text: 'Hello.' };
+      });
+    });
+    after(() => model.close());
+
+    const claude = () => {
+      const definition = claudeAgent(model.url);
+      return { args: ['--', definition.command, ...definition.args], env: definition.env ?? {} };
+    };
+
+    it('runs to the end with an answers file for AskUserQuestion', async () => {
+      const { args, env } = claude();
+      const folder = workFolder();
+      const answers = file(folder, 'answers.json', [{ action: 'accept', content: { question_0: 'Red' } }]);
+      const { code, stdout, stderr } = await run(['--answers', answers, '--prompt', 'ask me', ...args], folder, env);
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, /\? claude-agent-acp · Which colour\?, for session 'ask me' asked: Which colour\? → accept/);
+      assert.match(stdout, /Tool said: .*"Which colour\?"="Red"/);
+    });
+
+    it('in Manual mode (--mode default) a denied Bash exits 4 and the folder stays', async () => {
+      const { args, env } = claude();
+      const folder = workFolder();
+      mkdirSync(join(folder, 'build'));
+      const { code, stdout, stderr } = await run(['--mode', 'default', '--permissions', 'deny', '--prompt', 'clean the build', ...args], folder, env);
+      assert.equal(code, 4, stderr);
+      assert.match(stdout, /\[mode\] Manual \(default\)/);
+      assert.match(stdout, /! claude-agent-acp · rm -rf build, for session 'clean the build' asked permission \(execute\): No/);
+      assert.ok(existsSync(join(folder, 'build')));
+    });
+  });
+});

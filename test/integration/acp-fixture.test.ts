@@ -1,0 +1,248 @@
+/**
+ * src/acp against the fixture ACP agent (test/fixtures/acp/fixture-agent.ts, SDK 2.4), with
+ * the store, broker, validation and History of the product and a scripted person. The
+ * agent's replies say what reached it, so each answer is checked on the agent's side.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentClient } from '../../src/acp/agent-client';
+import type { AgentSession } from '../../src/acp/agent-session';
+import type { SessionEvent } from '../../src/acp/session-events';
+import type { InputRequest } from '../../src/elicitation/request';
+import { sourceLabel } from '../../src/elicitation/request';
+import { type AcpHost, createAcpHost, fixtureAgent, workFolder } from '../support/acp-harness';
+import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
+import { waitUntil } from '../support/wait';
+
+/** Runs one turn and returns the agent's reply text and every event of the session meanwhile. */
+async function turn(session: AgentSession, prompt: string): Promise<{ reply: string; events: SessionEvent[]; stop: string }> {
+  const events: SessionEvent[] = [];
+  const stopListening = session.events.add((e) => events.push(e));
+  try {
+    const stop = await session.prompt(prompt);
+    const reply = events.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? [e.text] : [])).join('');
+    return { reply, events, stop };
+  } finally {
+    stopListening();
+  }
+}
+
+function question(request: InputRequest, id: string) {
+  const q = request.questions.find((x) => x.id === id);
+  assert.ok(q, `no question ${id} in ${JSON.stringify(request.questions.map((x) => x.id))}`);
+  return q;
+}
+
+describe('ACP: src/acp with the fixture agent', function () {
+  this.timeout(60_000);
+  let prompter: ScriptedPrompter;
+  let acp: AcpHost;
+  let folder: string;
+
+  beforeEach(() => {
+    prompter = new ScriptedPrompter();
+    acp = createAcpHost(prompter);
+    folder = workFolder();
+  });
+  afterEach(() => acp.closeAll());
+
+  async function started(args: string[] = []): Promise<{ client: AgentClient; session: AgentSession }> {
+    const client = await acp.start(fixtureAgent('fixture', args));
+    return { client, session: await client.newSession({ cwd: folder }) };
+  }
+
+  it('streams the reply (chunks, a thought, a plan) and takes the title the agent gives', async () => {
+    const { session } = await started();
+    const { reply, events, stop } = await turn(session, 'hello');
+    assert.equal(stop, 'end_turn');
+    assert.match(reply, /^Hello from the fixture\./);
+    assert.ok(events.filter((e) => e.type === 'message').length >= 3, 'the reply came in chunks');
+    assert.ok(events.some((e) => e.type === 'thought' && e.text === 'The person greets me.'));
+    assert.ok(events.some((e) => e.type === 'plan' && e.entries[0].content === 'Greet back'));
+    // The turn's end comes after everything the agent said in it (the SDK hands notifications over late).
+    assert.deepEqual(events.slice(-2).map((e) => e.type), ['title', 'turn-end']);
+    // What we advertised, as the agent received it: files yes, terminal no, both elicitation modes.
+    assert.match(reply, /client: \{"fs":\{"readTextFile":true,"writeTextFile":true\},"terminal":false,.*"elicitation":\{"form":\{\},"url":\{\}\}/);
+    assert.equal(session.label, 'fix the tests');
+  });
+
+  it('asks a form question as the agent in its session and tool call, and the answer reaches the agent', async () => {
+    const { session } = await started();
+    await turn(session, 'hello');
+    prompter.push((request, options) => {
+      assert.equal(sourceLabel(request.source), "fixture · Choose a colour, for session 'fix the tests'");
+      assert.equal(request.source.requester, 'agent');
+      assert.equal(options.presentation, 'form');
+      const colour = question(request, 'colour');
+      assert.equal(colour.kind, 'single-select');
+      // ACP's option descriptions and string patterns reach the question model; the schema's nulls are "absent".
+      assert.deepEqual(colour.kind === 'single-select' && colour.options.map((o) => o.description), ['warm', 'cool']);
+      const initials = question(request, 'initials');
+      assert.equal(initials.kind === 'text' && initials.pattern, '^[A-Z]{2,3}$');
+      return accept({ colour: 'blue', initials: 'abc' })(request, options);
+    });
+    // The first answer breaks the pattern: asked again with the refusal beside the field, never sent.
+    prompter.push((request, options) => {
+      assert.equal(options.errors?.[0]?.questionId, 'initials');
+      return accept({ colour: 'blue', initials: 'AB' })(request, options);
+    });
+    const { reply } = await turn(session, 'form');
+    assert.equal(reply, 'form: {"action":"accept","content":{"colour":"blue","initials":"AB"}}');
+    const entry = acp.history.entries[0];
+    assert.equal(entry.source.requester, 'agent');
+    assert.equal(entry.source.session, 'fix the tests');
+    assert.equal(entry.outcome, 'accepted');
+  });
+
+  it('decline and cancel reach the agent as different answers', async () => {
+    const { session } = await started();
+    prompter.push(decline);
+    assert.equal((await turn(session, 'form')).reply, 'form: {"action":"decline"}');
+    prompter.push(cancel);
+    assert.equal((await turn(session, 'form')).reply, 'form: {"action":"cancel"}');
+  });
+
+  it('asks a URL-mode question as a link, by our link rules', async () => {
+    const { client, session } = await started();
+    const completed: string[] = [];
+    client.events.add((e) => e.type === 'link-completed' && completed.push(e.elicitationId));
+    prompter.push((request, options) => {
+      assert.equal(request.mode, 'url');
+      assert.equal(options.presentation, 'url');
+      assert.equal(request.mode === 'url' && request.url, 'https://example.com/review/1');
+      return { action: 'accept' };
+    });
+    assert.equal((await turn(session, 'url')).reply, 'url: {"action":"accept"}');
+    await waitUntil('the completion notification', () => completed.includes('review-1'));
+  });
+
+  it('asks an edit permission as a modal choice of the agent\'s own options, reject the default, and passes allow_always', async () => {
+    const { session } = await started();
+    prompter.push((request, options) => {
+      assert.equal(sourceLabel(request.source), `fixture · Edit notes.txt, for session '${session.label}'`);
+      // Modal: the person's own agent asks before it changes a file.
+      assert.equal(request.source.destructive, true);
+      assert.equal(request.source.personStarted, true);
+      assert.equal(options.presentation, 'pick');
+      const decision = question(request, 'decision');
+      assert.ok(decision.kind === 'single-select');
+      assert.deepEqual(decision.options.map((o) => o.label), ['Allow', 'Always allow', 'Reject']);
+      assert.equal(decision.defaultValue, 'no');
+      assert.match(request.message, /Kind: edit/);
+      assert.match(request.message, /Files it touches:\n\/work\/notes\.txt/);
+      return accept({ decision: 'always' })(request, options);
+    });
+    const { reply, events } = await turn(session, 'permission');
+    assert.equal(reply, 'permission: {"outcome":"selected","optionId":"always"}');
+    assert.ok(events.some((e) => e.type === 'permission' && e.optionKind === 'allow_always' && e.answer === 'Always allow'));
+    assert.equal(acp.history.entries[0].answers[0].answer, 'Always allow');
+  });
+
+  it('a declined or dismissed permission answers the agent\'s reject option', async () => {
+    const { session } = await started();
+    prompter.push(decline);
+    const declined = await turn(session, 'run');
+    assert.equal(declined.reply, 'permission: {"outcome":"selected","optionId":"no"}');
+    // The reply written after the permission comes before the turn's end.
+    assert.deepEqual(declined.events.slice(-2).map((e) => e.type), ['message', 'turn-end']);
+    prompter.push(cancel);
+    assert.equal((await turn(session, 'run')).reply, 'permission: {"outcome":"selected","optionId":"no"}');
+  });
+
+  it('shows the mode and changes it, and the config options', async () => {
+    const { session } = await started();
+    assert.equal(session.modes?.current.id, 'ask');
+    assert.deepEqual(session.modes?.available.map((m) => m.name), ['Ask', 'Auto']);
+    const modes: string[] = [];
+    session.events.add((e) => e.type === 'mode' && modes.push(e.mode.name));
+    await session.setMode('auto');
+    assert.equal(session.modes?.current.id, 'auto');
+    assert.deepEqual(modes, ['Auto']);
+    await session.setConfigOption('model', 'large');
+    assert.equal(session.configOptions.find((o) => o.id === 'model')?.currentValue, 'large');
+    assert.equal((await turn(session, 'mode')).reply, 'mode: auto; model: large');
+    await assert.rejects(session.setMode('yolo'), /fixture has no mode "yolo"; it offers ask \(Ask\), auto \(Auto\)/);
+    await assert.rejects(session.setConfigOption('model', 'huge'), /"huge" is not a value of fixture's option "model"; it takes small, large/);
+  });
+
+  it('asks a question scoped by requestId before the session exists', async () => {
+    const client = await acp.start(fixtureAgent('fixture', ['--ask-before-session']));
+    let created = false;
+    prompter.push((request, options) => {
+      assert.equal(created, false, 'asked before session/new was answered');
+      assert.equal(sourceLabel(request.source), 'fixture · before the session starts');
+      assert.equal(request.source.session, undefined);
+      return accept({ workspace: 'main' })(request, options);
+    });
+    const session = await client.newSession({ cwd: folder });
+    created = true;
+    assert.match((await turn(session, 'hello')).reply, /before the session: \{"action":"accept","content":\{"workspace":"main"\}\}/);
+  });
+
+  it('a cancelled turn closes its open permission (answered cancelled) and question', async () => {
+    const { session } = await started();
+    prompter.push(waitForAbort, waitForAbort);
+    const running = turn(session, 'wait');
+    await waitUntil('the permission and the question on screen', () => acp.store.state.requests.filter((r) => r.status === 'open').length === 2);
+    session.cancel();
+    const { reply, stop } = await running;
+    assert.equal(stop, 'cancelled');
+    assert.equal(reply, 'permission: {"outcome":"cancelled"}; question: {"action":"cancel"}');
+    assert.ok(prompter.asked.every((a) => a.options.signal.aborted), 'both prompts were told to close');
+    assert.equal(acp.store.state.requests.filter((r) => r.status === 'open').length, 0);
+  });
+
+  it('reads and writes inside the working directory only, and writes nothing in an untrusted workspace', async () => {
+    const { session } = await started();
+    const notes = join(folder, 'sub', 'notes.txt');
+    assert.equal((await turn(session, `write ${notes} first line`)).reply, 'write: ok');
+    assert.equal(readFileSync(notes, 'utf8'), 'first line');
+    assert.equal((await turn(session, `read ${notes}`)).reply, 'read: first line');
+
+    const outside = workFolder('acp-other-repo-');
+    writeFileSync(join(outside, 'secret.txt'), 'not yours');
+    const escape = join(folder, '..', outside.split('/').at(-1)!, 'secret.txt');
+    assert.match((await turn(session, `read ${escape}`)).reply, /^read: error -32602: Refused to read .*secret\.txt: an agent may read files only inside its session's working directories/);
+    // A link inside the folder that points outside is outside.
+    mkdirSync(join(folder, 'links'));
+    symlinkSync(outside, join(folder, 'links', 'elsewhere'));
+    assert.match((await turn(session, `read ${join(folder, 'links', 'elsewhere', 'secret.txt')}`)).reply, /Refused to read .*\(really .*secret\.txt\)/);
+    assert.match((await turn(session, `write ${join(folder, 'links', 'elsewhere', 'new.txt')} x`)).reply, /Refused to write/);
+    assert.equal(existsSync(join(outside, 'new.txt')), false);
+
+    acp.trusted = false;
+    const refused = join(folder, 'untrusted.txt');
+    assert.match((await turn(session, `write ${refused} x`)).reply, /Refused to write .*untrusted\.txt: this workspace is not trusted/);
+    assert.equal(existsSync(refused), false);
+  });
+
+  it('refuses what a broken agent sends, with errors naming the fault, and goes on', async () => {
+    const { session } = await started();
+    const { reply } = await turn(session, 'bad');
+    assert.match(reply, /^bad: error -32602: Invalid elicitation schema: properties\.address: .* \| error -32602: Invalid elicitation request: requestId "not-a-request-of-yours" is not a request of this client waiting for its answer$/);
+    assert.ok(acp.log.lines.some((l) => /^warn fixture sent a session update this client cannot read/.test(l)), acp.log.lines.join('\n'));
+    assert.equal(prompter.asked.length, 0, 'nothing reached the person');
+  });
+
+  it('an agent that cannot start, or ends at once, fails with how it ended', async () => {
+    await assert.rejects(acp.start({ name: 'ghost', command: join(folder, 'no-such-agent'), args: [] }), /ghost ended before it answered initialize: .*no-such-agent could not be started: ENOENT/);
+    await assert.rejects(
+      acp.start({ name: 'quitter', command: process.execPath, args: ['-e', 'console.error("no API key"); process.exit(3)'] }),
+      /quitter ended before it answered initialize: exit code 3 \(no API key\)/,
+    );
+  });
+
+  it('reads the proposed session form (configSchema, unmerged) and sends its values with session/new', async () => {
+    const client = await acp.start(fixtureAgent());
+    assert.deepEqual(Object.keys((client.agentInfo.sessionConfigSchema?.properties ?? {}) as object), ['greeting']);
+    prompter.push((request, options) => {
+      assert.equal(options.presentation, 'form');
+      assert.equal(sourceLabel(request.source), 'fixture · new session');
+      return accept({ greeting: 'good morning' })(request, options);
+    });
+    const config = await client.askSessionConfig(new AbortController().signal);
+    const session = await client.newSession({ cwd: folder, ...(config && { config }) });
+    assert.match((await turn(session, 'hello')).reply, /config: \{"greeting":"good morning"\}/);
+  });
+});

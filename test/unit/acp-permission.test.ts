@@ -1,0 +1,73 @@
+/**
+ * An ACP permission request as our question, and the answer as ACP's outcome
+ * (src/acp/permission.ts): the agent's options as the choices, named as given, an always
+ * option reading as always, reject the default; modal for tool kinds that change things.
+ */
+import { strict as assert } from 'node:assert';
+import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
+import { describeToolCall, optionLabel, permissionOutcome, permissionQuestion } from '../../src/acp/permission';
+import { parseRequestedSchema } from '../../src/elicitation/schema';
+import { sourceLabel } from '../../src/elicitation/request';
+
+const bash: RequestPermissionRequest = {
+  sessionId: 's1',
+  toolCall: {
+    toolCallId: 'toolu_1',
+    kind: 'execute',
+    status: 'pending',
+    title: 'rm -rf build',
+    content: [{ type: 'content', content: { type: 'text', text: 'Delete the build folder' } }],
+    locations: [{ path: '/repo/build' }],
+    rawInput: { command: 'rm -rf build', description: 'Delete the build folder' },
+  },
+  options: [
+    { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
+    { optionId: 'reject', name: 'No', kind: 'reject_once' },
+  ],
+};
+
+describe('ACP permissions as our questions', () => {
+  it('a command is a modal choice headed by the agent, the tool call and the session, "No" the default', () => {
+    const { params, source } = permissionQuestion({ agent: 'gemini', session: 'fix the tests' }, bash);
+    assert.equal(sourceLabel(source), "gemini · rm -rf build, for session 'fix the tests'");
+    assert.equal(source.destructive, true);
+    assert.equal(source.personStarted, true);
+    const parsed = parseRequestedSchema(params.requestedSchema);
+    assert.ok(parsed.ok);
+    const [decision] = parsed.form.questions;
+    assert.ok(decision.kind === 'single-select');
+    assert.equal(decision.required, true);
+    assert.deepEqual(decision.options.map((o) => [o.value, o.label]), [['allow-once', 'Yes'], ['reject', 'No']]);
+    assert.equal(decision.defaultValue, 'reject');
+    assert.equal(
+      params.message,
+      'gemini asks for permission to run a command.\n\nrm -rf build\n\nKind: execute (run a command)\n\nCommand:\nrm -rf build\n\nDelete the build folder\n\nFiles it touches:\n/repo/build',
+    );
+  });
+
+  it('a read is not modal; raw input without a command is shown as JSON; diffs name their files', () => {
+    const read = permissionQuestion({ agent: 'codex' }, { ...bash, toolCall: { toolCallId: 't', kind: 'read', title: 'Read a.txt', rawInput: { path: '/r/a.txt' } } });
+    assert.equal(read.source.destructive, undefined);
+    assert.equal(sourceLabel(read.source), 'codex · Read a.txt');
+    assert.match(read.params.message, /Input:\n\{\n {2}"path": "\/r\/a\.txt"\n\}/);
+    const edit = describeToolCall({ toolCallId: 't', kind: 'edit', title: 'Edit a.txt', content: [{ type: 'diff', path: '/r/a.txt', oldText: 'a\nb', newText: 'a\nc\nd' }] });
+    assert.match(edit, /Changes \/r\/a\.txt \(2 lines → 3 lines\):\na\nc\nd/);
+    assert.match(edit, /Files it touches:\n\/r\/a\.txt/);
+  });
+
+  it('an always option reads as always; a nameless option gets its kind\'s words', () => {
+    assert.equal(optionLabel({ optionId: 'a', name: 'Yes, and don\'t ask again', kind: 'allow_always' }), "Yes, and don't ask again (always)");
+    assert.equal(optionLabel({ optionId: 'a', name: 'Always allow', kind: 'allow_always' }), 'Always allow');
+    assert.equal(optionLabel({ optionId: 'a', name: ' ', kind: 'reject_once' }), 'Reject');
+  });
+
+  it('the answer: the chosen option; decline and dismissal the one-time reject; a cancelled turn cancelled', () => {
+    assert.deepEqual(permissionOutcome(bash, { action: 'accept', content: { decision: 'allow-once' } }, false), { outcome: 'selected', optionId: 'allow-once' });
+    assert.deepEqual(permissionOutcome(bash, { action: 'decline' }, false), { outcome: 'selected', optionId: 'reject' });
+    assert.deepEqual(permissionOutcome(bash, { action: 'cancel' }, false), { outcome: 'selected', optionId: 'reject' });
+    assert.deepEqual(permissionOutcome(bash, { action: 'accept', content: { decision: 'allow-once' } }, true), { outcome: 'cancelled' });
+    // No one-time reject offered: a "no" is not turned into a lasting one.
+    const onlyAlways = { ...bash, options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' as const }, { optionId: 'never', name: 'Never', kind: 'reject_always' as const }] };
+    assert.deepEqual(permissionOutcome(onlyAlways, { action: 'decline' }, false), { outcome: 'cancelled' });
+  });
+});
