@@ -35,12 +35,15 @@ describe('the packaged extension', () => {
     const names = [...zipEntries(VSIX).keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
     assert.deepEqual(names, [
       'LICENSE.txt',
+      'dist/acp-sdk.js',
       'dist/extension.js',
       'dist/gateway.js',
       'dist/mcp-sdk.js',
       'dist/re2.js',
       'dist/webview/main.js',
       'dist/webview/pattern.js',
+      'dist/webview/session-styles.css',
+      'dist/webview/session.js',
       'dist/webview/styles.css',
       'docs/images/demo-form.png',
       'docs/images/demo-pick.png',
