@@ -19,6 +19,7 @@ import { InputResolver } from './ui/inputs';
 import { ServerLogs } from './ui/logs';
 import { MutedServers } from './ui/mutes';
 import { NativePrompter } from './ui/native-prompter';
+import { WHOLE_SCHEME, WholeInputDocuments } from './ui/whole-input';
 import { reportFailure as report, showInfo } from './ui/notify';
 import { OwnQuickInput } from './ui/own-quick-input';
 import { OPEN_PENDING_COMMAND, openPendingRequest, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/pending';
@@ -43,7 +44,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const store = new InputStore();
   bench?.watch(store);
   const mutes = new MutedServers(log);
-  const native = new NativePrompter(store, mutes, log);
+  const wholeInputs = new WholeInputDocuments();
+  const native = new NativePrompter(store, mutes, log, wholeInputs);
   const quickInput = new OwnQuickInput(() => native.pause());
   // The manager comes later (it needs the broker, which needs the panel): asked only once a form ends.
   const callsInFlight = { count: () => manager.callsInFlight, onChange: (listener: () => void) => manager.onCallsChanged.add(listener) };
@@ -146,6 +148,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, historyView),
     vscode.commands.registerCommand('elicitationHost.clearHistory', () => history.clear()),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
+    vscode.workspace.registerTextDocumentContentProvider(WHOLE_SCHEME, wholeInputs),
     vscode.commands.registerCommand('elicitationHost.runTool', (node?: ServersNode) =>
       report(runner.run(serverOf(manager, node)?.id, node?.kind === 'tool' ? node.tool.name : undefined)),
     ),
