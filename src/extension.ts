@@ -21,6 +21,7 @@ import { ExtensionConsentDialogs, installedExtension } from './ui/prompts/extens
 import { ServerLogs } from './ui/servers/logs';
 import { MutedServers } from './ui/prompts/mutes';
 import { NativePrompter } from './ui/prompts/native-prompter';
+import { WHOLE_SCHEME, WholeInputDocuments } from './ui/prompts/whole-input';
 import { reportFailure as report, showInfo } from './ui/notify';
 import { OwnQuickInput } from './ui/quick-input/own-quick-input';
 import { OPEN_PENDING_COMMAND, openPendingRequest, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/views/pending';
@@ -46,7 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const store = new InputStore();
   bench?.watch(store);
   const mutes = new MutedServers(log);
-  const native = new NativePrompter(store, mutes, log);
+  const wholeInputs = new WholeInputDocuments();
+  const native = new NativePrompter(store, mutes, log, wholeInputs);
   const quickInput = new OwnQuickInput(() => native.pause());
   // The manager comes later (it needs the broker, which needs the panel): asked only once a form ends.
   const callsInFlight = { count: () => manager.callsInFlight, onChange: (listener: () => void) => manager.onCallsChanged.add(listener) };
@@ -153,6 +155,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, historyView),
     vscode.commands.registerCommand('elicitationHost.clearHistory', () => history.clear()),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
+    vscode.workspace.registerTextDocumentContentProvider(WHOLE_SCHEME, wholeInputs),
     vscode.commands.registerCommand('elicitationHost.runTool', (node?: ServersNode) =>
       report(runner.run(serverOf(manager, node)?.id, node?.kind === 'tool' ? node.tool.name : undefined)),
     ),

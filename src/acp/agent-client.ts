@@ -16,7 +16,7 @@ import type { FormParams } from '../elicitation/broker';
 import { isAbsolute } from 'node:path';
 import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
 import type { Content } from '../elicitation/model';
-import type { RequestSource } from '../elicitation/request';
+import type { RequestSource, WholeInput } from '../elicitation/request';
 import { sourceLabel } from '../elicitation/request';
 import { isRecord } from '../elicitation/is-record';
 import { errorMessage, toRpcError } from '../mcp/errors';
@@ -287,11 +287,11 @@ export class AgentClient {
           locations: request.toolCall.locations ?? [...known.locations],
         }
       : request.toolCall;
-    const { params, source } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
+    const { params, source, whole } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
     const merged = { ...request, toolCall };
     const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
     // The runner's rules answer first; what they do not cover is asked.
-    const answer = this.host.permissionPolicy?.(merged) ?? (await this.askPermission(merged, params, source, signal, turn));
+    const answer = this.host.permissionPolicy?.(merged) ?? (await this.askPermission(merged, params, source, signal, turn, whole));
     const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
     session.tell({
       type: 'permission',
@@ -304,9 +304,9 @@ export class AgentClient {
     return { outcome: answer };
   }
 
-  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined): Promise<RequestPermissionOutcome> {
+  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined, whole: WholeInput | undefined): Promise<RequestPermissionOutcome> {
     try {
-      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true }), turn?.signal.aborted === true);
+      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true, ...(whole && { whole }) }), turn?.signal.aborted === true);
     } catch (error) {
       // Too many open questions, or a prompt that failed: nobody allowed it.
       this.host.log.warn(`${sourceLabel(source)}: the permission could not be asked: ${errorMessage(error)}`);

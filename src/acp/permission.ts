@@ -3,7 +3,9 @@
  * answer as ACP's outcome. The gateway's model for Claude Code's permission hook
  * (src/gateway/permission-question.ts): the agent asks before it acts, so a tool call that
  * changes things (`execute`, `edit`, `delete`, `move`) is the person's own confirmation,
- * a modal; its text is shown the same way (`clip`). Pure.
+ * a modal; its input is fitted to the dialog the same way (fit-text.ts: whole when it fits,
+ * else its start, its end and every line that runs something, the whole beside it for the
+ * dialog to open). Pure.
  *
  * The choices are the agent's options, named as it names them (an `*_always` option whose
  * name does not say so gets " (always)": the person must know the answer lasts), and the
@@ -13,9 +15,20 @@
 import type { PermissionOption, RequestPermissionOutcome, RequestPermissionRequest, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { FormParams } from '../elicitation/broker';
 import type { ElicitResult } from '../elicitation/model';
-import type { RequestSource } from '../elicitation/request';
+import { DIALOG_ROOM, type Room, shownInput, textRows } from '../elicitation/fit-text';
+import type { RequestSource, WholeInput } from '../elicitation/request';
 import { isRecord } from '../elicitation/is-record';
-import { clip, DECISION_FIELD } from '../gateway/permission-question';
+import { DECISION_FIELD } from '../gateway/permission-question';
+
+/** Rows each piece of text beside the input (the title, a description, a file) may take. */
+const ASIDE_ROWS = 3;
+/** Rows the input always gets, however much the words around it take. */
+const MIN_INPUT_ROWS = 8;
+
+/** Agent text beside the input, within a few rows (start and end kept, what is hidden said). */
+function aside(text: string, room: Room, rows = ASIDE_ROWS): string {
+  return shownInput(text, { rows, columns: room.columns }).text;
+}
 
 /** Tool kinds whose calls change files or run programs: asked in a modal, reject the default. */
 const CHANGING_KINDS = new Set(['execute', 'edit', 'delete', 'move']);
@@ -69,27 +82,47 @@ export function filesOf(toolCall: ToolCallUpdate): string[] {
   return [...files];
 }
 
-/** What the tool call is about to do, as text: title, kind, the command or raw input, details, changes, files. */
-export function describeToolCall(toolCall: ToolCallUpdate): string {
-  const kind = kindOf(toolCall);
-  const parts: string[] = [`${clip(toolCall.title ?? '(no title)', 300)}`, `Kind: ${kind} (${KIND_WORDS[kind]})`];
+/** The input a person approves: the command, else the raw input, else the first change, as the agent sent it. */
+function inputOf(toolCall: ToolCallUpdate): { readonly name: string; readonly text: string; readonly language: string; readonly kind: 'shell' | 'text' } | undefined {
   const command = commandOf(toolCall.rawInput);
-  if (command !== undefined) parts.push(`Command:\n${clip(command)}`);
-  else if (toolCall.rawInput !== undefined && toolCall.rawInput !== null && !(isRecord(toolCall.rawInput) && Object.keys(toolCall.rawInput).length === 0)) {
-    parts.push(`Input:\n${clip(JSON.stringify(toolCall.rawInput, null, 2) ?? String(toolCall.rawInput))}`);
+  if (command !== undefined) return { name: 'command', text: command, language: 'shellscript', kind: 'shell' };
+  const raw = toolCall.rawInput;
+  if (raw !== undefined && raw !== null && !(isRecord(raw) && Object.keys(raw).length === 0)) {
+    return { name: 'input', text: JSON.stringify(raw, null, 2) ?? String(raw), language: 'json', kind: 'text' };
   }
+  return undefined;
+}
+
+/**
+ * What the tool call is about to do, as text fitted to the room (a dialog's): title and kind,
+ * the command or raw input (its start, its end and what runs when it does not fit), the
+ * agent's words, the changes, the files; and the whole input when the text shows only part.
+ */
+export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_ROOM): { text: string; whole?: WholeInput } {
+  const kind = kindOf(toolCall);
+  const before = [`${aside(toolCall.title ?? '(no title)', room)}`, `Kind: ${kind} (${KIND_WORDS[kind]})`];
+  const input = inputOf(toolCall);
+  const after: string[] = [];
   for (const item of toolCall.content ?? []) {
-    if (item.type === 'content' && item.content.type === 'text' && item.content.text.trim() !== '' && item.content.text !== command) {
-      parts.push(clip(item.content.text, 300));
+    if (item.type === 'content' && item.content.type === 'text' && item.content.text.trim() !== '' && item.content.text !== input?.text) {
+      after.push(aside(item.content.text, room));
     }
     if (item.type === 'diff') {
-      const before = typeof item.oldText === 'string' ? `${item.oldText.split('\n').length} lines` : 'a new file';
-      parts.push(`Changes ${item.path} (${before} → ${item.newText.split('\n').length} lines):\n${clip(item.newText, 700)}`);
+      const was = typeof item.oldText === 'string' ? `${item.oldText.split('\n').length} lines` : 'a new file';
+      after.push(`Changes ${aside(item.path, room, 1)} (${was} → ${item.newText.split('\n').length} lines):\n${aside(item.newText, room, 6)}`);
     }
   }
   const files = filesOf(toolCall);
-  if (files.length > 0) parts.push(`Files it touches:\n${files.map((f) => clip(f, 300)).join('\n')}`);
-  return parts.join('\n\n');
+  if (files.length > 0) after.push(`Files it touches:\n${files.map((f) => aside(f, room, 1)).join('\n')}`);
+  if (!input) return { text: [...before, ...after].join('\n\n') };
+  const around = textRows([...before, `${input.name} (9,999 lines, not all shown):`, ...after].join('\n\n'), room.columns) + 2;
+  const fitted = shownInput(input.text, { rows: Math.max(MIN_INPUT_ROWS, room.rows - around), columns: room.columns }, input.kind);
+  const lines = input.text.split('\n').length;
+  const heading = `${input.name === 'command' ? 'Command' : 'Input'}${fitted.complete ? '' : ` (${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}, not all shown)`}:`;
+  return {
+    text: [...before, `${heading}\n${fitted.text}`, ...after].join('\n\n'),
+    ...(!fitted.complete && { whole: { name: input.name, text: input.text, language: input.language } }),
+  };
 }
 
 /** The option's name as the agent gives it; an always option that does not say so says it. */
@@ -116,24 +149,27 @@ export function changesThings(toolCall: ToolCallUpdate): boolean {
 }
 
 /** The question put to the person, and who it shows as asking. */
-export function permissionQuestion(asker: PermissionAsker, request: RequestPermissionRequest): { params: FormParams; source: RequestSource } {
+export function permissionQuestion(asker: PermissionAsker, request: RequestPermissionRequest, room: Room = DIALOG_ROOM): { params: FormParams; source: RequestSource; whole?: WholeInput } {
   const { toolCall } = request;
   const kind = kindOf(toolCall);
   const changing = changesThings(toolCall);
   const source: RequestSource = {
     server: asker.agent,
     requester: 'agent',
-    tool: clip(toolCall.title ?? KIND_WORDS[kind], 120),
+    tool: aside(toolCall.title ?? KIND_WORDS[kind], { rows: 1, columns: 120 }, 1),
     ...(asker.session !== undefined && { session: asker.session }),
     // The agent the person runs asks before it acts: their own confirmation, a modal where it changes things.
     ...(changing && { destructive: true, personStarted: true }),
   };
   const options = distinctOptions(request);
   const byDefault = options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
+  const intro = `${asker.agent} asks for permission to ${KIND_WORDS[kind]}.`;
+  const described = describeToolCall(toolCall, { rows: room.rows - textRows(intro, room.columns) - 1, columns: room.columns });
   return {
     source,
+    ...(described.whole && { whole: described.whole }),
     params: {
-      message: `${asker.agent} asks for permission to ${KIND_WORDS[kind]}.\n\n${describeToolCall(toolCall)}`,
+      message: `${intro}\n\n${described.text}`,
       requestedSchema: {
         type: 'object',
         properties: {

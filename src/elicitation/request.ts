@@ -38,6 +38,20 @@ export interface RequestSource {
   readonly background?: boolean;
 }
 
+/**
+ * The whole of what a person approves when the message shows only part of it (a long
+ * command: its start, its end and what runs, see fit-text.ts). A surface that cannot show
+ * it all offers to open it whole before the person decides.
+ */
+export interface WholeInput {
+  /** What it is, in a few words: "command", "file content", "edits", "input". */
+  readonly name: string;
+  /** As the agent sent it. */
+  readonly text: string;
+  /** The language to show it in (a VS Code language id): shellscript, powershell, json, plaintext. */
+  readonly language: string;
+}
+
 export interface FormInputRequest {
   readonly id: string;
   readonly mode: 'form';
@@ -45,6 +59,8 @@ export interface FormInputRequest {
   readonly message: string;
   readonly questions: readonly Question[];
   readonly createdAt: number;
+  /** Set when the message shows only part of what is approved. */
+  readonly whole?: WholeInput;
 }
 
 export interface UrlInputRequest {

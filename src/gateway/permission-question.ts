@@ -6,11 +6,14 @@
  * Shell commands and file changes are destructive: a modal where the UI has one, with
  * Decline, Allow this time and, when Claude Code offers "always allow" suggestions, Allow
  * for this session. Those suggestions go back with `destination: "session"`, so a click in
- * VS Code never writes a rule into anyone's settings file.
+ * VS Code never writes a rule into anyone's settings file. The input is shown in the room a
+ * dialog has (fit-text.ts): whole when it fits, else its start, its end and every line
+ * that runs something, and the whole goes with the question for the dialog to open.
  */
 import type { FormParams } from '../elicitation/broker';
+import { DIALOG_ROOM, type Room, shownInput, type TextKind, textRows } from '../elicitation/fit-text';
 import type { ElicitResult } from '../elicitation/model';
-import type { RequestSource } from '../elicitation/request';
+import type { RequestSource, WholeInput } from '../elicitation/request';
 import { isRecord } from '../elicitation/is-record';
 
 /** A permission update entry as Claude Code sends and reads it (`permission_suggestions`, `updatedPermissions`). */
@@ -38,16 +41,19 @@ export class PermissionInputError extends Error {}
 const DESTRUCTIVE_TOOLS = new Set(['Bash', 'PowerShell', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 /** Suggestion kinds that can be granted for this session only. */
 const SESSION_KINDS = new Set(['addRules', 'addDirectories', 'setMode']);
-/** How much of a command, file content or input is shown; the rest is elided. */
-const SHOWN_CHARS = 1500;
+/** Rows of the dialog that the words around the approved input (the agent's description, a grant) may take each. */
+const ASIDE_ROWS = 4;
+/** Rows the approved input always gets, however much the words around it take. */
+const MIN_INPUT_ROWS = 8;
 const AGENT = 'Claude Code';
 
 export const DECISION_FIELD = 'decision';
+const ONCE_CHOICE = 'Allow this time';
 const SESSION_CHOICE = 'Allow for this session';
 
-/** How long text (a command, a file's content) is shown in a permission question; ACP's permissions (src/acp) show theirs the same way. */
-export function clip(text: string, max = SHOWN_CHARS): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+/** Agent text beside the input (a description, a path, a URL): shown as it is, within a few rows. */
+function aside(text: string, room: Room, rows = ASIDE_ROWS): string {
+  return shownInput(text, { rows, columns: room.columns }).text;
 }
 
 function str(input: Readonly<Record<string, unknown>>, key: string): string | undefined {
@@ -59,38 +65,101 @@ function lineCount(text: string): number {
   return text === '' ? 0 : text.split('\n').length;
 }
 
-/** What the tool is about to do, in words, with its input (the command, the file). */
-export function describeToolUse(toolName: string, input: Readonly<Record<string, unknown>>): string {
-  const description = str(input, 'description');
-  const why = description ? `\n\n${clip(description, 300)}` : '';
+/** What the tool is about to do: the words before the input, the input itself, words after it. */
+interface ToolUse {
+  readonly intro: string;
+  readonly input?: { readonly text: string; readonly kind: TextKind; readonly name: string; readonly language: string };
+  readonly after?: string;
+  /** Say how many lines the input has even when it is shown whole (a file's content). */
+  readonly countLines?: boolean;
+}
+
+function toolUse(toolName: string, input: Readonly<Record<string, unknown>>, room: Room): ToolUse {
+  const path = (key: string, none: string): string => aside(str(input, key) ?? none, room, 3);
   switch (toolName) {
     case 'Bash':
     case 'PowerShell': {
-      const command = str(input, 'command') ?? '(no command given)';
-      return `${AGENT} wants to run this ${toolName === 'Bash' ? 'shell' : 'PowerShell'} command:\n\n${clip(command)}${why}`;
+      const description = str(input, 'description');
+      return {
+        intro: `${AGENT} wants to run this ${toolName === 'Bash' ? 'shell' : 'PowerShell'} command`,
+        input: { text: str(input, 'command') ?? '(no command given)', kind: 'shell', name: 'command', language: toolName === 'Bash' ? 'shellscript' : 'powershell' },
+        ...(description && { after: aside(description, room) }),
+      };
     }
     case 'Write': {
       const content = typeof input.content === 'string' ? input.content : '';
-      return `${AGENT} wants to write ${str(input, 'file_path') ?? '(no file given)'} (${lineCount(content)} lines):\n\n${clip(content)}`;
+      return {
+        intro: `${AGENT} wants to write ${path('file_path', '(no file given)')}`,
+        input: { text: content, kind: 'text', name: 'file content', language: 'plaintext' },
+        countLines: true,
+      };
     }
     case 'Edit':
-      return `${AGENT} wants to edit ${str(input, 'file_path') ?? '(no file given)'}${input.replace_all === true ? ', replacing every occurrence' : ''}.\n\nReplace:\n${clip(String(input.old_string ?? ''), 700)}\n\nWith:\n${clip(String(input.new_string ?? ''), 700)}`;
-    case 'MultiEdit':
-      return `${AGENT} wants to make ${Array.isArray(input.edits) ? input.edits.length : 'several'} edits to ${str(input, 'file_path') ?? '(no file given)'}.`;
-    case 'NotebookEdit':
-      return `${AGENT} wants to edit the notebook ${str(input, 'notebook_path') ?? '(no notebook given)'}.`;
+      return {
+        intro: `${AGENT} wants to edit ${path('file_path', '(no file given)')}${input.replace_all === true ? ', replacing every occurrence' : ''}`,
+        input: { text: editText(input), kind: 'text', name: 'edit', language: 'plaintext' },
+      };
+    case 'MultiEdit': {
+      const edits = Array.isArray(input.edits) ? input.edits.filter(isRecord) : [];
+      const text = edits.map((edit, i) => `Edit ${i + 1} of ${edits.length}${edit.replace_all === true ? ', every occurrence' : ''}:\n${editText(edit)}`).join('\n\n');
+      return {
+        intro: `${AGENT} wants to make ${edits.length} edit${edits.length === 1 ? '' : 's'} to ${path('file_path', '(no file given)')}`,
+        input: { text, kind: 'text', name: 'edits', language: 'plaintext' },
+      };
+    }
+    case 'NotebookEdit': {
+      const where = [str(input, 'cell_id') && `cell ${str(input, 'cell_id')}`, str(input, 'edit_mode')].filter(Boolean).join(', ');
+      return {
+        intro: `${AGENT} wants to edit the notebook ${path('notebook_path', '(no notebook given)')}${where ? ` (${aside(where, room, 1)})` : ''}`,
+        input: { text: typeof input.new_source === 'string' ? input.new_source : '', kind: 'text', name: 'cell source', language: 'plaintext' },
+      };
+    }
     case 'Read':
-      return `${AGENT} wants to read ${str(input, 'file_path') ?? '(no file given)'}.`;
-    case 'WebFetch':
-      return `${AGENT} wants to fetch ${str(input, 'url') ?? '(no address given)'}${str(input, 'prompt') ? `\n\nTo: ${clip(str(input, 'prompt')!, 300)}` : ''}`;
+      return { intro: `${AGENT} wants to read ${path('file_path', '(no file given)')}.` };
+    case 'WebFetch': {
+      const prompt = str(input, 'prompt');
+      return { intro: `${AGENT} wants to fetch ${path('url', '(no address given)')}`, ...(prompt && { after: `To: ${aside(prompt, room)}` }) };
+    }
     case 'WebSearch':
-      return `${AGENT} wants to search the web for: ${clip(str(input, 'query') ?? '', 300)}`;
+      return { intro: `${AGENT} wants to search the web for: ${aside(str(input, 'query') ?? '', room)}` };
     default: {
       const mcp = /^mcp__(.+?)__(.+)$/.exec(toolName);
       const what = mcp ? `the tool ${mcp[2]} of the MCP server ${mcp[1]}` : toolName;
-      return `${AGENT} wants to use ${what} with:\n\n${clip(JSON.stringify(input, null, 2))}`;
+      return {
+        intro: `${AGENT} wants to use ${aside(what, room, 2)} with`,
+        input: { text: JSON.stringify(input, null, 2), kind: 'text', name: 'input', language: 'json' },
+      };
     }
   }
+}
+
+function editText(edit: Readonly<Record<string, unknown>>): string {
+  return `Replace:\n${String(edit.old_string ?? '')}\n\nWith:\n${String(edit.new_string ?? '')}`;
+}
+
+/**
+ * The tool use in words with its input, fitted to the room (a dialog's): the input whole
+ * when it fits, else its start, its end and what runs, and the whole beside it. `grant` is
+ * more text after it, which takes room too.
+ */
+function described(toolName: string, input: Readonly<Record<string, unknown>>, room: Room, grant?: string): { message: string; whole?: WholeInput } {
+  const use = toolUse(toolName, input, room);
+  const tail = [use.after, grant].filter((t): t is string => t !== undefined).map((t) => `\n\n${t}`).join('');
+  if (!use.input) return { message: `${use.intro}${tail}` };
+  const around = textRows(`${use.intro} (9,999,999 lines, not all shown):\n${tail}`, room.columns) + 1;
+  const fitted = shownInput(use.input.text, { rows: Math.max(MIN_INPUT_ROWS, room.rows - around), columns: room.columns }, use.input.kind);
+  const lines = lineCount(use.input.text);
+  const counted = `${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}`;
+  const intro = fitted.complete ? `${use.intro}${use.countLines ? ` (${counted})` : ''}:` : `${use.intro} (${counted}, not all shown):`;
+  return {
+    message: `${intro}\n\n${fitted.text}${tail}`,
+    ...(!fitted.complete && { whole: { name: use.input.name, text: use.input.text, language: use.input.language } }),
+  };
+}
+
+/** What the tool is about to do, in words, with its input (the command, the file) as a dialog shows it. */
+export function describeToolUse(toolName: string, input: Readonly<Record<string, unknown>>, room: Room = DIALOG_ROOM): string {
+  return described(toolName, input, room).message;
 }
 
 /** A short name for one suggestion, for the "allow for this session" option. */
@@ -118,37 +187,30 @@ export function sessionUpdates(suggestions: readonly PermissionUpdate[]): Permis
   return suggestions.filter((s) => SESSION_KINDS.has(s.type) && describeSuggestion(s) !== undefined).map((s) => ({ ...s, destination: 'session' }));
 }
 
-/** The question put to the person, and who it shows as asking. */
-export function permissionQuestion(request: PermissionRequest): { params: FormParams; source: RequestSource } {
+/**
+ * The question put to the person, who it shows as asking, and the whole input when the
+ * message shows only part of it. Both ways Claude Code asks (the hook, the prompt tool)
+ * come here, so a permission reads the same whichever way it arrives: Allow this time,
+ * Allow for this session where Claude Code offers a grant, or Decline.
+ */
+export function permissionQuestion(request: PermissionRequest, room: Room = DIALOG_ROOM): { params: FormParams; source: RequestSource; whole?: WholeInput } {
   // The agent the person is running asks before it runs a program or changes a file: its own
-  // confirmation, not a server's, so a yes/no takes the modal a call the person started gets.
+  // confirmation, not a server's, so a question takes the modal a call the person started gets.
   const destructive = DESTRUCTIVE_TOOLS.has(request.toolName);
   const source: RequestSource = { server: AGENT, tool: request.toolName, ...(destructive && { destructive: true, personStarted: true }) };
-  const message = describeToolUse(request.toolName, request.input);
   const grants = sessionUpdates(request.suggestions);
-  if (grants.length === 0) {
-    // A yes/no question: a confirm, modal for destructive tools.
-    return { source, params: { message, requestedSchema: { type: 'object', properties: {} } } };
-  }
   // The grant is spelt out in the message: a dialog's buttons hold a short label only.
-  const summary = clip(grants.map(describeSuggestion).join('; '), 300);
+  const grant = grants.length > 0 ? `"${SESSION_CHOICE}" also allows, until Claude Code exits: ${aside(grants.map(describeSuggestion).join('; '), room)}` : undefined;
+  const { message, whole } = described(request.toolName, request.input, room, grant);
+  const choices = [{ const: 'once', title: ONCE_CHOICE }, ...(grant ? [{ const: 'session', title: SESSION_CHOICE }] : [])];
   return {
     source,
+    ...(whole && { whole }),
     params: {
-      message: `${message}\n\n"${SESSION_CHOICE}" also allows, until Claude Code exits: ${summary}`,
+      message,
       requestedSchema: {
         type: 'object',
-        properties: {
-          [DECISION_FIELD]: {
-            type: 'string',
-            title: 'Allow',
-            oneOf: [
-              { const: 'once', title: 'Allow this time' },
-              { const: 'session', title: SESSION_CHOICE },
-            ],
-            default: 'once',
-          },
-        },
+        properties: { [DECISION_FIELD]: { type: 'string', title: 'Allow', oneOf: choices, default: 'once' } },
         required: [DECISION_FIELD],
       },
     },

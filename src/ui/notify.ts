@@ -5,7 +5,7 @@
  * `window.show{Information,Warning,Error}Message` in this file only.
  */
 import * as vscode from 'vscode';
-import { linkSafe, oneLine, plain } from './text';
+import { dialogHeading, dialogText, linkSafe } from './text';
 
 /** Notifications turn `[label](target)` into links: broken here; on one line, capped. */
 const NOTIFICATION_FITS = 1000;
@@ -42,12 +42,15 @@ export interface Dialog<T extends vscode.MessageItem> {
 }
 
 /**
- * A modal dialog. Dialogs draw neither icons nor links, so their text needs no escaping,
- * only the invisible characters removed (and the heading on one line).
+ * A modal dialog. Dialogs draw neither icons nor links, so their text needs no escaping;
+ * what a person reads there is what they approve, so invisible and control characters are
+ * shown as `<U+XXXX>`, and a detail too long for the dialog keeps its start and its end
+ * (text.ts). A dialog whose detail is not all shown should offer the whole (the prompter's
+ * dialogs do). The first button is the default: put Decline first.
  */
 export function showDialog<T extends vscode.MessageItem>(dialog: Dialog<T>): Thenable<T | undefined> {
-  const heading = oneLine(dialog.heading, 400);
-  const options: vscode.MessageOptions = { modal: true, detail: plain(dialog.detail, 4000) };
+  const heading = dialogHeading(dialog.heading);
+  const options: vscode.MessageOptions = { modal: true, detail: dialogText(dialog.detail).text };
   return dialog.kind === 'warning'
     ? vscode.window.showWarningMessage(heading, options, ...dialog.buttons)
     : vscode.window.showInformationMessage(heading, options, ...dialog.buttons);

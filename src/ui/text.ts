@@ -10,9 +10,11 @@
  * Each surface gets exactly the escaping it needs, so nothing else is changed on screen.
  * Every helper first removes the characters that reorder or hide text (bidi controls,
  * zero-width characters): before escaping, because `neutralizeLinks` adds a zero-width
- * space of its own on purpose.
+ * space of its own on purpose. Dialogs, where a person approves what they read, show those
+ * characters as `<U+XXXX>` instead, and fit their detail to the room the dialog has.
  */
-import { withoutInvisible } from '../elicitation/plain-text';
+import { DIALOG_ROOM, type FittedText, type Room, shownInput } from '../elicitation/fit-text';
+import { showInvisible, withoutInvisible } from '../elicitation/plain-text';
 
 /** Escapes `$(name)` so a widget that draws icons shows it literally (VS Code's own escapeIcons rule). */
 export function escapeIcons(text: string): string {
@@ -51,6 +53,20 @@ export function linkSafe(text: string, maxLength = 2000): string {
 export function plain(text: string, maxLength = 4000): string {
   const kept = withoutInvisible(text);
   return kept.length > maxLength ? `${kept.slice(0, maxLength - 1)}…` : kept;
+}
+
+/** A dialog's heading: on one line, invisible and control characters shown as `<U+XXXX>`. */
+export function dialogHeading(text: string, maxLength = 400): string {
+  return oneLine(showInvisible(text), maxLength);
+}
+
+/**
+ * A dialog's detail: invisible and control characters shown as `<U+XXXX>`, runs of blank
+ * lines collapsed, and, when it does not fit the dialog, its start and its end with what
+ * is hidden said between (incomplete: the dialog should offer the whole).
+ */
+export function dialogText(text: string, room: Room = DIALOG_ROOM): FittedText {
+  return shownInput(text, room);
 }
 
 /** For the input box's prompt and validation message, which draw icons and links; lines are kept. */

@@ -2,7 +2,8 @@
 /**
  * UI scenarios: server text that VS Code widgets could take for markup (icon syntax, a
  * command link, HTML) is shown as text on every surface: the quick input's prompts, options
- * and messages, the Run Tool list, the destructive modal, notices, the Pending Inputs view,
+ * and messages, the Run Tool list, the destructive modal (which also shows a bidi override as
+ * <U+202E>), notices, the Pending Inputs view,
  * the pending list, and an error notification carrying a crashed server's last words.
  */
 import { strict as assert } from 'node:assert';
@@ -96,7 +97,8 @@ describe(`UI: server text is text on every surface (VS Code ${versionName()})`, 
     await workbench.typeInQuickInput('3000');
     await page.keyboard.press('Enter');
     await workbench.dialog.waitFor({ timeout: 20_000 });
-    await assertShownAsText(workbench.dialog, 'the destructive modal');
+    // What hides or reorders text is shown in a dialog, where the person approves what they read.
+    await assertShownAsText(workbench.dialog, 'the destructive modal', [...MARKUP_PARTS, 'Pay <U+202E>txt.exe']);
     await workbench.screenshot('prompt-markup-modal');
     const notice = page.locator('.notifications-toasts .notification-list-item', { hasText: 'no longer answers anything' });
     await notice.waitFor({ timeout: 20_000 });

@@ -9,7 +9,9 @@ function question(property: object, required = true) {
 const labels = (property: object, required = true): string[] | undefined => dialogChoices(question(property, required))?.map((o) => o.label);
 
 describe('which destructive choices a modal asks with one button each', () => {
-  it('a required choice of two or three short labels: one button per choice, in order', () => {
+  it('a required choice of one to three short labels: one button per choice, in order', () => {
+    // One choice beside Decline: Claude Code's request without a grant to offer (Allow this time).
+    assert.deepEqual(labels({ type: 'string', oneOf: [{ const: 'once', title: 'Allow this time' }] }), ['Allow this time']);
     assert.deepEqual(labels({ type: 'string', oneOf: [{ const: 'once', title: 'Allow this time' }, { const: 'always', title: 'Allow for this session' }] }), ['Allow this time', 'Allow for this session']);
     assert.deepEqual(labels({ type: 'string', enum: ['a', 'b', 'c'] }), ['a', 'b', 'c']);
   });
@@ -17,8 +19,7 @@ describe('which destructive choices a modal asks with one button each', () => {
   it('stays in the quick pick when the dialog could not show it exactly or leave nothing out', () => {
     // Optional: the dialog has no way to leave it unanswered.
     assert.equal(labels({ type: 'string', enum: ['a', 'b'] }, false), undefined);
-    // One choice or more than a row of buttons holds.
-    assert.equal(labels({ type: 'string', enum: ['a'] }), undefined);
+    // More than a row of buttons holds.
     assert.equal(labels({ type: 'string', enum: ['a', 'b', 'c', 'd'] }), undefined);
     // "&&" is the dialog's mnemonic marker, which it strips.
     assert.equal(labels({ type: 'string', oneOf: [{ const: 'a', title: 'rm -rf x && make' }, { const: 'b', title: 'keep' }] }), undefined);

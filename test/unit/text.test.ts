@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { escapeIcons, iconSafe, linkSafe, messageSafe, oneLine, plain, statusSafe, wrap } from '../../src/ui/text';
+import { dialogHeading, dialogText, escapeIcons, iconSafe, linkSafe, messageSafe, oneLine, plain, statusSafe, wrap } from '../../src/ui/text';
+import { DIALOG_ROOM, textRows } from '../../src/elicitation/fit-text';
 
 const MARKUP = '$(alert) [Open settings](command:workbench.action.openSettings)';
 
@@ -48,5 +49,22 @@ describe('server text in VS Code widgets', () => {
   it('plain text keeps its lines and is capped', () => {
     assert.equal(plain('a\nb'), 'a\nb');
     assert.equal(plain('x'.repeat(50), 10), `${'x'.repeat(9)}…`);
+  });
+
+  it('a dialog shows what would hide or reorder text as <U+XXXX> rather than dropping it, and says so of blank runs', () => {
+    assert.equal(dialogHeading('"evil\u202Etxt.exe" wants\nto run'), '"evil<U+202E>txt.exe" wants to run');
+    const shown = dialogText(`rm -rf \u2066x\u2069\u200B${'\n'.repeat(40)}done\u001b[0m`);
+    assert.equal(shown.text, 'rm -rf <U+2066>x<U+2069><U+200B>\n<39 blank lines>\ndone<U+001B>[0m');
+    assert.equal(shown.complete, true);
+  });
+
+  it("a dialog's detail too long for it keeps its start and its end, and says it is incomplete", () => {
+    const detail = ['The server asks:', ...Array.from({ length: 200 }, (_, i) => `filler line ${i}`), 'THE LAST WORD'].join('\n');
+    const shown = dialogText(detail);
+    assert.equal(shown.complete, false);
+    assert.ok(shown.text.startsWith('The server asks:\n'));
+    assert.ok(shown.text.endsWith('\nTHE LAST WORD'));
+    assert.match(shown.text, /<… \d+ lines \([\d,]+ characters\) hidden …>/);
+    assert.ok(textRows(shown.text, DIALOG_ROOM.columns) <= DIALOG_ROOM.rows);
   });
 });

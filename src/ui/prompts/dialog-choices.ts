@@ -1,7 +1,7 @@
 /**
  * Which one-choice questions a modal dialog asks with one button per choice (a destructive
  * question of a call the person started: Run Tool, or their agent's own permission
- * request). A dialog draws a button's label on one line, drops descriptions and strips
+ * request, which may offer only "Allow this time" beside Decline). A dialog draws a button's label on one line, drops descriptions and strips
  * "&&" (its mnemonic marker); a choice it would not show exactly, or more choices than a
  * row of buttons holds, stays in the quick pick.
  */
@@ -20,6 +20,6 @@ function fitsButton(option: SelectOption): boolean {
 export function dialogChoices(question: Question): readonly SelectOption[] | undefined {
   if (question.kind !== 'single-select' || !question.required) return undefined;
   const { options } = question;
-  if (options.length < 2 || options.length > MAX_CHOICES) return undefined;
+  if (options.length < 1 || options.length > MAX_CHOICES) return undefined;
   return options.every(fitsButton) ? options : undefined;
 }

@@ -19,8 +19,10 @@ import { PromptQueue, type ShowResult } from '../quick-input/prompt-queue';
 import { Deferral, type PromptFrame, type StepResult } from '../quick-input/quick-input-frame';
 import { askConfirm, askQuestion } from './quick-prompts';
 import { StepByStep } from './step-by-step';
-import { sourceLabel } from '../text';
+import { dialogText, sourceLabel } from '../text';
 import { askLink, linkDialog, openLink } from '../links/url-prompt';
+import { showWholeLabel, whileReading, type WholeInputDocuments } from './whole-input';
+import type { WholeInput } from '../../elicitation/request';
 
 interface Job {
   readonly request: InputRequest;
@@ -33,6 +35,9 @@ interface Job {
 export type BackToForm = 'form';
 
 type Shown = Outcome | BackToForm | 'deferred' | 'aborted';
+
+/** How a question's dialog ended: a button (undefined: dismissed), or declined, deferred or ended while its whole was read. */
+type DialogEnd<T> = T | undefined | 'declined' | 'deferred' | 'aborted';
 
 /** Says, without blocking, that a prompt closed because its request ended elsewhere. */
 export function tellRequestEnded(request: InputRequest, signal: AbortSignal, dialogLeftOpen = false): void {
@@ -55,6 +60,7 @@ export class NativePrompter {
     store: InputStore,
     private readonly mutes: MutedServers,
     private readonly log: vscode.LogOutputChannel,
+    private readonly wholeInputs: WholeInputDocuments,
   ) {
     this.steps = new StepByStep(store, this.deferral);
   }
@@ -147,11 +153,31 @@ export class NativePrompter {
   }
 
   /**
-   * A modal dialog, in its turn in the queue. VS Code offers no way to close a modal for
-   * us, so when the question ends while it is on screen the person is told at once, the
-   * queue moves on, and the dialog's answer goes nowhere.
+   * A question's modal dialog, in its turn in the queue. When its text is not all shown (a
+   * long command), it offers the whole: opened in an editor, read while the question
+   * waits, then the same dialog again.
    */
-  private async dialog<T extends vscode.MessageItem>(job: Job, dialog: Dialog<T>): Promise<T | undefined | 'aborted'> {
+  private async dialog<T extends vscode.MessageItem>(job: Job, dialog: Dialog<T>): Promise<DialogEnd<T>> {
+    const whole = wholeOf(job.request, dialog.detail);
+    if (!whole) return this.dialogOnce(job, dialog);
+    const showWhole: vscode.MessageItem = { title: showWholeLabel(whole) };
+    for (;;) {
+      const choice = await this.dialogOnce<vscode.MessageItem>(job, { ...dialog, buttons: [...dialog.buttons, showWhole] });
+      if (choice !== showWhole) return choice as T | undefined | 'aborted';
+      await this.wholeInputs.open(whole, sourceLabel(job.request.source));
+      const read = await whileReading(this.frame(job), whole);
+      if (read.kind === 'decline') return 'declined';
+      if (read.kind === 'deferred' || read.kind === 'aborted') return read.kind;
+      if (read.kind !== 'value') return undefined;
+    }
+  }
+
+  /**
+   * A modal dialog. VS Code offers no way to close a modal for us, so when the question
+   * ends while it is on screen the person is told at once, the queue moves on, and the
+   * dialog's answer goes nowhere.
+   */
+  private async dialogOnce<T extends vscode.MessageItem>(job: Job, dialog: Dialog<T>): Promise<T | undefined | 'aborted'> {
     const { request, options } = job;
     if (options.signal.aborted) return 'aborted';
     const ended = new Promise<'aborted'>((resolve) => options.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
@@ -163,23 +189,23 @@ export class NativePrompter {
   }
 
   /** A destructive tool's confirm for a call the person started: a modal warning whose default button is Decline. */
-  private async destructiveDialog(job: Job): Promise<Outcome | 'aborted'> {
+  private async destructiveDialog(job: Job): Promise<Outcome | 'deferred' | 'aborted'> {
     const decline: vscode.MessageItem = { title: 'Decline' };
     const accept: vscode.MessageItem = { title: 'Accept' };
     const choice = await this.dialog(job, { kind: 'warning', heading: `${destructiveWhat(job.request)} Accept?`, detail: job.request.message, buttons: [decline, accept] });
-    if (choice === 'aborted') return choice;
-    return choice === accept ? { action: 'accept', answers: {} } : choice === decline ? { action: 'decline' } : { action: 'cancel' };
+    if (choice === 'aborted' || choice === 'deferred') return choice;
+    return choice === accept ? { action: 'accept', answers: {} } : choice === decline || choice === 'declined' ? { action: 'decline' } : { action: 'cancel' };
   }
 
   /** A destructive one-choice question of a call the person started: Decline (the default button) or one of the choices. */
-  private async choiceDialog(job: Job, question: Question, choices: readonly SelectOption[]): Promise<Outcome | 'aborted'> {
+  private async choiceDialog(job: Job, question: Question, choices: readonly SelectOption[]): Promise<Outcome | 'deferred' | 'aborted'> {
     const decline: vscode.MessageItem = { title: 'Decline' };
     const buttons = choices.map((choice) => ({ title: choice.label, value: choice.value }));
     const detail = [job.request.message, question.description].filter((text) => text !== undefined && text !== '').join('\n\n');
     const choice = await this.dialog<vscode.MessageItem & { value?: string }>(job, { kind: 'warning', heading: destructiveWhat(job.request), detail, buttons: [decline, ...buttons] });
-    if (choice === 'aborted') return choice;
+    if (choice === 'aborted' || choice === 'deferred') return choice;
     if (choice === undefined) return { action: 'cancel' };
-    if (choice === decline || choice.value === undefined) return { action: 'decline' };
+    if (choice === 'declined' || choice === decline || choice.value === undefined) return { action: 'decline' };
     return { action: 'accept', answers: { [question.id]: { state: 'submitted', value: { kind: 'selected', value: choice.value } } } };
   }
 
@@ -192,8 +218,8 @@ export class NativePrompter {
       const open: vscode.MessageItem = { title: 'Open' };
       const decline: vscode.MessageItem = { title: 'Decline' };
       const choice = await this.dialog(job, linkDialog(request, check, open, decline));
-      if (choice === 'aborted') return choice;
-      if (choice !== open) return { action: choice === decline ? 'decline' : 'cancel' };
+      if (choice === 'aborted' || choice === 'deferred') return choice;
+      if (choice !== open) return { action: choice === decline || choice === 'declined' ? 'decline' : 'cancel' };
     } else {
       const result = await askLink(this.frame(job), request, check);
       if (result.kind !== 'value') return fromStep(result, undefined);
@@ -201,6 +227,12 @@ export class NativePrompter {
     if (job.options.signal.aborted) return 'aborted';
     return (await openLink(this.log, request.source, check)) ? { action: 'accept' } : { action: 'cancel' };
   }
+}
+
+/** The whole of what a dialog asks about, when the dialog cannot show it all: the request's own, or its whole message. */
+function wholeOf(request: InputRequest, detail: string): WholeInput | undefined {
+  if (request.mode === 'form' && request.whole) return request.whole;
+  return dialogText(detail).complete ? undefined : { name: 'message', text: detail, language: 'plaintext' };
 }
 
 /** What the destructive confirm says first: who wants to run what. */
