@@ -32,6 +32,9 @@ import { registerServerCommand, serverOf } from './ui/views/server-commands';
 import { ServersTreeProvider, type ServersNode } from './ui/views/servers-view';
 import { ServeChoices } from './ui/gateway/serve-choices';
 import { SignIns } from './ui/sign-in/sign-in';
+import { addAgent } from './ui/agents/add-agent';
+import { AgentsHost } from './ui/agents/agents-host';
+import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND } from './ui/views/agents-view';
 import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/run-tool/tool-runner';
 import { vsCodeUrlFlow } from './ui/links/url-flow';
@@ -119,6 +122,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     (server, run) => signIns.interactively(server, run),
     bench?.record,
   );
+  const agents = new AgentsHost({
+    extensionUri: context.extensionUri,
+    broker,
+    store,
+    log,
+    version,
+    settings: () => {
+      const { urlMode, applyDefaults, elicitationTimeoutMs } = connectionSettings();
+      return { urlMode, applyDefaults, elicitationTimeoutMs };
+    },
+  });
+  const agentsView = new AgentsTreeProvider(agents);
+  const pickAgent = async (node?: AgentsNode): Promise<string | undefined> => {
+    if (node?.kind === 'agent') return node.entry.agent.definition.name;
+    const names = agents.agents.map((a) => a.agent.definition.name);
+    if (names.length === 0) return addAgent(quickInput, (name) => agents.find(name) !== undefined);
+    if (names.length === 1) return names[0];
+    return (await quickInput.pick(names.map((label) => ({ label })), { title: 'New Agent Session', placeHolder: 'Which agent?' }))?.label;
+  };
   const serversView = new ServersTreeProvider(manager, mutes, agentChoices);
   const pendingView = new PendingTreeProvider(store);
   const pendingTree = vscode.window.createTreeView('elicitationHost.pending', { treeDataProvider: pendingView });
@@ -146,6 +168,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     pendingView,
     new PendingStatusBar(store),
     vscode.window.createTreeView('elicitationHost.servers', { treeDataProvider: serversView, showCollapseAll: true }),
+    agents,
+    agentsView,
+    vscode.window.createTreeView('elicitationHost.agents', { treeDataProvider: agentsView }),
+    vscode.commands.registerCommand('elicitationHost.addAgent', () => report(addAgent(quickInput, (name) => agents.find(name) !== undefined))),
+    vscode.commands.registerCommand('elicitationHost.newAgentSession', (node?: AgentsNode) =>
+      report(
+        (async () => {
+          const name = await pickAgent(node);
+          if (name) await agents.newSession(name);
+        })(),
+      ),
+    ),
+    vscode.commands.registerCommand(OPEN_SESSION_COMMAND, (name: string, sessionId: string) => agents.openSession(name, sessionId)),
+    vscode.commands.registerCommand('elicitationHost.stopAgent', (node?: AgentsNode) => {
+      if (node?.kind === 'agent') report(agents.stop(node.entry.agent.definition.name));
+    }),
     pendingTree,
     showPendingBadge(store, pendingTree),
     persistence,

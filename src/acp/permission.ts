@@ -156,6 +156,7 @@ export function permissionQuestion(asker: PermissionAsker, request: RequestPermi
   const source: RequestSource = {
     server: asker.agent,
     requester: 'agent',
+    approval: true,
     tool: aside(toolCall.title ?? KIND_WORDS[kind], { rows: 1, columns: 120 }, 1),
     ...(asker.session !== undefined && { session: asker.session }),
     // The agent the person runs asks before it acts: their own confirmation, a modal where it changes things.

@@ -32,6 +32,11 @@ export interface RequestSource {
    */
   readonly ownQuestion?: boolean;
   /**
+   * The question approves something an agent is about to do (a permission): nothing that
+   * allows is ever preselected; where the question names no default, Decline is.
+   */
+  readonly approval?: boolean;
+  /**
    * The question belongs to a background task (MCP Tasks): its tool call may have
    * returned long ago, or nobody waits on it at all. Headed "tool (background task)".
    */

@@ -197,7 +197,7 @@ export function permissionQuestion(request: PermissionRequest, room: Room = DIAL
   // The agent the person is running asks before it runs a program or changes a file: its own
   // confirmation, not a server's, so a question takes the modal a call the person started gets.
   const destructive = DESTRUCTIVE_TOOLS.has(request.toolName);
-  const source: RequestSource = { server: AGENT, tool: request.toolName, ...(destructive && { destructive: true, personStarted: true }) };
+  const source: RequestSource = { server: AGENT, tool: request.toolName, approval: true, ...(destructive && { destructive: true, personStarted: true }) };
   const grants = sessionUpdates(request.suggestions);
   // The grant is spelt out in the message: a dialog's buttons hold a short label only.
   const grant = grants.length > 0 ? `"${SESSION_CHOICE}" also allows, until Claude Code exits: ${aside(grants.map(describeSuggestion).join('; '), room)}` : undefined;
@@ -210,7 +210,7 @@ export function permissionQuestion(request: PermissionRequest, room: Room = DIAL
       message,
       requestedSchema: {
         type: 'object',
-        properties: { [DECISION_FIELD]: { type: 'string', title: 'Allow', oneOf: choices, default: 'once' } },
+        properties: { [DECISION_FIELD]: { type: 'string', title: 'Allow', oneOf: choices } },
         required: [DECISION_FIELD],
       },
     },

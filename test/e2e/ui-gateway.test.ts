@@ -230,6 +230,27 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     assert.deepEqual(decision.hookSpecificOutput?.decision?.updatedPermissions?.map((u) => [u.type, u.destination]), [['addRules', 'session']]);
   });
 
+  it("a permission that is not destructive (an MCP tool) waits in the quick pick with Decline preselected, never Allow", async () => {
+    const { workbench } = ui!;
+    await workbench.runCommand('Gateway Probe: Write Gateway Environment');
+    const gateway = await probeFile<{ url?: string; token?: string }>(join(probeDir, 'gateway.json'));
+    const body = JSON.parse(readFileSync(join(REPO, 'test/fixtures/claude-code/permission-request-bash.json'), 'utf8')) as Record<string, unknown>;
+    const answer = fetch(`${gateway.url}/hooks/claude-code/permission-request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.token}` },
+      body: JSON.stringify({ ...body, tool_name: 'mcp__shop__list_orders', tool_input: { status: 'open' }, permission_suggestions: [] }),
+    });
+    await workbench.waitForQuickInputTitle(/Claude Code · mcp__shop__list_orders/, 30_000);
+    const active = workbench.page.locator('.quick-input-list .monaco-list-row.focused');
+    await active.waitFor({ timeout: 10_000 });
+    assert.match((await active.innerText()).trim(), /Decline/, 'the row Enter would choose declines');
+    await workbench.screenshot('gateway-claude-code-permission-pick');
+    await workbench.page.keyboard.press('Enter');
+    const response = await answer;
+    const decision = (await response.json()) as { hookSpecificOutput?: { decision?: { behavior?: string } } };
+    assert.equal(decision.hookSpecificOutput?.decision?.behavior, 'deny');
+  });
+
   it("a long command through --permission-prompt-tool: the modal asks in the hook's words, shows the command's start and its dangerous end, Decline the default; Show Whole Command opens it whole while the question waits, and the dialog comes back", async () => {
     const { workbench } = ui!;
     await workbench.runCommand('Gateway Probe: Write Gateway Environment');

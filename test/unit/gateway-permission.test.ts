@@ -22,7 +22,7 @@ describe('Claude Code permission requests as questions', () => {
   it('a shell command is a destructive question showing the command, with "allow for this session" from the suggestion', () => {
     const request = parseHookBody(recorded('permission-request-bash.json'));
     const { params, source } = permissionQuestion(request);
-    assert.deepEqual(source, { server: 'Claude Code', tool: 'Bash', destructive: true, personStarted: true });
+    assert.deepEqual(source, { server: 'Claude Code', tool: 'Bash', approval: true, destructive: true, personStarted: true });
     assert.match(params.message, /run this shell command:\n\nrm -rf node_modules && npm ci\n\nReinstall dependencies/);
     const form = parseRequestedSchemaOrThrow(params.requestedSchema);
     assert.equal(form.questions.length, 1);

@@ -122,6 +122,7 @@ export class NativePrompter {
       signal: job.options.signal,
       deferral: this.deferral,
       ...(source.ownQuestion && { ownQuestion: true }),
+      ...(source.approval && { approval: true }),
       ...(MutedServers.canMute(source) && { mute: { who: source.server, mute: () => this.mutes.mute(source.server) } }),
       ...extra,
     };
@@ -202,7 +203,11 @@ export class NativePrompter {
     const decline: vscode.MessageItem = { title: 'Decline' };
     const buttons = choices.map((choice) => ({ title: choice.label, value: choice.value }));
     const detail = [job.request.message, question.description].filter((text) => text !== undefined && text !== '').join('\n\n');
-    const choice = await this.dialog<vscode.MessageItem & { value?: string }>(job, { kind: 'warning', heading: destructiveWhat(job.request), detail, buttons: [decline, ...buttons] });
+    // A dialog's first button is its default. An agent's permission names its own "no" (its
+    // default, ACP's reject option): that one comes first and stands for Decline, not a second "no" beside it.
+    const own = job.request.source.approval && question.kind === 'single-select' ? buttons.find((b) => b.value === question.defaultValue) : undefined;
+    const ordered = own ? [own, ...buttons.filter((b) => b !== own)] : [decline, ...buttons];
+    const choice = await this.dialog<vscode.MessageItem & { value?: string }>(job, { kind: 'warning', heading: destructiveWhat(job.request), detail, buttons: ordered });
     if (choice === 'aborted' || choice === 'deferred') return choice;
     if (choice === undefined) return { action: 'cancel' };
     if (choice === 'declined' || choice === decline || choice.value === undefined) return { action: 'decline' };
@@ -237,8 +242,10 @@ function wholeOf(request: InputRequest, detail: string): WholeInput | undefined 
 
 /** What the destructive confirm says first: who wants to run what. */
 function destructiveWhat(request: InputRequest): string {
-  const { server, tool, requester } = request.source;
+  const { server, tool, requester, session } = request.source;
   const who = requester === 'extension' ? `The extension "${server}"` : `"${server}"`;
+  // An ACP agent asks before it acts, in one of its sessions: which one is said.
+  if (requester === 'agent') return `${who} asks before it acts${tool ? `: "${tool}"` : ''}${session !== undefined ? ` (session '${session}')` : ''}.`;
   return tool ? `${who} wants to run "${tool}", a destructive action.` : `${who} asks to go ahead with a destructive action.`;
 }
 

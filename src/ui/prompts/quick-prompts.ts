@@ -58,17 +58,19 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
         value: o.value,
       }));
       const empty: Row[] = question.required ? [] : [{ label: 'Leave empty', description: 'no answer', role: 'empty', alwaysShow: true }];
+      const declines = declineRows(frame);
       pick.items = [
         ...messageRows(frame.message),
         separator(question.title),
         ...rows,
         ...empty,
         separator(),
-        ...declineRows(frame),
+        ...declines,
       ];
       pick.placeholder = describeQuestion(question);
       // An optional yes/no nobody has answered stays unanswered on Enter (as in the form): Leave empty first.
-      const untouched = question.kind === 'boolean' && !question.required ? empty[0] : rows[0];
+      // A permission with no default: Decline, never an option that allows.
+      const untouched = frame.approval && declines[0] ? declines[0] : question.kind === 'boolean' && !question.required ? empty[0] : rows[0];
       const preselected = rows.find((r) => r.value === initial) ?? rows.find((r) => r.value === question.defaultValue) ?? untouched;
       if (preselected) pick.activeItems = [preselected];
     },

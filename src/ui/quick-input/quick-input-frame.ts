@@ -33,6 +33,8 @@ export interface PromptFrame {
   readonly offerForm?: boolean;
   /** The person's own question (Run Tool's arguments): no Decline, nobody to decline to. */
   readonly ownQuestion?: boolean;
+  /** A permission: with nothing chosen before and no default, Decline is preselected, never an option that allows. */
+  readonly approval?: boolean;
   /** Offers "Decline and stop asking" (a server, not an extension): `who` is named, `mute` silences it. */
   readonly mute?: { readonly who: string; readonly mute: () => void };
   readonly signal: AbortSignal;
