@@ -17,6 +17,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { ContentValue } from '../src/elicitation/model';
+import { sourceLabel } from '../src/elicitation/request';
 import { readField, requiredMessage } from '../src/elicitation/validation';
 import type { DraftValue, FormView, HostMessage, PageMessage } from '../src/shared/protocol';
 import { createField, type FieldControl } from './fields';
@@ -141,10 +142,15 @@ function render(shown: FormView): void {
   const header = document.createElement('header');
   const who = document.createElement('div');
   who.className = 'source';
-  const asker = form.extension ? `Extension: ${form.server}` : form.server;
-  const what = form.tool ? `${asker} · ${form.tool}` : asker;
-  // Through the gateway: which agent's call asked, as every other surface says it (sourceLabel).
-  who.textContent = form.agent ? `${what}, for ${form.agent}` : what;
+  // Who asks, as every other surface says it.
+  who.textContent = sourceLabel({
+    server: form.server,
+    ...(form.extension && { requester: 'extension' as const }),
+    ...(form.tool && { tool: form.tool }),
+    ...(form.agent && { agent: form.agent }),
+    ...(form.session !== undefined && { session: form.session }),
+    ...(form.background && { background: true }),
+  });
   const message = document.createElement('h1');
   message.className = 'message';
   message.id = 'message';

@@ -15,6 +15,10 @@ export interface FormView {
   readonly agent?: string;
   /** `server` names another VS Code extension, shown as "Extension: name" (never as a server). */
   readonly extension?: boolean;
+  /** `server` names an ACP agent asking in this session of its own ("…, for session 'fix the tests'"). */
+  readonly session?: string;
+  /** The question belongs to a background task (MCP Tasks). */
+  readonly background?: boolean;
   /** The person's own question (Run Tool's arguments): Run and Cancel, no Decline. */
   readonly ownQuestion?: boolean;
   readonly message: string;

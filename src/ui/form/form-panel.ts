@@ -202,6 +202,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       ...(request.source.agent && { agent: request.source.agent }),
       ...(request.source.ownQuestion && { ownQuestion: true }),
       ...(request.source.requester === 'extension' && { extension: true }),
+      ...(request.source.session !== undefined && { session: request.source.session }),
+      ...(request.source.background && { background: true }),
       message: request.message,
       questions: request.questions,
       drafts,

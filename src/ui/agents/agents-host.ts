@@ -1,0 +1,218 @@
+/**
+ * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
+ * process each once a session needs it, its sessions and their panels. A workspace's own agent
+ * command starts only in a trusted workspace (as its servers do); an agent's questions and
+ * permissions go through the same broker and prompts as every server's, with the agent's
+ * configured name as who asks. New sessions start in the agent's mode that asks before it
+ * acts, where it has one, unless the person chose otherwise.
+ */
+import * as vscode from 'vscode';
+import { AgentClient, describeExit } from '../../acp/agent-client';
+import type { AgentSession } from '../../acp/agent-session';
+import type { AgentHost } from '../../acp/ports';
+import type { Broker } from '../../elicitation/broker';
+import type { InputStore } from '../../elicitation/store';
+import { Listeners } from '../../mcp/listeners';
+import { showInfo, showWarning } from '../notify';
+import { type ConfiguredAgent, readAgents, startMode } from './agent-definitions';
+import { editorFiles } from './editor-files';
+import { SessionPanel } from './session-panel';
+
+export const AGENTS_SETTING = 'elicitationHost.agents';
+
+export type AgentState = 'stopped' | 'starting' | 'running' | 'exited' | 'blocked';
+
+export interface AgentEntry {
+  readonly agent: ConfiguredAgent;
+  readonly state: AgentState;
+  /** Why it exited or could not start, as the person reads it. */
+  readonly detail?: string;
+  readonly sessions: readonly SessionPanel[];
+}
+
+interface Running {
+  client?: AgentClient;
+  starting?: Promise<AgentClient>;
+  exited?: string;
+  readonly sessions: SessionPanel[];
+}
+
+export interface AgentsHostDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly broker: Broker;
+  readonly store: InputStore;
+  readonly log: vscode.LogOutputChannel;
+  readonly version: string;
+  readonly settings: AgentHost['settings'];
+}
+
+export class AgentsHost implements vscode.Disposable {
+  readonly onDidChange = new Listeners<void>();
+  private configured: readonly ConfiguredAgent[] = [];
+  private readonly running = new Map<string, Running>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: AgentsHostDeps) {
+    this.read();
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(AGENTS_SETTING)) {
+          this.read();
+          this.onDidChange.fire();
+        }
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.onDidChange.fire()),
+    );
+  }
+
+  private read(): void {
+    const inspected = vscode.workspace.getConfiguration().inspect<unknown>(AGENTS_SETTING);
+    // A folder's settings count as the workspace's: both are the repository's choice.
+    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    const { agents, problems } = readAgents(inspected?.globalValue, workspace);
+    for (const problem of problems) this.deps.log.warn(problem);
+    this.configured = agents;
+  }
+
+  get agents(): readonly AgentEntry[] {
+    return this.configured.map((agent) => {
+      const running = this.running.get(agent.definition.name);
+      const blocked = agent.fromWorkspace && !vscode.workspace.isTrusted;
+      const state: AgentState = running?.client ? 'running' : running?.starting ? 'starting' : running?.exited ? 'exited' : blocked ? 'blocked' : 'stopped';
+      return {
+        agent,
+        state,
+        ...(running?.exited && { detail: running.exited }),
+        ...(blocked && { detail: "defined in this workspace's settings: it runs once you trust the workspace" }),
+        sessions: running?.sessions ?? [],
+      };
+    });
+  }
+
+  find(name: string): ConfiguredAgent | undefined {
+    return this.configured.find((a) => a.definition.name === name);
+  }
+
+  private host(): AgentHost {
+    const log = this.deps.log;
+    return {
+      broker: this.deps.broker,
+      files: editorFiles,
+      isTrusted: () => vscode.workspace.isTrusted,
+      log: {
+        info: (m) => log.info(m),
+        warn: (m) => log.warn(m),
+        error: (m) => log.error(m),
+        stderr: (line) => log.debug(line),
+      },
+      settings: this.deps.settings,
+      clientInfo: { name: 'elicitation-host', version: this.deps.version },
+    };
+  }
+
+  /** The agent's client, started if needed (a workspace's agent only once trusted). */
+  private async client(agent: ConfiguredAgent): Promise<AgentClient> {
+    const name = agent.definition.name;
+    if (agent.fromWorkspace && !vscode.workspace.isTrusted) {
+      const manage = 'Manage Workspace Trust';
+      void showWarning(`The agent "${name}" is defined in this workspace's settings, so it runs a program the repository chose. It starts once you trust the workspace.`, manage).then((choice) => {
+        if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
+      throw new Error(`${name} does not start in an untrusted workspace`);
+    }
+    let running = this.running.get(name);
+    if (running?.client) return running.client;
+    if (running?.starting) return running.starting;
+    running = { sessions: running?.sessions ?? [] };
+    this.running.set(name, running);
+    const entry = running;
+    const starting = AgentClient.start(
+      { ...agent.definition, ...(vscode.workspace.workspaceFolders?.[0] && { cwd: vscode.workspace.workspaceFolders[0].uri.fsPath }) },
+      this.host(),
+    );
+    entry.starting = starting;
+    entry.exited = undefined;
+    this.onDidChange.fire();
+    try {
+      const client = await starting;
+      entry.client = client;
+      void client.exited.then((exit) => {
+        if (entry.client !== client) return;
+        entry.client = undefined;
+        entry.exited = describeExit(exit);
+        for (const panel of entry.sessions) panel.agentEnded(`${name} ended: ${entry.exited}`);
+        this.onDidChange.fire();
+      });
+      return client;
+    } catch (error) {
+      entry.exited = error instanceof Error ? error.message : String(error);
+      throw error;
+    } finally {
+      entry.starting = undefined;
+      this.onDidChange.fire();
+    }
+  }
+
+  /**
+   * A new session with `name` in the first workspace folder (the person's home without one):
+   * the agent's own pre-session form first, where it sends one; then the starting mode.
+   */
+  async newSession(name: string): Promise<SessionPanel> {
+    const agent = this.find(name);
+    if (!agent) throw new Error(`No agent "${name}" is configured (${AGENTS_SETTING}).`);
+    const client = await this.client(agent);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!folder) throw new Error('Open a folder first: an agent works in a folder, and reads and writes only inside it.');
+    const ended = new AbortController();
+    void client.exited.then(() => ended.abort(new Error(`${name} ended`)));
+    const config = await client.askSessionConfig(ended.signal);
+    const session = await client.newSession({ cwd: folder, ...(config && { config }) });
+    await this.applyStartMode(agent, session);
+    const running = this.running.get(name)!;
+    const panel = new SessionPanel(session, { extensionUri: this.deps.extensionUri, store: this.deps.store, log: this.deps.log, agentEnded: () => !this.running.get(name)?.client });
+    running.sessions.push(panel);
+    panel.onDidChange.add(() => this.onDidChange.fire());
+    this.onDidChange.fire();
+    panel.reveal();
+    return panel;
+  }
+
+  private async applyStartMode(agent: ConfiguredAgent, session: AgentSession): Promise<void> {
+    const modes = session.modes;
+    if (!modes) return;
+    const askFirst = vscode.workspace.getConfiguration('elicitationHost').get<boolean>('agents.startInAskingMode', true);
+    const target = startMode(agent.mode, askFirst, modes.available, modes.current.id);
+    if (target === undefined) return;
+    try {
+      await session.setMode(target);
+    } catch (error) {
+      void showInfo(`${agent.definition.name}: could not start in mode "${target}": ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Shows a session's panel again. */
+  openSession(name: string, sessionId: string): void {
+    this.running.get(name)?.sessions.find((p) => p.session.id === sessionId)?.reveal();
+  }
+
+  /** Stops the agent's process; its sessions take no more prompts. */
+  async stop(name: string): Promise<void> {
+    const running = this.running.get(name);
+    const client = running?.client;
+    if (!running || !client) return;
+    running.client = undefined;
+    running.exited = 'stopped';
+    await client.close();
+    for (const panel of running.sessions) panel.agentEnded(`${name} was stopped.`);
+    this.onDidChange.fire();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    for (const running of this.running.values()) {
+      for (const panel of running.sessions) panel.dispose();
+      void running.client?.close();
+    }
+    this.running.clear();
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * One ACP session in a webview panel (the session page, on the form page's stack): its
+ * transcript as the agent streams it, the mode and options with their current values, and
+ * the prompt box. What the page sends is checked (parseSessionPageMessage) before anything is
+ * done with it. Closing the panel does not end the session: it is reopened from the Agents
+ * view with everything so far. Questions and permissions are not asked here but in our
+ * prompts, like every other question; the page says when the agent waits for one.
+ *
+ * Why our own panel and not VS Code's Chat view: in VS Code 1.139 without a signed-in
+ * Copilot a chat participant's request fails ("Language model unavailable") unless the
+ * extension also registers a language model of its own, and VS Code 1.103 (the oldest we
+ * support) has no stable API for that (see the README).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { AgentSession } from '../../acp/agent-session';
+import type { SessionEvent } from '../../acp/session-events';
+import type { InputStore } from '../../elicitation/store';
+import { Listeners } from '../../mcp/listeners';
+import { parseSessionPageMessage, type SessionHeader, type SessionHostMessage, type SessionOption } from '../../shared/session-protocol';
+import { reportFailure } from '../notify';
+import { sessionPageHtml } from './session-page';
+import { Transcript } from './transcript';
+
+/** Said in the header when the current mode is one where the agent acts without asking. */
+const NON_ASKING_MODES = /^(auto|bypass ?permissions|bypasspermissions|yolo|full ?access)$/i;
+
+export interface SessionPanelDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly store: InputStore;
+  readonly log: vscode.LogOutputChannel;
+  /** The agent process ended: the session takes no more prompts. */
+  readonly agentEnded: () => boolean;
+}
+
+export class SessionPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private pageReady = false;
+  readonly transcript = new Transcript();
+  /** The header changed (mode, title, a turn's state): the Agents view shows it. */
+  readonly onDidChange = new Listeners<void>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private waiting = false;
+
+  constructor(
+    readonly session: AgentSession,
+    private readonly deps: SessionPanelDeps,
+  ) {
+    this.unsubscribe.push(
+      session.events.add((event) => this.onEvent(event)),
+      deps.store.subscribe((state) => {
+        const waiting = state.requests.some(
+          (r) => r.status === 'open' && r.request.source.requester === 'agent' && r.request.source.server === session.agentName && r.request.source.session === session.label,
+        );
+        if (waiting !== this.waiting) {
+          this.waiting = waiting;
+          this.postHeader();
+        }
+      }),
+    );
+  }
+
+  /** Shows the panel (making it again if it was closed). */
+  reveal(): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, false);
+      return;
+    }
+    const root = vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel('elicitationHost.agentSession', this.tabTitle(), vscode.ViewColumn.Active, {
+      enableScripts: true,
+      // The transcript and a half-typed prompt survive switching tabs.
+      retainContextWhenHidden: true,
+      localResourceRoots: [root],
+    });
+    panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'agent-inputs.svg');
+    this.pageReady = false;
+    panel.webview.html = sessionPageHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: randomBytes(18).toString('base64url'),
+      script: readFileSync(vscode.Uri.joinPath(root, 'session.js').fsPath, 'utf8'),
+      styles: readFileSync(vscode.Uri.joinPath(root, 'session-styles.css').fsPath, 'utf8'),
+    });
+    panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
+    panel.onDidDispose(() => {
+      if (this.panel === panel) this.panel = undefined;
+    });
+    this.panel = panel;
+  }
+
+  get visible(): boolean {
+    return this.panel !== undefined;
+  }
+
+  /** The person's prompt: shown, then sent; the turn's end is an event like any other. */
+  async send(text: string): Promise<void> {
+    this.post({ type: 'entry', entry: this.transcript.prompt(text) });
+    const turn = this.session.prompt(text);
+    this.postHeader();
+    try {
+      await turn;
+    } catch (error) {
+      this.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${error instanceof Error ? error.message : String(error)}`, 'error') });
+    } finally {
+      this.postHeader();
+    }
+  }
+
+  /** The agent went away: said once, and the prompt box closes. */
+  agentEnded(description: string): void {
+    this.post({ type: 'entry', entry: this.transcript.notice(description, 'warning') });
+    this.postHeader();
+  }
+
+  private onEvent(event: SessionEvent): void {
+    const entry = this.transcript.apply(event);
+    if (entry) this.post({ type: 'entry', entry });
+    if (event.type === 'mode' || event.type === 'config-options' || event.type === 'title') this.postHeader();
+    if (event.type === 'title' && this.panel) this.panel.title = this.tabTitle();
+  }
+
+  private onMessage(raw: unknown): void {
+    const message = parseSessionPageMessage(raw);
+    if (!message) {
+      this.deps.log.warn(`Ignored a malformed message from the session page of ${this.session.agentName}`);
+      return;
+    }
+    switch (message.type) {
+      case 'ready':
+        this.pageReady = true;
+        this.post({ type: 'reset', header: this.header(), entries: this.transcript.all() });
+        break;
+      case 'prompt':
+        if (this.session.running || this.deps.agentEnded()) return;
+        reportFailure(this.send(message.text));
+        break;
+      case 'cancel':
+        this.session.cancel();
+        break;
+      case 'setOption':
+        reportFailure(this.setOption(message.optionId, message.value));
+        break;
+      case 'openFile':
+        reportFailure(this.openFile(message.path, message.line));
+        break;
+      case 'cspViolation':
+        this.deps.log.error(`The session page broke its Content-Security-Policy: ${message.directive} ${message.blockedUri}`);
+        break;
+    }
+  }
+
+  private async setOption(optionId: string, value: string): Promise<void> {
+    try {
+      if (optionId === MODE_OPTION) await this.session.setMode(value);
+      else {
+        const option = this.session.configOptions.find((o) => o.id === optionId);
+        await this.session.setConfigOption(optionId, option?.type === 'boolean' ? value === 'true' : value);
+      }
+    } finally {
+      // The page shows what the agent holds now, whether it took the change or not.
+      this.postHeader();
+    }
+  }
+
+  /** A file the agent named: opened only when it is inside the session's directories. */
+  private async openFile(path: string, line?: number): Promise<void> {
+    const inside = this.session.directories.some((dir) => path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`));
+    if (!inside) throw new Error(`${path} is outside the session's folders: not opened`);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(document, { preview: true, selection: new vscode.Range(position, position) });
+  }
+
+  private tabTitle(): string {
+    return `${this.session.agentName}: ${this.session.label}`;
+  }
+
+  header(): SessionHeader {
+    const session = this.session;
+    const modes = session.modes;
+    const mode: SessionOption | undefined = modes && {
+      id: MODE_OPTION,
+      name: 'Mode',
+      current: modes.current.id,
+      options: modes.available.map((m) => ({ value: m.id, name: m.name, ...(m.description && { description: m.description }) })),
+    };
+    const options = session.configOptions
+      // The mode is shown once: from the session's modes where there are some.
+      .filter((o) => !(modes && o.category === 'mode'))
+      .map((o) => ({
+        id: o.id,
+        name: o.name,
+        current: String(o.currentValue),
+        options: o.type === 'boolean' ? [{ value: 'true', name: 'On' }, { value: 'false', name: 'Off' }] : o.options.map((v) => ({ value: v.value, name: v.name, ...(v.description && { description: v.description }) })),
+      }));
+    const ended = this.deps.agentEnded();
+    const current = modes?.current;
+    return {
+      agent: session.agentName,
+      ...(session.label && { title: session.label }),
+      cwd: session.cwd,
+      ...(mode && { mode }),
+      ...(current && (NON_ASKING_MODES.test(current.name.trim()) || NON_ASKING_MODES.test(current.id)) && {
+        modeWarning: `${current.name}: ${session.agentName} acts without asking you first in this mode. Choose another mode to be asked.`,
+      }),
+      options,
+      state: ended ? 'closed' : this.waiting ? 'waiting' : session.running ? 'running' : 'idle',
+    };
+  }
+
+  private postHeader(): void {
+    this.post({ type: 'header', header: this.header() });
+    this.onDidChange.fire();
+  }
+
+  private post(message: SessionHostMessage): void {
+    if (this.panel && this.pageReady) void this.panel.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+    this.panel?.dispose();
+  }
+}
+
+/** The page's select for the session's modes (config options keep their own ids). */
+export const MODE_OPTION = '__mode';

@@ -1,0 +1,234 @@
+/**
+ * UI scenarios: ACP agents in the real workbench. The fixture agent (test/fixtures/acp,
+ * written with @agentclientprotocol/sdk) and the real Claude Code adapter
+ * (@agentclientprotocol/claude-agent-acp, against a fake Anthropic API on 127.0.0.1) are
+ * configured in the user's `elicitationHost.agents`; a person starts a session from the Agents
+ * view, answers the agent's question before the session, sends prompts in the session panel and
+ * sees the replies; the agent's questions come in our form, its permissions in our modal with
+ * the reject option the default; the mode shows and changes; Stop closes the turn's prompts.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import { CLAUDE_ADAPTER } from '../support/acp-harness';
+import { waitUntil } from '../support/wait';
+import { FIXTURES, versionName } from './context';
+import { startUi, type Ui, uiHooks } from './ui-setup';
+
+/** The fake model's side: AskUserQuestion for "ask me", Bash for "clean the build", else a greeting. */
+function model(turn: ModelTurn) {
+  const [result] = turn.toolResults;
+  if (result) return { text: `Tool said: ${result.content}` };
+  if (turn.userText === 'ask me') {
+    return {
+      toolUse: {
+        name: 'AskUserQuestion',
+        input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] },
+      },
+    };
+  }
+  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build', description: 'Delete the build folder' } } };
+  return { text: 'Hello from the fake model.' };
+}
+
+describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function () {
+  this.timeout(6 * 60_000);
+  let ui: Ui | undefined;
+  let fake: FakeAnthropic;
+  let folder: string;
+  let claudeHome: string;
+
+  before(async () => {
+    fake = await startFakeAnthropic(model);
+    folder = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agents-work-')));
+    writeFileSync(join(folder, 'notes.txt'), 'first line\n');
+    claudeHome = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agents-claude-home-')));
+    ui = await startUi(
+      'agents',
+      {
+        'elicitationHost.agents': {
+          fixture: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--ask-before-session'] },
+          claude: {
+            command: process.execPath,
+            args: [CLAUDE_ADAPTER],
+            // As root Claude Code starts only with IS_SANDBOX=1; a fresh HOME keeps the machine's own set-up out.
+            env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-not-a-real-key', IS_SANDBOX: '1', HOME: claudeHome, CLAUDE_CONFIG_DIR: join(claudeHome, '.claude'), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
+          },
+        },
+      },
+      {},
+      folder,
+    );
+  });
+  uiHooks(
+    () => ui,
+    () => {
+      void fake?.close();
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(claudeHome, { recursive: true, force: true });
+    },
+  );
+
+  /** The session page's frame: the webview whose document has the transcript, headed with this agent. */
+  async function sessionFrame(agent: string): Promise<Frame> {
+    let found: Frame | undefined;
+    await waitUntil(
+      `the session panel of ${agent}`,
+      async () => {
+        for (const frame of ui!.workbench.page.frames()) {
+          if (await frame.evaluate((a) => document.getElementById('transcript') !== null && (document.getElementById('title')?.textContent ?? '').startsWith(`${a} · `), agent).catch(() => false)) {
+            found = frame;
+            return true;
+          }
+        }
+        return false;
+      },
+      30_000,
+    );
+    return found!;
+  }
+
+  /** The form panel's frame. */
+  async function formFrame(message: string): Promise<Frame> {
+    let found: Frame | undefined;
+    await waitUntil(
+      `our form "${message}"`,
+      async () => {
+        for (const frame of ui!.workbench.page.frames()) {
+          const shown = await frame.evaluate((m) => document.querySelector('h1.message')?.textContent === m, message).catch(() => false);
+          if (shown) {
+            found = frame;
+            return true;
+          }
+        }
+        return false;
+      },
+      30_000,
+    );
+    return found!;
+  }
+
+  /** Sends a prompt once the previous turn has ended (Send is off while a turn runs). */
+  async function send(frame: Frame, text: string): Promise<void> {
+    await waitUntil('the previous turn to end', () => frame.locator('#send').isEnabled(), 90_000);
+    await frame.locator('#prompt').fill(text);
+    await frame.locator('#prompt').press('Enter');
+  }
+
+  /** Waits for the newest agent reply to contain `text`; returns the transcript's text. */
+  async function reply(frame: Frame, text: string | RegExp, timeout = 60_000): Promise<string> {
+    let all = '';
+    await waitUntil(
+      `the reply ${String(text)}`,
+      async () => {
+        all = (await frame.locator('#transcript').innerText()).replace(/\u00a0/g, ' ');
+        return typeof text === 'string' ? all.includes(text) : text.test(all);
+      },
+      timeout,
+    );
+    return all;
+  }
+
+  async function newSession(agent: string): Promise<Frame> {
+    const { workbench } = ui!;
+    await workbench.runCommand('Elicitation Host: New Agent Session…');
+    await workbench.waitForQuickInputTitle('New Agent Session');
+    await workbench.pick(agent);
+    return sessionFrame(agent);
+  }
+
+  it('the fixture agent: a question before the session, the reply streamed, a form, a permission with its always option, the mode, Stop', async () => {
+    const { workbench } = ui!;
+    await workbench.openAgentInputs();
+    const rows = await workbench.waitForViewRows(/Agents/, (r) => r.some((t) => t.includes('fixture')) && r.some((t) => t.includes('claude')));
+    assert.ok(rows.some((r) => /fixture.*not started/s.test(r)), `the Agents view lists the agent, not started: ${rows.join(' | ')}`);
+
+    await workbench.runCommand('Elicitation Host: New Agent Session…');
+    await workbench.waitForQuickInputTitle('New Agent Session');
+    await workbench.pick('fixture');
+    // The agent's own session form (the Session Input Options proposal, in our form), then its question before the session.
+    const options = await formFrame('fixture: options for the new session (all optional)');
+    await workbench.screenshot('agents-session-options');
+    await options.locator('vscode-button', { hasText: 'Submit' }).click();
+    await workbench.waitForQuickInputTitle(/^fixture · before the session starts/, 30_000);
+    await workbench.screenshot('agents-before-session');
+    await workbench.typeInQuickInput('shop');
+    await workbench.page.keyboard.press('Enter');
+    const frame = await sessionFrame('fixture');
+    assert.equal(await frame.locator('select[data-option-id="__mode"]').inputValue(), 'ask', 'the current mode is shown');
+
+    await send(frame, 'hello');
+    const first = await reply(frame, 'Hello from the fixture.');
+    assert.match(first, /before the session: \{"action":"accept","content":\{"workspace":"shop"\}\}/, 'the answer before the session reached the agent');
+    assert.match(first, /"elicitation":\{"form":\{\},"url":\{\}\}/, 'we advertise form and URL questions');
+    await waitUntil('the title from the agent', async () => (await frame.locator('#title').innerText()) === 'fixture · fix the tests', 10_000);
+    await workbench.screenshot('agents-session-reply');
+
+    // A form from the agent: our form panel, headed with who asks.
+    await send(frame, 'form');
+    const form = await formFrame('Which colour, and your initials?');
+    assert.match((await form.locator('.source').innerText()) ?? '', /^fixture · Choose a colour, for session 'fix the tests'$/);
+    await form.locator('[data-question-id="colour"] vscode-radio', { hasText: 'Blue' }).click();
+    await form.locator('[data-question-id="initials"] input').fill('AB');
+    await form.locator('vscode-button', { hasText: 'Submit' }).click();
+    await reply(frame, 'form: {"action":"accept","content":{"colour":"blue","initials":"AB"}}');
+
+    // A permission to edit: our modal, the agent's options as given, the reject option the default; Always allow passes allow_always.
+    await send(frame, 'permission');
+    await workbench.dialog.waitFor({ timeout: 30_000 });
+    const text = await workbench.dialog.innerText();
+    assert.match(text, /fixture asks for permission to edit files/);
+    assert.match(text, /\/work\/notes\.txt/);
+    const focused = await workbench.page.evaluate(() => document.activeElement?.textContent?.trim());
+    assert.equal(focused, 'Reject', 'the default button is the reject option');
+    await workbench.screenshot('agents-permission');
+    await workbench.clickDialogButton('Always allow');
+    await reply(frame, 'permission: {"outcome":"selected","optionId":"always"}');
+
+    // The mode, changed from the page.
+    await frame.locator('select[data-option-id="__mode"]').selectOption('auto');
+    await waitUntil('the Auto warning', async () => (await frame.locator('#mode-warning').isVisible()) && /acts without asking/.test(await frame.locator('#mode-warning').innerText()), 10_000);
+    await send(frame, 'mode');
+    await reply(frame, 'mode: auto; model: small');
+
+    // Stop: the turn's open question closes, the agent hears cancel.
+    await send(frame, 'form');
+    await formFrame('Which colour, and your initials?');
+    await workbench.page.locator('.tab', { hasText: 'fixture: fix the tests' }).click();
+    await frame.locator('#stop').click();
+    await reply(frame, 'Stopped.');
+    await waitUntil('the question withdrawn', async () => (await workbench.pendingStatus()) === '', 20_000);
+    await workbench.screenshot('agents-stopped');
+  });
+
+  it('Claude Code (claude-agent-acp, fake model): starts in Manual, AskUserQuestion in our form with its "Other", Bash as our modal with No the default', async () => {
+    const { workbench } = ui!;
+    const frame = await newSession('claude');
+    await waitUntil('Manual mode', async () => (await frame.locator('select[data-option-id="__mode"]').inputValue().catch(() => '')) === 'default', 60_000);
+    assert.equal(await frame.locator('#mode-warning').isVisible(), false, 'Manual asks: no warning');
+
+    await send(frame, 'hello');
+    await reply(frame, 'Hello from the fake model.', 90_000);
+
+    await send(frame, 'ask me');
+    const form = await formFrame('Which colour?');
+    assert.match((await form.locator('.source').innerText()) ?? '', /^claude · /);
+    await form.locator('[data-question-id="question_0_custom"] input, [data-question-id="question_0_custom"] textarea').first().fill('actually teal');
+    await form.locator('vscode-button', { hasText: 'Submit' }).click();
+    await reply(frame, /actually teal/, 90_000);
+    assert.ok(fake.requests.some((r) => r.turn?.toolResults.some((t) => t.content.includes('actually teal'))), 'the "Other" text reached the model');
+
+    await send(frame, 'clean the build');
+    await workbench.dialog.waitFor({ timeout: 90_000 });
+    assert.match(await workbench.dialog.innerText(), /rm -rf build/);
+    const focused = await workbench.page.evaluate(() => document.activeElement?.textContent?.trim());
+    assert.equal(focused, 'No', 'the reject option is the default');
+    await workbench.screenshot('agents-claude-bash');
+    await workbench.clickDialogButton('No');
+    await reply(frame, /Tool said:/, 90_000);
+    assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'first line\n');
+  });
+});
