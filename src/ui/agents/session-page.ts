@@ -3,7 +3,7 @@
  * as the form page has them (the same policy: nothing but the page's own inlined script and
  * styles). Free of `vscode`, so the page can be tested in headless Chromium as served.
  */
-import { formPageCsp, inlinable } from '../form/form-page';
+import { inlinable, pageDocument } from '../form/form-page';
 
 export interface SessionPageParts {
   readonly cspSource: string;
@@ -16,17 +16,12 @@ export interface SessionPageParts {
 
 export function sessionPageHtml(parts: SessionPageParts): string {
   const { cspSource, nonce } = parts;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${formPageCsp(cspSource, nonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">${inlinable(parts.styles, 'style')}</style>
-<title>Agent Session</title>
-</head>
-<body>
-<header>
+  return pageDocument({
+    cspSource,
+    nonce,
+    styles: parts.styles,
+    title: 'Agent Session',
+    body: `<header>
 <h1 id="title"></h1>
 <div id="subtitle"></div>
 <div id="options"></div>
@@ -41,7 +36,6 @@ export function sessionPageHtml(parts: SessionPageParts): string {
 <button id="stop" type="button" class="secondary" hidden>Stop</button>
 </div>
 </footer>
-<script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>
-</body>
-</html>`;
+<script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>`,
+  });
 }

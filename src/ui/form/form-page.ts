@@ -52,20 +52,31 @@ export function formPageHtml(parts: FormPageParts): string {
   const initial = initialForm
     ? `<script type="application/json" id="initial-form">${JSON.stringify(initialForm).replace(/</g, '\\u003c')}</script>`
     : '';
+  return pageDocument({
+    cspSource,
+    nonce,
+    styles: parts.styles,
+    title: 'Agent Input',
+    body: `<main id="app"></main>
+${initial}
+<script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>
+${parts.patternScript ? `<script nonce="${nonce}" src="${parts.patternScript.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" async></script>` : ''}`,
+  });
+}
+
+/** A page of ours: the policy, the inlined styles under the nonce, the title, and its body (whose scripts carry the nonce). */
+export function pageDocument(page: { readonly cspSource: string; readonly nonce: string; readonly styles: string; readonly title: string; readonly body: string }): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${formPageCsp(cspSource, nonce)}">
+<meta http-equiv="Content-Security-Policy" content="${formPageCsp(page.cspSource, page.nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">${inlinable(parts.styles, 'style')}</style>
-<title>Agent Input</title>
+<style nonce="${page.nonce}">${inlinable(page.styles, 'style')}</style>
+<title>${page.title}</title>
 </head>
 <body>
-<main id="app"></main>
-${initial}
-<script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>
-${parts.patternScript ? `<script nonce="${nonce}" src="${parts.patternScript.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" async></script>` : ''}
+${page.body}
 </body>
 </html>`;
 }
