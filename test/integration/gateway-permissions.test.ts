@@ -58,13 +58,13 @@ describe('gateway: Claude Code permission prompts', function () {
         },
       });
       const { request, options } = prompter.asked[0];
-      assert.deepEqual(request.source, { server: 'Claude Code', tool: 'Bash', destructive: true, personStarted: true });
+      assert.deepEqual(request.source, { server: 'Claude Code', tool: 'Bash', approval: true, destructive: true, personStarted: true });
       assert.match(request.message, /rm -rf node_modules && npm ci/);
       assert.equal(options.presentation, 'pick');
     });
 
     it('a declined edit is denied; a read-only fetch is asked in the quick pick, in the same words', async () => {
-      const prompter = new ScriptedPrompter([decline, accept()]);
+      const prompter = new ScriptedPrompter([decline, accept({ decision: 'once' })]);
       const harness = await gateways.start(prompter, []);
       const denied = JSON.parse((await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-edit.json'))).body) as {
         hookSpecificOutput: { decision: { behavior: string } };
@@ -112,7 +112,7 @@ describe('gateway: Claude Code permission prompts', function () {
 
     for (const era of ['legacy', 'auto'] as const) {
       it(`answers allow with the input unchanged, or deny (${era === 'legacy' ? '2025 era' : '2026-07-28 era'})`, async () => {
-        const prompter = new ScriptedPrompter([accept(), decline]);
+        const prompter = new ScriptedPrompter([accept({ decision: 'once' }), decline]);
         const harness = await gateways.start(prompter, []);
         const client = await promptClient(harness, era);
         try {
