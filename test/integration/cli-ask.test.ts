@@ -8,10 +8,12 @@ import { strict as assert } from 'node:assert';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createOutput } from '../../src/cli/output';
+import { parseServeArgs, type ServeOptions, startServe } from '../../src/cli/serve';
 import { workFolder } from '../support/acp-harness';
 import { gatewaysPerTest, TOKEN } from '../support/gateway-harness';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
-import { REPO } from '../support/servers';
+import { FIXTURES, REPO, requireFixtures } from '../support/servers';
 import { runInTerminal, shellQuote } from '../support/terminal';
 import { waitUntil } from '../support/wait';
 
@@ -138,6 +140,27 @@ describe('elicitation-host ask', function () {
       const record = await waitUntil('the question to be withdrawn', () => harness.host.store.state.requests.find((r) => r.status === 'abandoned'));
       assert.equal(record.reason, 'the terminal stopped waiting for the answer');
     });
+  });
+
+  it('elicitation-host serve answers terminals too, from its own answers file', async () => {
+    requireFixtures();
+    const answers = join(workFolder('eh-ask-serve-'), 'answers.json');
+    writeFileSync(answers, JSON.stringify([{ action: 'accept', content: {} }]));
+    const printed: string[] = [];
+    const running = await startServe(parseServeArgs(['--json', '--answers', answers, '--', process.execPath, join(FIXTURES, 'stdio.js')]) as ServeOptions, {
+      env: { ELICITATION_HOST_MCP_TOKEN: TOKEN },
+      out: createOutput(true, (text) => printed.push(text) > 0, (text) => printed.push(text) > 0),
+    });
+    try {
+      const serving = JSON.parse(printed[0]) as { ask: string };
+      assert.equal(serving.ask, `${running.gateway.url}/ask`);
+      const run = await runScript(['--confirm', 'Publish 1.2.0?'], environment({ ELICITATION_HOST_MCP_URL: running.gateway.url, ELICITATION_HOST_MCP_TOKEN: TOKEN }));
+      assert.deepEqual(run, { code: 0, stdout: '{}\n', stderr: '' });
+      const asked = printed.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.type === 'elicitation');
+      assert.deepEqual({ server: asked?.server, message: asked?.message }, { server: 'Terminal: release.sh', message: 'Publish 1.2.0?' });
+    } finally {
+      await running.stop();
+    }
   });
 
   describe('without a window', () => {
