@@ -247,9 +247,10 @@ export class ProxyRouter {
         asked = { params: question.params, tool: 'before the session starts' };
       }
     } catch (error) {
-      if (!(error instanceof QuestionParamsError)) throw error;
-      this.options.log(`the agent sent a question this proxy refused: ${error.message}`);
-      this.refuse(id, -32602, `Invalid elicitation request: ${error.message}`);
+      // Nothing may escape: this runs unawaited, and the agent waits for an answer.
+      const refused = error instanceof QuestionParamsError;
+      this.options.log(`the agent sent a question this proxy ${refused ? 'refused' : 'could not read'}: ${errorMessage(error)}`);
+      this.refuse(id, refused ? -32602 : -32603, `${refused ? 'Invalid elicitation request' : 'The question could not be read'}: ${errorMessage(error)}`);
       return;
     }
     this.open.set(id, { ...(sessionId !== undefined && { sessionId }), controller });

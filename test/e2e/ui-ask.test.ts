@@ -1,0 +1,95 @@
+/**
+ * UI scenario: a script in one of the window's terminals asks the person with
+ * `elicitation-host ask`, as a git hook would. The person opens a terminal (Terminal: Create
+ * New Terminal) and types `sh push.sh`; the script runs the CLI built with the package
+ * (`npm run package` builds dist/cli.js with the .vsix's bundles; the .vsix itself does not
+ * ship it), which finds the window through ELICITATION_HOST_MCP_URL and _TOKEN, given to the
+ * terminal by our environment variable collection. Our prompt answers it, and the script gets
+ * the exit code and the content.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitUntil } from '../support/wait';
+import { REPO, requireBuilt, versionName } from './context';
+import { packTestExtension, probeFile } from './test-extensions';
+import { startUi, type Ui, uiHooks } from './ui-setup';
+
+const CLI = join(REPO, 'dist/cli.js');
+
+/** A shell word, quoted. */
+const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+describe(`UI: a script in a VS Code terminal asks with elicitation-host ask (VS Code ${versionName()})`, function () {
+  this.timeout(5 * 60_000);
+  let ui: Ui | undefined;
+  let dir: string;
+
+  /** A script that asks and writes what it got: its stdout and, whole, its exit code. */
+  function script(name: string, args: string[]): string {
+    const path = join(dir, name);
+    const base = join(dir, name.replace(/\.sh$/, ''));
+    writeFileSync(path, [
+      `${[process.execPath, CLI, 'ask', ...args].map(quote).join(' ')} > ${quote(`${base}.out`)}`,
+      `echo $? > ${quote(`${base}.code.tmp`)} && mv ${quote(`${base}.code.tmp`)} ${quote(`${base}.code`)}`,
+      '',
+    ].join('\n'));
+    return path;
+  }
+
+  /** What the script got: its exit code (once it has one) and its stdout. */
+  async function outcome(name: string): Promise<{ code: number; stdout: string }> {
+    const base = join(dir, name.replace(/\.sh$/, ''));
+    await waitUntil(`${name} to finish`, () => existsSync(`${base}.code`), 30_000);
+    return { code: Number(readFileSync(`${base}.code`, 'utf8').trim()), stdout: readFileSync(`${base}.out`, 'utf8') };
+  }
+
+  /** Types a command into the terminal, as a person does. */
+  async function typeInTerminal(command: string): Promise<void> {
+    const { page } = ui!.workbench;
+    const terminal = page.locator('.terminal-wrapper.active .xterm, .terminal-wrapper .xterm').first();
+    await terminal.waitFor({ timeout: 30_000 });
+    await terminal.click();
+    await page.keyboard.type(command);
+    await page.keyboard.press('Enter');
+  }
+
+  before(async () => {
+    requireBuilt(CLI);
+    dir = mkdtempSync(join(tmpdir(), 'eh-ui-ask-'));
+    ui = await startUi('ask', {}, { PROBE_DIR: dir }, undefined, [packTestExtension('probe-extension', dir)]);
+    // The gateway listens, and has given its variables to terminals opened from now on.
+    await ui.workbench.runCommand('Gateway Probe: Write Gateway Environment');
+    const gateway = await probeFile<{ url?: string }>(join(dir, 'gateway.json'));
+    assert.match(gateway.url ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+    await ui.workbench.runCommand('Terminal: Create New Terminal');
+  });
+  uiHooks(() => ui, () => rmSync(dir, { recursive: true, force: true }));
+
+  it('ask --confirm --destructive: our warning dialog, Decline the default, shows "Terminal: push.sh"; Accept gives the script exit 0 and {}', async () => {
+    const { workbench } = ui!;
+    await typeInTerminal(`sh ${quote(script('push.sh', ['--confirm', 'Push to main?', '--destructive']))}`);
+    const dialog = workbench.dialog.filter({ hasText: 'Push to main?' });
+    await dialog.waitFor({ timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /"Terminal: push\.sh" asks to go ahead with a destructive action\. Accept\?/);
+    const focused = await workbench.page.evaluate(() => document.activeElement?.textContent?.trim());
+    assert.equal(focused, 'Decline', 'the default button is not the one that goes ahead');
+    await workbench.screenshot('ask-terminal-destructive-confirm');
+    await workbench.clickDialogButton('Accept');
+    assert.deepEqual(await outcome('push.sh'), { code: 0, stdout: '{}\n' });
+  });
+
+  it('ask --confirm: a yes/no in the quick input titled "Terminal: deploy.sh"; Decline gives the script exit 1 and nothing on stdout', async () => {
+    const { workbench } = ui!;
+    await typeInTerminal(`sh ${quote(script('deploy.sh', ['--confirm', 'Deploy the staging build?']))}`);
+    await workbench.waitForQuickInputTitle('Terminal: deploy.sh', 30_000);
+    const rows = (await workbench.quickPickRows()).map((r) => r.replace(/\s+/g, ' ').trim());
+    assert.ok(rows.some((r) => r.includes('Deploy the staging build?')), `the question is shown: ${rows.join(' | ')}`);
+    assert.ok(rows.includes('Accept') && rows.includes('Decline'), `Accept and Decline: ${rows.join(' | ')}`);
+    await workbench.screenshot('ask-terminal-confirm');
+    await workbench.clickRow(/^\s*Decline\s*$/);
+    assert.deepEqual(await outcome('deploy.sh'), { code: 1, stdout: '' });
+  });
+});
