@@ -1,6 +1,8 @@
 /**
- * UI scenario: a script in one of the window's terminals asks the person with
- * `elicitation-host ask`, as a git hook would. The person opens a terminal (Terminal: Create
+ * UI scenarios: a script in one of the window's terminals asks the person with
+ * `elicitation-host ask`, as a git hook would; and an ACP client that offers no elicitation
+ * runs an agent through `elicitation-host acp-proxy` there, the agent's question answered in
+ * our form. The person opens a terminal (Terminal: Create
  * New Terminal) and types `sh push.sh`; the script runs the CLI built with the package
  * (`npm run package` builds dist/cli.js with the .vsix's bundles; the .vsix itself does not
  * ship it), which finds the window through ELICITATION_HOST_MCP_URL and _TOKEN, given to the
@@ -11,27 +13,30 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FrameLocator } from 'playwright-core';
 import { waitUntil } from '../support/wait';
-import { REPO, requireBuilt, versionName } from './context';
+import { FIXTURES, REPO, requireBuilt, versionName } from './context';
 import { packTestExtension, probeFile } from './test-extensions';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
 const CLI = join(REPO, 'dist/cli.js');
+const ACP_CLIENT = join(FIXTURES, 'acp-client.js');
+const ACP_AGENT = join(FIXTURES, 'acp-agent.js');
 
 /** A shell word, quoted. */
 const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
 
-describe(`UI: a script in a VS Code terminal asks with elicitation-host ask (VS Code ${versionName()})`, function () {
+describe(`UI: a VS Code terminal asks through the window: elicitation-host ask and acp-proxy (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
   let ui: Ui | undefined;
   let dir: string;
 
-  /** A script that asks and writes what it got: its stdout and, whole, its exit code. */
-  function script(name: string, args: string[]): string {
+  /** A script that runs the CLI (`ask`, by default) and writes what it got: its stdout and, whole, its exit code. */
+  function script(name: string, args: string[], command: readonly string[] = [process.execPath, CLI, 'ask']): string {
     const path = join(dir, name);
     const base = join(dir, name.replace(/\.sh$/, ''));
     writeFileSync(path, [
-      `${[process.execPath, CLI, 'ask', ...args].map(quote).join(' ')} > ${quote(`${base}.out`)}`,
+      `${[...command, ...args].map(quote).join(' ')} > ${quote(`${base}.out`)}`,
       `echo $? > ${quote(`${base}.code.tmp`)} && mv ${quote(`${base}.code.tmp`)} ${quote(`${base}.code`)}`,
       '',
     ].join('\n'));
@@ -56,7 +61,7 @@ describe(`UI: a script in a VS Code terminal asks with elicitation-host ask (VS 
   }
 
   before(async () => {
-    requireBuilt(CLI);
+    requireBuilt(CLI, ACP_CLIENT, ACP_AGENT);
     dir = mkdtempSync(join(tmpdir(), 'eh-ui-ask-'));
     ui = await startUi('ask', {}, { PROBE_DIR: dir }, undefined, [packTestExtension('probe-extension', dir)]);
     // The gateway listens, and has given its variables to terminals opened from now on.
@@ -91,5 +96,25 @@ describe(`UI: a script in a VS Code terminal asks with elicitation-host ask (VS 
     await workbench.screenshot('ask-terminal-confirm');
     await workbench.clickRow(/^\s*Decline\s*$/);
     assert.deepEqual(await outcome('deploy.sh'), { code: 1, stdout: '' });
+  });
+
+  it('acp-proxy: an ACP client that offers no elicitation gets the agent\'s reply, the agent\'s question answered in our form as "Terminal: acp-agent.js"', async () => {
+    const { workbench } = ui!;
+    // The fixture client (written with the ACP SDK) starts the proxy as its agent; the proxy starts the fixture agent.
+    const client = [process.execPath, ACP_CLIENT, '--prompt', 'form', '--', process.execPath, CLI, 'acp-proxy', '--', process.execPath, ACP_AGENT];
+    await typeInTerminal(`sh ${quote(script('agent.sh', [], client))}`);
+    const frame: FrameLocator = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+    await frame.locator('h1.message', { hasText: 'Which colour, and your initials?' }).waitFor({ timeout: 30_000 });
+    // The form page names the asker and the tool call (it shows no ACP session: src/ui/form passes none to the page).
+    assert.equal((await frame.locator('.source').textContent())?.trim(), 'Terminal: acp-agent.js · Choose a colour');
+    await frame.locator('[data-question-id="colour"] vscode-radio', { hasText: 'Blue' }).click();
+    await frame.locator('[data-question-id="initials"] input').fill('XY');
+    await workbench.screenshot('acp-proxy-terminal-form');
+    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    const { code, stdout } = await outcome('agent.sh');
+    assert.equal(code, 0, stdout);
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(lines.find((l) => l.type === 'turn'), { type: 'turn', prompt: 'form', reply: 'form: {"action":"accept","content":{"colour":"blue","initials":"XY"}}', stopReason: 'end_turn' });
+    assert.equal(lines.filter((l) => l.type === 'elicitation').length, 0, 'the question never reached the client');
   });
 });
