@@ -169,6 +169,7 @@ const builds = [
       'tasks-v2': 'test/fixtures/servers/tasks-v2.ts',
       'task-questions': 'test/fixtures/servers/task-questions.ts',
       'acp-agent': 'test/fixtures/acp/fixture-agent.ts',
+      'acp-client': 'test/fixtures/acp/fixture-client.ts',
     },
     outdir: 'out/fixtures',
     platform: 'node',

@@ -2,7 +2,7 @@
  * Command line of `elicitation-host acp`: one prompt to an ACP agent, its questions and
  * permissions answered as `call` answers them.
  */
-import { parseArgs as parseNodeArgs } from 'node:util';
+import { answeringOf, parseAgentArgv } from './agent-argv';
 import { UsageError } from './args';
 
 export interface AcpOptions {
@@ -67,35 +67,20 @@ const OPTIONS = {
 } as const;
 
 export function parseAcpArgs(argv: readonly string[]): AcpOptions | 'help' {
-  if (argv.length === 0) return 'help';
-  const end = argv.indexOf('--');
-  const ours = end === -1 ? argv : argv.slice(0, end);
-  let parsed;
-  try {
-    parsed = parseNodeArgs({ args: [...ours], options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return 'help';
-  if (positionals.length > 0) throw new UsageError(`unexpected ${positionals.join(' ')} (the agent's command goes after --)`);
-  const agent = end === -1 ? [] : argv.slice(end + 1);
-  if (agent.length === 0) throw new UsageError("the agent's command must follow --");
+  const parsed = parseAgentArgv(argv, OPTIONS);
+  if (parsed === 'help') return 'help';
+  const { values, agent } = parsed;
   if ((values.prompt === undefined) === (values['prompt-file'] === undefined)) throw new UsageError('give the prompt once: --prompt TEXT or --prompt-file F');
-  const acceptDefaults = values['accept-defaults'] === true;
-  const decline = values.decline === true;
-  if ([values.answers !== undefined, acceptDefaults, decline].filter(Boolean).length > 1) throw new UsageError('use only one of --answers, --accept-defaults and --decline');
+  const answering = answeringOf(values);
   const config = (values.config ?? []).map((pair) => {
     const at = pair.indexOf('=');
     if (at <= 0) throw new UsageError(`--config takes ID=VALUE, not "${pair}"`);
     return { id: pair.slice(0, at), value: pair.slice(at + 1) };
   });
   return {
-    agent: { command: agent[0], args: agent.slice(1) },
+    agent,
     prompt: values.prompt !== undefined ? { text: values.prompt } : { file: values['prompt-file']! },
-    ...(values.answers !== undefined && { answersFile: values.answers }),
-    acceptDefaults,
-    decline,
+    ...answering,
     ...(values.permissions !== undefined && { permissions: values.permissions }),
     ...(values.mode !== undefined && { mode: values.mode }),
     config,

@@ -6,6 +6,8 @@
  *   elicitation-host call-all [options] -- <command> [args...]
   elicitation-host serve [options] -- <command> [args...]    (serve --help: the gateway)
  *   elicitation-host acp [options] --prompt TEXT -- <agent command>   (acp --help; acp-args.ts)
+ *   elicitation-host acp-proxy [options] -- <agent command>   (acp-proxy --help; acp-proxy-args.ts)
+ *   elicitation-host ask --confirm TEXT | --schema F --message M | --url U --message M   (ask-args.ts)
  * Parsed by Node's own `util.parseArgs` (strict), so `--args JSON` and `--args=JSON` both work.
  */
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
@@ -43,6 +45,8 @@ export const USAGE = `Usage:
   elicitation-host call-all [options] -- <command> [args...]
   elicitation-host serve [options] -- <command> [args...]   (the gateway: serve --help)
   elicitation-host acp [options] --prompt TEXT -- <agent command> [args...]   (an ACP agent: acp --help)
+  elicitation-host acp-proxy [options] -- <agent command> [args...]   (its questions for any ACP client: acp-proxy --help)
+  elicitation-host ask --confirm TEXT | --schema F --message M | --url U --message M   (a script asks: ask --help)
 
 Options (a value follows as the next word or after "=", as in --args='{"a":1}'):
   --args JSON          tool arguments (call-all fills the rest from schema defaults)

@@ -15,6 +15,18 @@ import { answerFits, checkValue, defaultOf, parseTypedText, toAnswerValue } from
 import { announce, announceAnswer, isSecretField } from './announce';
 import type { Output } from './output';
 
+/**
+ * The terminal a conversation happens on: the process's own (stdin, stderr) for `call` and
+ * `serve`; `/dev/tty` for `ask` and `acp-proxy`, whose stdin and stdout carry something else.
+ */
+export interface ConsoleTerminal {
+  readonly input: NodeJS.ReadableStream;
+  readonly output: NodeJS.WritableStream;
+}
+
+/** The process's own terminal, looked up when first used (process.stdin is made on first access). */
+const processTerminal = (): ConsoleTerminal => ({ input: process.stdin, output: process.stderr });
+
 /** One conversation's readline on the terminal, able to read a line without showing it. */
 class Conversation {
   private readonly echo = new MuteStream();
@@ -22,11 +34,11 @@ class Conversation {
 
   private readonly abort = (): void => this.rl.close();
 
-  constructor(private readonly signal: AbortSignal) {
-    this.echo.pipe(process.stderr);
+  constructor(private readonly signal: AbortSignal, private readonly terminal: ConsoleTerminal = processTerminal()) {
+    this.echo.pipe(terminal.output);
     // terminal: raw mode, so the terminal itself does not echo what a hidden read must not show.
     // historySize 0: no line (a secret) is kept for the arrow keys to bring back.
-    this.rl = createInterface({ input: process.stdin, output: this.echo, terminal: true, historySize: 0 });
+    this.rl = createInterface({ input: terminal.input, output: this.echo, terminal: true, historySize: 0 });
     signal.addEventListener('abort', this.abort, { once: true });
   }
 
@@ -39,7 +51,7 @@ class Conversation {
     // The prompt is out; from here until Enter nothing readline writes reaches the screen.
     this.echo.mute();
     const text = await answer.finally(() => this.echo.unmute());
-    process.stderr.write('\n');
+    this.terminal.output.write('\n');
     return text;
   }
 
@@ -61,7 +73,7 @@ function promptFor(question: Question): string {
 export class ConsolePrompter implements Prompter {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly out: Output) {}
+  constructor(private readonly out: Output, private readonly terminal: ConsoleTerminal = processTerminal()) {}
 
   ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
     // One conversation at a time on one terminal.
@@ -73,7 +85,7 @@ export class ConsolePrompter implements Prompter {
   private async converse(request: InputRequest, options: AskOptions): Promise<Outcome> {
     announce(this.out, request);
     options.errors?.forEach((e) => this.out.error(e.message));
-    const conversation = new Conversation(options.signal);
+    const conversation = new Conversation(options.signal, this.terminal);
     try {
       const entries: Array<[string, Answers[string]]> = [];
       for (const question of request.questions) {
@@ -96,7 +108,7 @@ export class ConsolePrompter implements Prompter {
       if (options.signal.aborted) return { action: 'cancel' };
       if ((error as { code?: unknown }).code === 'ABORT_ERR') {
         // Ctrl+C or Ctrl+D at a prompt: the person dismissed the question, which the server hears as cancel.
-        process.stderr.write('\n');
+        this.terminal.output.write('\n');
         const outcome: Outcome = { action: 'cancel' };
         announceAnswer(this.out, outcome, request, (error as Error).message);
         return outcome;

@@ -15,6 +15,8 @@ import { ExitCode, optionsOrExit, RunVerdict } from './exit-code';
 import { choosePrompter } from './choose-prompter';
 import { serveMain } from './serve';
 import { acpMain } from './acp-main';
+import { acpProxyMain } from './acp-proxy';
+import { askMain } from './ask-main';
 import { consoleUrlFlow } from './console-prompter';
 import { createOutput } from './output';
 import { runnerHost } from './runner-host';
@@ -45,6 +47,8 @@ function resultText(result: Record<string, unknown>): string {
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'serve') return serveMain(argv.slice(1), { version: VERSION });
   if (argv[0] === 'acp') return acpMain(argv.slice(1), { version: VERSION });
+  if (argv[0] === 'acp-proxy') return acpProxyMain(argv.slice(1));
+  if (argv[0] === 'ask') return askMain(argv.slice(1));
   const parsed = optionsOrExit(argv, parseArgs, USAGE);
   if ('exit' in parsed) return parsed.exit;
   const options: CliOptions = parsed.options;

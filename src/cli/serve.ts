@@ -41,7 +41,9 @@ Options:
   -h, --help           this help
 
 Without --answers, --accept-defaults or --decline, questions are asked on the console;
-without a terminal, forms are cancelled. Stops on Ctrl-C (SIGINT) or SIGTERM.`;
+without a terminal, forms are cancelled. Questions from terminals (elicitation-host ask
+and acp-proxy, with ELICITATION_HOST_MCP_URL=http://127.0.0.1:<port> and the token) are
+answered here the same way. Stops on Ctrl-C (SIGINT) or SIGTERM.`;
 
 export class ServeUsageError extends Error {}
 
@@ -205,6 +207,7 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
     port: gateway.port,
     permissionHook: gateway.permissionHookUrl,
     permissionServer: gateway.permissionServerUrl,
+    ask: gateway.askUrl,
   });
   return {
     gateway,

@@ -7,6 +7,7 @@
  *   /mcp/<server>                           an upstream server (its configured name, made URL-safe)
  *   /elicitation-host/mcp                   the built-in server (--permission-prompt-tool)
  *   /hooks/claude-code/permission-request   Claude Code's PermissionRequest hook
+ *   /ask                                    a question from a terminal (`elicitation-host ask`, `acp-proxy`)
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,11 +17,13 @@ import type { InputStore } from '../elicitation/store';
 import { Listeners } from '../mcp/listeners';
 import type { Upstream } from '../mcp/servers/upstream';
 import { createForwardingServer } from './forwarding';
-import { BodyTooLargeError, readBody, writeJsonRpcError } from './http-replies';
+import { serveAsk } from './ask-endpoint';
+import { BodyTooLargeError, MAX_BODY_BYTES, readBody, writeJsonRpcError } from './http-replies';
 import { McpEndpoint } from './mcp-endpoint';
 import { brokerPermissionAsker, type PermissionAsker } from './permission-asker';
 import { servePermissionHook } from './permission-hook';
 import { createPermissionServer, PERMISSION_SERVER_NAME } from './permission-server';
+import { ASK_MAX_BODY_BYTES, ASK_PATH } from './outside-question';
 import { checkRequest } from './request-guard';
 import { assignPaths } from './server-paths';
 import type { SessionLimits } from './session-pool';
@@ -44,7 +47,7 @@ export interface GatewayOptions {
   /** The port to listen on; 0 or absent: a free one. Taken: a free one, unless `strictPort`. */
   readonly port?: number;
   readonly strictPort?: boolean;
-  /** Where Claude Code's permission requests are asked (the broker, normally). */
+  /** Where Claude Code's permission requests and terminals' questions (`/ask`) are asked. */
   readonly broker: Broker;
   /** Overrides how permission requests are asked (tests). */
   readonly ask?: PermissionAsker;
@@ -139,6 +142,10 @@ export class Gateway {
     return `${this.url}${PERMISSION_HOOK_PATH}`;
   }
 
+  get askUrl(): string {
+    return `${this.url}${ASK_PATH}`;
+  }
+
   get permissionServerUrl(): string {
     return `${this.url}${PERMISSION_SERVER_PATH}`;
   }
@@ -196,7 +203,7 @@ export class Gateway {
     if (req.method === 'POST') {
       let text: string;
       try {
-        text = await readBody(req);
+        text = await readBody(req, path === ASK_PATH ? ASK_MAX_BODY_BYTES : MAX_BODY_BYTES);
       } catch (error) {
         if (error instanceof BodyTooLargeError) {
           writeJsonRpcError(res, 413, error.message);
@@ -213,6 +220,10 @@ export class Gateway {
     }
     if (path === PERMISSION_HOOK_PATH) {
       await servePermissionHook(req, res, body, this.ask);
+      return;
+    }
+    if (path === ASK_PATH) {
+      await serveAsk(req, res, body, this.options.broker);
       return;
     }
     if (path === PERMISSION_SERVER_PATH) {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { claudeAgent, fixtureAgent, workFolder } from '../support/acp-harness';
+import { claudeAgent, colourAndBuildModel, fixtureAgent, workFolder } from '../support/acp-harness';
 import { REPO } from '../support/servers';
 
 const CLI = join(REPO, 'dist/cli.js');
@@ -62,6 +62,23 @@ describe('ACP: elicitation-host acp', function () {
     assert.match(granted.stdout, /permission: \{"outcome":"selected","optionId":"always"\}/);
   });
 
+  it('an unknown config option, or value, is an error naming what the agent offers', async () => {
+    const option = await run(['--config', 'colour=red', '--prompt', 'hello', ...fixture], workFolder());
+    assert.equal(option.code, 1);
+    assert.match(option.stderr, /error: acp-agent\.js has no option "colour"; it offers mode, model/);
+    const value = await run(['--config', 'model=huge', '--prompt', 'hello', ...fixture], workFolder());
+    assert.equal(value.code, 1);
+    assert.match(value.stderr, /error: "huge" is not a value of acp-agent\.js's option "model"; it takes small, large/);
+  });
+
+  it('takes the prompt from a file', async () => {
+    const folder = workFolder();
+    writeFileSync(join(folder, 'prompt.txt'), 'mode\n');
+    const { code, stdout, stderr } = await run(['--prompt-file', join(folder, 'prompt.txt'), ...fixture], folder);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /mode: ask; model: small\n\[stop\] end_turn\n$/);
+  });
+
   it('an unknown mode is an error naming the modes the agent offers', async () => {
     const { code, stderr } = await run(['--mode', 'yolo', '--prompt', 'hello', ...fixture], workFolder());
     assert.equal(code, 1);
@@ -71,13 +88,7 @@ describe('ACP: elicitation-host acp', function () {
   describe('with claude-agent-acp and a fake model', () => {
     let model: FakeAnthropic;
     before(async () => {
-      model = await startFakeAnthropic((turn) => {
-        const [result] = turn.toolResults;
-        if (result) return { text: `${result.isError ? 'Tool failed' : 'Tool said'}: ${result.content}` };
-        if (turn.userText === 'ask me') return { toolUse: { name: 'AskUserQuestion', input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] } } };
-        if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build' } } };
-        return { text: 'Hello.' };
-      });
+      model = await startFakeAnthropic(colourAndBuildModel);
     });
     after(() => model.close());
 
@@ -96,6 +107,21 @@ describe('ACP: elicitation-host acp', function () {
       assert.match(stdout, /Tool said: .*"Which colour\?"="Red"/);
     });
 
+    it('in Manual mode (--mode default) runs to the end with answers files: the question, then a Bash permission allowed', async () => {
+      const { args, env } = claude();
+      const folder = workFolder();
+      const question = await run(['--mode', 'default', '--answers', file(folder, 'question.json', [{ action: 'accept', content: { question_0: 'Blue' } }]), '--prompt', 'ask me', ...args], folder, env);
+      assert.equal(question.code, 0, question.stderr);
+      assert.match(question.stdout, /\[mode\] Manual \(default\)/);
+      assert.match(question.stdout, /Tool said: .*"Which colour\?"="Blue"/);
+      mkdirSync(join(folder, 'build'));
+      const permission = await run(['--mode', 'default', '--answers', file(folder, 'permission.json', [{ action: 'accept', content: { decision: 'allow-once' } }]), '--prompt', 'clean the build', ...args], folder, env);
+      assert.equal(permission.code, 0, permission.stdout + permission.stderr);
+      assert.match(permission.stdout, /asked permission \(execute\): Yes\n/);
+      assert.match(permission.stdout, /\[stop\] end_turn\n$/);
+      assert.ok(!existsSync(join(folder, 'build')), 'the allowed command ran');
+    });
+
     it('in Manual mode (--mode default) a denied Bash exits 4 and the folder stays', async () => {
       const { args, env } = claude();
       const folder = workFolder();
@@ -103,7 +129,7 @@ describe('ACP: elicitation-host acp', function () {
       const { code, stdout, stderr } = await run(['--mode', 'default', '--permissions', 'deny', '--prompt', 'clean the build', ...args], folder, env);
       assert.equal(code, 4, stderr);
       assert.match(stdout, /\[mode\] Manual \(default\)/);
-      // The session is named by its first prompt until the adapter's own title (the fake model's) arrives, which may come first.
+      // The session is named by its first prompt until the adapter's title (from the fake model) arrives: either may be first.
       assert.match(stdout, /! claude-agent-acp · rm -rf build, for session '(clean the build|fix the tests)' asked permission \(execute\): No/);
       assert.ok(existsSync(join(folder, 'build')));
     });

@@ -3,7 +3,7 @@
  * against the fixture servers over stdio and HTTP.
  */
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TERMINAL_TRICKS } from '../fixtures/servers/client-probes';
 import { FIXTURES, type HttpFixture, REPO, requireFixtures, startHttpFixture } from '../support/servers';
+import { runInTerminal as runTerminal, shown, type TerminalRun, type TerminalStep } from '../support/terminal';
 
 const CLI = join(REPO, 'dist/cli.js');
 const STDIO = ['--', process.execPath, join(FIXTURES, 'stdio.js')];
@@ -34,49 +35,10 @@ function run(args: string[], cwd?: string): Promise<{ code: number; stdout: stri
   });
 }
 
-/** A shell word, quoted for `sh -c`. */
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/** What a terminal shows: without the control sequences (cursor moves, line clearing) readline writes around its prompts, and without carriage returns. */
-function shown(output: string): string {
-  // eslint-disable-next-line no-control-regex -- ESC is exactly what a control sequence starts with
-  return output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
-}
-
-/**
- * Runs the CLI in a pseudo-terminal (util-linux `script`), so it sees a TTY and asks on the
- * console. Each step types its keys once the output since the previous keys matches its
- * prompt; stdout and stderr arrive mixed, as a person sees them.
- */
-function runInTerminal(args: string[], steps: Array<{ prompt: RegExp; keys: string }>): Promise<{ code: number; output: string; raw: string }> {
+/** The runner in a pseudo-terminal (test/support/terminal.ts), so it asks on the console. */
+function runInTerminal(args: string[], steps: TerminalStep[]): Promise<TerminalRun> {
   requireFixtures();
-  if (spawnSync('script', ['--version']).error) throw new Error('These tests need util-linux "script" to give the runner a terminal.');
-  const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ');
-  return new Promise((resolve) => {
-    // -e: exit with the runner's exit code.
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const pending = [...steps];
-    let output = '';
-    let answeredUpTo = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const next = pending[0];
-      if (next && next.prompt.test(shown(output.slice(answeredUpTo)))) {
-        pending.shift();
-        answeredUpTo = output.length;
-        child.stdin.write(next.keys);
-      }
-    });
-    // A prompt that never comes fails the test with what was shown, not a bare mocha timeout.
-    const stuck = setTimeout(() => child.kill(), 20_000);
-    child.on('close', (code) => {
-      clearTimeout(stuck);
-      child.stdin.end();
-      resolve({ code: code ?? -1, output: shown(output), raw: output });
-    });
-  });
+  return runTerminal([process.execPath, CLI, ...args], steps);
 }
 
 /** Characters a terminal acts on or hides: C0 controls but tab and line feed, DEL, C1 controls, bidi and zero-width characters. */

@@ -14,6 +14,7 @@ import { AgentClient } from '../../src/acp/agent-client';
 import { diskFiles } from '../../src/acp/disk-files';
 import type { AgentDefinition, AgentHost, AgentLog, AgentSettings } from '../../src/acp/ports';
 import { createBroker } from '../../src/mcp/create-broker';
+import type { ModelReply, ModelTurn } from '../fixtures/acp/fake-anthropic';
 import { FIXTURES, REPO } from './servers';
 
 export class AgentMemoryLog implements AgentLog {
@@ -107,4 +108,19 @@ export function claudeAgent(baseUrl: string, name = 'claude'): AgentDefinition {
       DISABLE_AUTOUPDATER: '1',
     },
   };
+}
+
+/**
+ * The fake model's side for the runner's and the proxy's tests: "ask me" asks a choice
+ * (AskUserQuestion, an elicitation), "clean the build" runs `rm -rf build` (Bash, a
+ * permission in Manual mode); a tool's result is said back, anything else is "Hello.".
+ */
+export function colourAndBuildModel(turn: ModelTurn): ModelReply {
+  const [result] = turn.toolResults;
+  if (result) return { text: `${result.isError ? 'Tool failed' : 'Tool said'}: ${result.content}` };
+  if (turn.userText === 'ask me') {
+    return { toolUse: { name: 'AskUserQuestion', input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] } } };
+  }
+  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build' } } };
+  return { text: 'Hello.' };
 }
