@@ -2,6 +2,7 @@
  * Activation: builds the objects, registers commands, views and settings. No logic here.
  */
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { installBenchmarkHooks } from '../bench/extension-hooks';
 import { createApi, type ElicitationHostApi } from './api';
@@ -14,6 +15,7 @@ import { ConfigLoader } from './ui/servers/config-loader';
 import { AgentConnector, SETUP_SCHEME, SetupDocuments } from './ui/gateway/connect-agent';
 import { GatewayHost } from './ui/gateway/gateway-host';
 import { GatewayToken } from './ui/gateway/gateway-token';
+import { putCliOnPath } from './ui/gateway/cli-on-path';
 import { FormPanel } from './ui/form/form-panel';
 import { HISTORY_SCHEME, HistoryView, persistedHistory } from './ui/views/history-view';
 import { InputResolver } from './ui/sign-in/inputs';
@@ -232,7 +234,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const known = new Promise<void>((resolve) => report(loader.loadAll(resolve)));
   bench?.activated();
   await known;
-  if (gatewayEnabled()) report(gateway.start());
+  if (gatewayEnabled()) {
+    report(gateway.start());
+    // `elicitation-host ask` and `acp-proxy` in terminals, reaching this window's gateway.
+    try {
+      putCliOnPath(context.environmentVariableCollection, join(context.globalStorageUri.fsPath, 'bin'), context.extensionPath);
+    } catch (error) {
+      log.warn(`elicitation-host is not on terminals' PATH: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);
   return createApi({
     broker,

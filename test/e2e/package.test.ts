@@ -36,6 +36,7 @@ describe('the packaged extension', () => {
     assert.deepEqual(names, [
       'LICENSE.txt',
       'dist/acp-sdk.js',
+      'dist/cli.js',
       'dist/extension.js',
       'dist/gateway.js',
       'dist/mcp-sdk.js',

@@ -143,6 +143,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
   it('the fixture agent: a question before the session, the reply streamed, a form, a permission with its always option, the mode, Stop', async () => {
     const { workbench } = ui!;
     await workbench.openAgentInputs();
+    // The Agents view starts collapsed (the Servers view keeps its room until you have agents): expand it.
+    const header = workbench.page.locator('.pane-header', { hasText: /^Agents/ }).first();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     const rows = await workbench.waitForViewRows(/Agents/, (r) => r.some((t) => t.includes('fixture')) && r.some((t) => t.includes('claude')));
     assert.ok(rows.some((r) => /fixture.*not started/s.test(r)), `the Agents view lists the agent, not started: ${rows.join(' | ')}`);
 

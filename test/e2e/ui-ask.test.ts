@@ -3,10 +3,10 @@
  * `elicitation-host ask`, as a git hook would; and an ACP client that offers no elicitation
  * runs an agent through `elicitation-host acp-proxy` there, the agent's question answered in
  * our form. The person opens a terminal (Terminal: Create
- * New Terminal) and types `sh push.sh`; the script runs the CLI built with the package
- * (`npm run package` builds dist/cli.js with the .vsix's bundles; the .vsix itself does not
- * ship it), which finds the window through ELICITATION_HOST_MCP_URL and _TOKEN, given to the
- * terminal by our environment variable collection. Our prompt answers it, and the script gets
+ * New Terminal) and types `sh push.sh`; the script runs `elicitation-host` as a person's script
+ * would, from the PATH (the .vsix ships dist/cli.js and the extension puts a launcher for it
+ * first on terminals' PATH), and it finds the window through ELICITATION_HOST_MCP_URL and
+ * _TOKEN, given to the terminal by the same environment variable collection. Our prompt answers it, and the script gets
  * the exit code and the content.
  */
 import { strict as assert } from 'node:assert';
@@ -15,11 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { waitUntil } from '../support/wait';
-import { FIXTURES, REPO, requireBuilt, versionName } from './context';
+import { FIXTURES, requireBuilt, versionName } from './context';
 import { packTestExtension, probeFile } from './test-extensions';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
-const CLI = join(REPO, 'dist/cli.js');
 const ACP_CLIENT = join(FIXTURES, 'acp-client.js');
 const ACP_AGENT = join(FIXTURES, 'acp-agent.js');
 
@@ -32,7 +31,7 @@ describe(`UI: a VS Code terminal asks through the window: elicitation-host ask a
   let dir: string;
 
   /** A script that runs the CLI (`ask`, by default) and writes what it got: its stdout and, whole, its exit code. */
-  function script(name: string, args: string[], command: readonly string[] = [process.execPath, CLI, 'ask']): string {
+  function script(name: string, args: string[], command: readonly string[] = ['elicitation-host', 'ask']): string {
     const path = join(dir, name);
     const base = join(dir, name.replace(/\.sh$/, ''));
     writeFileSync(path, [
@@ -61,7 +60,7 @@ describe(`UI: a VS Code terminal asks through the window: elicitation-host ask a
   }
 
   before(async () => {
-    requireBuilt(CLI, ACP_CLIENT, ACP_AGENT);
+    requireBuilt(ACP_CLIENT, ACP_AGENT);
     dir = mkdtempSync(join(tmpdir(), 'eh-ui-ask-'));
     ui = await startUi('ask', {}, { PROBE_DIR: dir }, undefined, [packTestExtension('probe-extension', dir)]);
     // The gateway listens, and has given its variables to terminals opened from now on.
@@ -101,12 +100,12 @@ describe(`UI: a VS Code terminal asks through the window: elicitation-host ask a
   it('acp-proxy: an ACP client that offers no elicitation gets the agent\'s reply, the agent\'s question answered in our form as "Terminal: acp-agent.js"', async () => {
     const { workbench } = ui!;
     // The fixture client (written with the ACP SDK) starts the proxy as its agent; the proxy starts the fixture agent.
-    const client = [process.execPath, ACP_CLIENT, '--prompt', 'form', '--', process.execPath, CLI, 'acp-proxy', '--', process.execPath, ACP_AGENT];
+    const client = [process.execPath, ACP_CLIENT, '--prompt', 'form', '--', 'elicitation-host', 'acp-proxy', '--', process.execPath, ACP_AGENT];
     await typeInTerminal(`sh ${quote(script('agent.sh', [], client))}`);
     const frame: FrameLocator = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
     await frame.locator('h1.message', { hasText: 'Which colour, and your initials?' }).waitFor({ timeout: 30_000 });
     // The form page names the asker and the tool call (it shows no ACP session: src/ui/form passes none to the page).
-    assert.equal((await frame.locator('.source').textContent())?.trim(), 'Terminal: acp-agent.js · Choose a colour');
+    assert.equal((await frame.locator('.source').textContent())?.trim(), "Terminal: acp-agent.js · Choose a colour, for session 'form'");
     await frame.locator('[data-question-id="colour"] vscode-radio', { hasText: 'Blue' }).click();
     await frame.locator('[data-question-id="initials"] input').fill('XY');
     await workbench.screenshot('acp-proxy-terminal-form');
