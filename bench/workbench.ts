@@ -16,6 +16,7 @@ import { closeBrowser, FIXTURES, userServerSettings } from '../test/e2e/context'
 import { startUi } from '../test/e2e/ui-setup';
 import { ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { benchForms, events } from './forms';
+import { benchSecondForm } from './second-form';
 import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
 import { QUIET_BEFORE_MS } from './quiet';
@@ -130,6 +131,9 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       const forms = await benchForms(ui, benchLog, results);
       Object.assign(figures.results, forms.results);
       figures.rows.push(...forms.rows);
+      const second = await benchSecondForm(ui, benchLog);
+      Object.assign(figures.results, second.results);
+      figures.rows.push(...second.rows);
     }
     if (which.spans) {
       const spans = await benchSpans(ui, benchLog, results);

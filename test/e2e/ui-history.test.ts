@@ -69,8 +69,8 @@ describe(`UI: the History view (VS Code ${versionName()})`, function () {
     // The accepted entry, whole: masked answer, and the result of the tool the person ran.
     await pane.locator('.monaco-list-row', { hasText: 'ask_secret' }).first().click();
     await page.locator('.tab', { hasText: /\.txt/ }).first().waitFor();
-    const text = await workbench.editorText();
-    assert.match(text, /Paste your API token/);
+    // The tab comes before the entry's content: wait for the text itself, its first line to its last.
+    const text = await workbench.waitForEditorText(/Paste your API token[\s\S]*Tool result:/);
     assert.match(text, /API token: •+/);
     assert.match(text, /Tool result:/);
     assert.ok(!text.includes(TOKEN), `the entry does not hold the token: ${text}`);

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+import { waitUntil } from '../../support/wait';
 import { screenshot } from './browser';
 import type { RunningVsCode } from './server';
 
@@ -248,6 +249,17 @@ export class Workbench {
     const text = await this.page.locator('.editor-instance .view-lines').first().innerText();
     // The editor renders spaces as no-break spaces.
     return text.replace(/\u00a0/g, ' ');
+  }
+
+  /**
+   * The active editor's text once it matches `expected`: an editor's tab comes before its
+   * document's content (a content provider answers later, more so on a busy machine).
+   */
+  async waitForEditorText(expected: RegExp, timeoutMs = 20_000): Promise<string> {
+    return waitUntil(`the editor to show ${expected}`, async () => {
+      const text = await this.editorText().catch(() => '');
+      return expected.test(text) ? text : undefined;
+    }, timeoutMs);
   }
 
   /** The document inside the (single) visible webview. */
