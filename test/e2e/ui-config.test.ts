@@ -6,7 +6,6 @@
  * it in the system keychain, across sessions.)
  */
 import { strict as assert } from 'node:assert';
-import { waitUntil } from '../support/wait';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,11 +51,8 @@ describe(`UI: server inputs (VS Code ${versionName()})`, function () {
     await workbench.page.keyboard.press('Enter');
     await results.next();
     // The tab comes before its text is drawn: wait for the content, not the tab.
-    let text = '';
-    await waitUntil('the result document to show the value', async () => /"value":"([^"]*)"/.test((text = await workbench.editorText().catch(() => ''))), 20_000).catch(() => undefined);
-    const value = /"value":"([^"]*)"/.exec(text)?.[1];
-    assert.ok(value !== undefined, `read_env answered: ${text}`);
-    return value;
+    const text = await workbench.waitForEditorText(/"value":"([^"]*)"/);
+    return /"value":"([^"]*)"/.exec(text)![1];
   }
 
   /** Restart Server from the server's context menu in the Servers view. */

@@ -265,7 +265,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await workbench.screenshot('form-optional-booleans');
     await frame.locator('vscode-button', { hasText: 'Submit' }).click();
     await results.next();
-    assert.match(await workbench.editorText(), /"content":\{"name":"Ada","updates":false\}/);
+    await workbench.waitForEditorText(/"content":\{"name":"Ada","updates":false\}/);
     // Results are numbered per tool: other tools ran before, this is ask_schema's first.
     await workbench.page.locator('.tab', { hasText: 'ask_schema-1.md' }).waitFor();
     // One optional yes/no in the quick pick: Enter leaves it unanswered.
@@ -275,7 +275,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await active.filter({ hasText: 'Leave empty' }).waitFor();
     await workbench.page.keyboard.press('Enter');
     await results.next();
-    assert.match(await workbench.editorText(), /"outcome":\{"action":"accept","content":\{\}\}/);
+    await workbench.waitForEditorText(/"outcome":\{"action":"accept","content":\{\}\}/);
   });
 
   it("while the call's form is on screen its progress is in the status bar, not over the form; after, the notification's Cancel stops the call", async () => {

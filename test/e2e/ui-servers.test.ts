@@ -55,9 +55,8 @@ describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
     await workbench.screenshot('run-tool-argument');
     await workbench.page.keyboard.press('Enter');
     await workbench.page.locator('.tab', { hasText: 'echo-' }).first().waitFor({ timeout: 20_000 });
-    const text = await workbench.editorText();
+    const text = await workbench.waitForEditorText(/echo on fixture/);
     await workbench.screenshot('run-tool-result');
-    assert.match(text, /echo on fixture/);
     assert.match(text, /"echo":"hello from the UI test"/);
   });
 });

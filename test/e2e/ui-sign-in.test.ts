@@ -145,7 +145,7 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     await workbench.typeInQuickInput('after the refresh');
     await workbench.page.keyboard.press('Enter');
     await workbench.page.locator('.tab', { hasText: 'echo-' }).first().waitFor({ timeout: 20_000 });
-    assert.match(await workbench.editorText(), /after the refresh/);
+    await workbench.waitForEditorText(/after the refresh/);
     assert.deepEqual(endpoints(), ['register', 'authorize', 'token:authorization_code', 'token:refresh_token'], 'refreshed, not signed in again');
     assert.equal(await workbench.dialog.isVisible(), false, 'nothing was asked');
     await workbench.runCommand('View: Close Editor');
@@ -157,7 +157,7 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     await waitForPrompt(workbench, 'Which warehouse should I check for blue paint?');
     await workbench.clickRow(/Lyon/);
     await workbench.page.locator('.tab', { hasText: 'check_stock-' }).first().waitFor({ timeout: 20_000 });
-    assert.match(await workbench.editorText(), /"action":\s*"accept"[\s\S]*"warehouse":\s*"wh-lyon"/);
+    await workbench.waitForEditorText(/"action":\s*"accept"[\s\S]*"warehouse":\s*"wh-lyon"/);
     await workbench.runCommand('View: Close Editor');
   });
 
@@ -192,7 +192,7 @@ describe(`UI: signing in to a remote server (VS Code ${versionName()})`, functio
     // 403 insufficient_scope: the person is asked again, for the larger scope.
     await approveSignIn(askedFor(/[?&]scope=mcp(\+|%20)tools%3Acall/));
     await workbench.page.locator('.tab', { hasText: 'echo-' }).first().waitFor({ timeout: 30_000 });
-    assert.match(await workbench.editorText(), /with more scope/);
+    await workbench.waitForEditorText(/with more scope/);
     // VS Code for the Web comes back to a new address each time: the second sign-in registered for it.
     assert.deepEqual(endpoints(steppedRecord), ['register', 'authorize', 'token:authorization_code', 'register', 'authorize', 'token:authorization_code']);
     // Nothing is left waiting: the sign-in's and the call's progress close.
