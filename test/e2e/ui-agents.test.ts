@@ -158,14 +158,19 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await options.locator('vscode-button', { hasText: 'Submit' }).click();
     await workbench.waitForQuickInputTitle(/^fixture · before the session starts/, 30_000);
     await workbench.screenshot('agents-before-session');
-    await workbench.typeInQuickInput('shop');
-    await workbench.page.keyboard.press('Enter');
+    // The box may set its own (empty) value as it settles on screen: type until it holds ours.
+    const box = workbench.quickInput.locator('input').first();
+    await waitUntil('the answer typed', async () => {
+      if ((await box.inputValue()) !== 'shop') await workbench.typeInQuickInput('shop');
+      return (await box.inputValue()) === 'shop';
+    }, 10_000);
+    await box.press('Enter');
     const frame = await sessionFrame('fixture');
     assert.equal(await frame.locator('select[data-option-id="__mode"]').inputValue(), 'ask', 'the current mode is shown');
 
     await send(frame, 'hello');
     const first = await reply(frame, 'Hello from the fixture.');
-    assert.match(first, /before the session: \{"action":"accept","content":\{"workspace":"shop"\}\}/, 'the answer before the session reached the agent');
+    assert.match(first, /before the session: \{"action":"accept","content":\{"workspace":"shop"\}\}/, `the answer before the session reached the agent: ${first}`);
     assert.match(first, /"elicitation":\{"form":\{\},"url":\{\}\}/, 'we advertise form and URL questions');
     await waitUntil('the title from the agent', async () => (await frame.locator('#title').innerText()) === 'fixture · fix the tests', 10_000);
     await workbench.screenshot('agents-session-reply');
