@@ -2,7 +2,7 @@
  * `npm run bench`: every performance goal measured against a baseline in the same run.
  * Figures go to bench/results/latest.json and a table on stdout.
  *
- *   npm run bench [-- schema|middle|gateway|memory|activation|visible|forms|spans ...]   (default: all)
+ *   npm run bench [-- schema|middle|gateway|memory|activation|visible|forms|spans|agents ...]   (default: all)
  *
  * A figure that is wrong rather than slow (the gateway's concurrency check) fails the run:
  * the table is still written, and the exit code is 1.
@@ -18,7 +18,7 @@ import type { Row } from './row';
 import { round } from './stats';
 
 const REPO = resolve(__dirname, '..');
-const BENCHES = ['schema', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans'];
+const BENCHES = ['schema', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans', 'agents'];
 
 
 async function main(): Promise<void> {
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   // variant (scripts/build.mjs: the hooks of bench/extension-hooks.ts compiled in; it replaces
   // dist-vsix/elicitation-host.vsix, `npm run test:e2e` packages anew). The others need only
   // the fixture servers.
-  const workbench = wants('activation', 'visible', 'forms', 'spans');
+  const workbench = wants('activation', 'visible', 'forms', 'spans', 'agents');
   const build = workbench
     ? spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit', cwd: REPO, env: { ...process.env, ELICITATION_HOST_BENCHMARK: '1' } })
     : spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', cwd: REPO });
@@ -133,11 +133,11 @@ async function main(): Promise<void> {
       target: '(the parts)',
     });
     // The workbench benches close the shared browser when they end; alone, this one does.
-    if (!wants('visible', 'forms', 'spans')) await (await import('../test/e2e/context')).closeBrowser();
+    if (!wants('visible', 'forms', 'spans', 'agents')) await (await import('../test/e2e/context')).closeBrowser();
   }
-  if (wants('visible', 'forms', 'spans')) {
+  if (wants('visible', 'forms', 'spans', 'agents')) {
     const { benchWorkbench } = await import('./workbench');
-    const figures = await benchWorkbench({ visible: wants('visible'), forms: wants('forms'), spans: wants('spans') });
+    const figures = await benchWorkbench({ visible: wants('visible'), forms: wants('forms'), spans: wants('spans'), agents: wants('agents') });
     Object.assign(results, figures.results);
     rows.push(...figures.rows);
   }

@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core';
 import { closeBrowser, FIXTURES, userServerSettings } from '../test/e2e/context';
 import { startUi } from '../test/e2e/ui-setup';
 import { ResultTabs, runTool } from '../test/e2e/ui-steps';
+import { benchAgents, benchAgentSettings } from './agents';
 import { benchForms, events } from './forms';
 import { benchSecondForm } from './second-form';
 import { SERVED_FOR_SPANS } from './served';
@@ -61,13 +62,13 @@ export interface WorkbenchFigures {
   rows: Row[];
 }
 
-export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean }): Promise<WorkbenchFigures> {
+export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; agents: boolean }): Promise<WorkbenchFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
   // Beside the test workspace's servers, one from the user settings: served to VS Code's agent by default (the spans through the gateway).
   const servers = { ...(userServerSettings()['elicitationHost.servers'] as Record<string, unknown>), [SERVED_FOR_SPANS]: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', SERVED_FOR_SPANS, '--only', 'ask_form_now,wait_now'], env: { FIXTURE_RECORD: '${env:FIXTURE_RECORD}' } } };
-  const ui = await startUi('bench', { 'elicitationHost.servers': servers }, { ELICITATION_HOST_BENCH_LOG: benchLog });
+  const ui = await startUi('bench', { 'elicitationHost.servers': servers, 'elicitationHost.agents': benchAgentSettings() }, { ELICITATION_HOST_BENCH_LOG: benchLog });
   const figures: WorkbenchFigures = { results: {}, rows: [] };
   try {
     const { workbench } = ui;
@@ -134,6 +135,11 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       const second = await benchSecondForm(ui, benchLog);
       Object.assign(figures.results, second.results);
       figures.rows.push(...second.rows);
+    }
+    if (which.agents) {
+      const agents = await benchAgents(ui, benchLog, results);
+      Object.assign(figures.results, agents.results);
+      figures.rows.push(...agents.rows);
     }
     if (which.spans) {
       const spans = await benchSpans(ui, benchLog, results);
