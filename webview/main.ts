@@ -142,7 +142,8 @@ function render(shown: FormView): void {
   const who = document.createElement('div');
   who.className = 'source';
   const asker = form.extension ? `Extension: ${form.server}` : form.server;
-  const what = form.tool ? `${asker} · ${form.tool}` : asker;
+  const tool = form.tool && form.background ? `${form.tool} (background task)` : form.tool;
+  const what = tool ? `${asker} · ${tool}` : form.background ? `${asker} (background task)` : asker;
   // Through the gateway: which agent's call asked, as every other surface says it (sourceLabel).
   who.textContent = form.agent ? `${what}, for ${form.agent}` : what;
   const message = document.createElement('h1');

@@ -201,6 +201,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       ...(request.source.tool && { tool: request.source.tool }),
       ...(request.source.agent && { agent: request.source.agent }),
       ...(request.source.ownQuestion && { ownQuestion: true }),
+      ...(request.source.background && { background: true }),
       ...(request.source.requester === 'extension' && { extension: true }),
       message: request.message,
       questions: request.questions,
