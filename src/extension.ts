@@ -21,10 +21,15 @@ import { HISTORY_SCHEME, HistoryView, persistedHistory } from './ui/views/histor
 import { InputResolver } from './ui/sign-in/inputs';
 import { ExtensionConsentDialogs, installedExtension } from './ui/prompts/extension-consent';
 import { ServerLogs } from './ui/servers/logs';
+import { LiveTasks } from './ui/servers/live-tasks';
+import { LegacyTaskNotes, lostTasksNotice } from './ui/servers/lost-tasks';
+import { WorkspaceTaskReferences } from './ui/servers/task-references';
+import { CANCEL_TASK_COMMAND, cancelTask, type TaskNode } from './ui/views/task-items';
+import { showSettledTask } from './ui/run-tool/task-results';
 import { MutedServers } from './ui/prompts/mutes';
 import { NativePrompter } from './ui/prompts/native-prompter';
 import { WHOLE_SCHEME, WholeInputDocuments } from './ui/prompts/whole-input';
-import { reportFailure as report, showInfo } from './ui/notify';
+import { reportFailure as report, showInfo, showWarning } from './ui/notify';
 import { OwnQuickInput } from './ui/quick-input/own-quick-input';
 import { OPEN_PENDING_COMMAND, openPendingRequest, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/views/pending';
 import { showPendingBadge } from './ui/views/pending-badge';
@@ -70,6 +75,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
   const inputs = new InputResolver(context.secrets, context.globalState, quickInput);
   const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
   const signIns = new SignIns(context.extension.id, context.secrets, context.globalState, log);
+  // 2026-07-28 tasks outlive a reload: kept per workspace, and their servers start with the window to follow them again.
+  const taskReferences = new WorkspaceTaskReferences(context.workspaceState, (error) => log.warn(`could not keep a task reference: ${String(error)}`));
   const manager = new ServerManager({
     broker,
     settings: connectionSettings,
@@ -79,7 +86,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     onElicitationRefused: refusalReporter(log),
     logFor: (name) => logs.logFor(name),
     workspaceTrusted: () => vscode.workspace.isTrusted,
-    autoStart,
+    autoStart: (name) => autoStart(name) || taskReferences.has(name),
+    taskReferences,
     userHome: homedir(),
     env: process.env,
     firstWorkspaceFolder: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
@@ -143,7 +151,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     if (names.length === 1) return names[0];
     return (await quickInput.pick(names.map((label) => ({ label })), { title: 'New Agent Session', placeHolder: 'Which agent?' }))?.label;
   };
-  const serversView = new ServersTreeProvider(manager, mutes, agentChoices);
+  const liveTasks = new LiveTasks(manager);
+  // 2025-era tasks cannot outlive the window: the last one's losses are said now, this one's noted.
+  const lostTasks = lostTasksNotice(context.workspaceState);
+  if (lostTasks) void showWarning(lostTasks);
+  const serversView = new ServersTreeProvider(manager, mutes, agentChoices, liveTasks);
   const pendingView = new PendingTreeProvider(store);
   const pendingTree = vscode.window.createTreeView('elicitationHost.pending', { treeDataProvider: pendingView });
 
@@ -166,6 +178,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     forms,
     diagnostics,
     loader,
+    liveTasks,
+    new LegacyTaskNotes(context.workspaceState, liveTasks),
+    { dispose: liveTasks.onSettled.add((settled) => showSettledTask(results, settled)) },
     serversView,
     pendingView,
     new PendingStatusBar(store),
@@ -199,6 +214,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Elicit
     vscode.commands.registerCommand('elicitationHost.runTool', (node?: ServersNode) =>
       report(runner.run(serverOf(manager, node)?.id, node?.kind === 'tool' ? node.tool.name : undefined)),
     ),
+    vscode.commands.registerCommand(CANCEL_TASK_COMMAND, (node?: TaskNode) => report(cancelTask(node, (task) => runner.taskCancelled(task)))),
     onServer('elicitationHost.startServer', (id) => report(manager.start(id))),
     onServer('elicitationHost.stopServer', (id) => report(manager.stop(id))),
     onServer('elicitationHost.restartServer', (id) => report(manager.restart(id))),

@@ -84,8 +84,17 @@ function maskedEntry(entry: HistoryEntry, mask: SecretMask): HistoryEntry {
 export function toHistoryEntry(state: RequestState, endedAt: number): HistoryEntry {
   const { request } = state;
   if (state.status === 'open') throw new Error(`request ${request.id} is still open`);
-  const { server, requester, tool, agent, session, destructive, personStarted } = request.source;
-  const source: RequestSource = { server, ...(requester && { requester }), ...(tool && { tool }), ...(agent && { agent }), ...(session !== undefined && { session }), ...(destructive && { destructive }), ...(personStarted && { personStarted }) };
+  const { server, requester, tool, agent, session, destructive, personStarted, background } = request.source;
+  const source: RequestSource = {
+    server,
+    ...(requester && { requester }),
+    ...(tool && { tool }),
+    ...(agent && { agent }),
+    ...(session !== undefined && { session }),
+    ...(destructive && { destructive }),
+    ...(personStarted && { personStarted }),
+    ...(background && { background }),
+  };
   const answers: HistoryAnswer[] = [];
   if (request.mode === 'form' && state.status === 'accepted') {
     for (const question of request.questions) {

@@ -25,7 +25,9 @@ function fence(text: string, language = ''): string {
 export function formatToolResult(server: string, tool: string, args: unknown, result: Record<string, unknown>): string {
   const lines: string[] = [`# ${tool} on ${server}`, ''];
   lines.push(result.isError === true ? '**The tool reported an error.**' : 'The tool returned a result.', '');
-  lines.push('## Arguments', '', fence(JSON.stringify(args, null, 2), 'json'), '');
+  // Undefined: a task picked up again after a reload, whose arguments were never kept.
+  const shownArgs = args === undefined ? 'Not kept: the task was picked up again after a reload of the window, and its arguments are never stored.' : fence(JSON.stringify(args, null, 2), 'json');
+  lines.push('## Arguments', '', shownArgs, '');
   const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
   if (content.length > 0) lines.push('## Content', '');
   for (const block of content) {

@@ -17,10 +17,10 @@ export interface FormView {
   readonly extension?: boolean;
   /** `server` names an ACP agent asking in this session of its own ("…, for session 'fix the tests'"). */
   readonly session?: string;
-  /** The question belongs to a background task (MCP Tasks). */
-  readonly background?: boolean;
   /** The person's own question (Run Tool's arguments): Run and Cancel, no Decline. */
   readonly ownQuestion?: boolean;
+  /** A background task's question (MCP Tasks): "tool (background task)", as every surface says it. */
+  readonly background?: boolean;
   readonly message: string;
   readonly questions: readonly Question[];
   /** Drafts to restore, by question id (typed as the question takes them). */

@@ -19,6 +19,12 @@ export function connectionSettings(): ConnectionSettings {
     elicitationTimeoutMs: seconds('elicitationTimeoutSeconds', 0),
     maxRounds: Math.max(1, Math.floor(c.get<number>('inputRequired.maxRounds', 5))),
     negotiation: c.get<string>('protocol', 'auto') === '2025' ? 'legacy' : 'auto',
+    tasks: {
+      optionalAsTask: c.get<boolean>('tasks.optionalToolsAsTasks', false) === true,
+      // Out-of-range values fall back to the defaults in tasks-bounds.ts.
+      maxWaitMs: Math.min(1440, Number(c.get<number>('tasks.maxWaitMinutes', 60)) || 0) * 60_000,
+      maxLive: Math.min(100, Math.floor(Number(c.get<number>('tasks.maxLivePerServer', 10)) || 0)),
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
-import { dialogChoices } from '../../src/ui/prompts/dialog-choices';
+import { dialogChoices, mayUseModal } from '../../src/ui/prompts/dialog-choices';
 
 function question(property: object, required = true) {
   return parseRequestedSchemaOrThrow({ type: 'object', properties: { x: property }, ...(required && { required: ['x'] }) }).questions[0];
@@ -29,5 +29,14 @@ describe('which destructive choices a modal asks with one button each', () => {
     // Not a single choice.
     assert.equal(labels({ type: 'boolean' }), undefined);
     assert.equal(labels({ type: 'array', items: { type: 'string', enum: ['a', 'b'] } }), undefined);
+  });
+});
+
+describe('which questions may take a modal', () => {
+  it("only a question of a call the person started and waits on; a background task's never, whoever started it", () => {
+    assert.equal(mayUseModal({ server: 's', personStarted: true }), true);
+    assert.equal(mayUseModal({ server: 's' }), false);
+    assert.equal(mayUseModal({ server: 's', agent: 'Claude Code' }), false);
+    assert.equal(mayUseModal({ server: 's', tool: 'Research', personStarted: true, background: true }), false);
   });
 });

@@ -43,6 +43,12 @@ describe('the history of questions and answers', () => {
     assert.equal(accepted.endedAt, 1_000);
   });
 
+  it("a background task's question is kept as one (every surface heads it \"tool (background task)\")", async () => {
+    const { broker, history } = setup(new ScriptedPrompter([decline]));
+    await broker.elicit({ message: 'Which one?', requestedSchema: EMPTY_CONFIRM }, ctx({ source: { server: 'everything', tool: 'Research', background: true } }));
+    assert.deepEqual(history.entries[0].source, { server: 'everything', tool: 'Research', background: true });
+  });
+
   it('a new window records its requests beside the stored ones, though request ids start again', async () => {
     const first = setup(new ScriptedPrompter([decline]));
     await first.broker.elicit({ message: 'Earlier window', requestedSchema: EMPTY_CONFIRM }, ctx());

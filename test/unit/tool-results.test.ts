@@ -28,6 +28,12 @@ describe('a tool result as a document', () => {
     assert.match(formatToolResult('s', 't', {}, { content: [{ type: 'text', text: 'boom' }], isError: true }), /\*\*The tool reported an error\.\*\*/);
   });
 
+  it('a task picked up again after a reload has no arguments kept: said so, not shown as empty', () => {
+    const doc = formatToolResult('trips', 'Plan a Trip', undefined, { content: [{ type: 'text', text: 'booked' }] });
+    assert.match(doc, /## Arguments\n\nNot kept: the task was picked up again after a reload of the window, and its arguments are never stored\./);
+    assert.doesNotMatch(doc, /```json\n(undefined|\{\})/);
+  });
+
   it('server text cannot close its fence and become Markdown', () => {
     const hostile = 'before\n```\n# injected heading\n```';
     const doc = formatToolResult('s', 't', {}, { content: [{ type: 'text', text: hostile }] });

@@ -3,7 +3,8 @@
  * from every server wait in one first-come-first-served queue; one that ends while it
  * waits leaves silently; the visible one closes (and says why) when nobody waits for it
  * any more. A modal dialog is used only for a call the person started themselves (Run
- * Tool): any other question, however destructive, cannot take the window from them.
+ * Tool) and waits on: any other question, a background task's included, however
+ * destructive, cannot take the window from them.
  */
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../../elicitation/broker';
@@ -12,7 +13,7 @@ import type { InputRequest, UrlInputRequest } from '../../elicitation/request';
 import type { InputStore } from '../../elicitation/store';
 import { toAnswerValue } from '../../elicitation/validation';
 import { checkUrl } from '../../elicitation/url-check';
-import { dialogChoices } from './dialog-choices';
+import { dialogChoices, mayUseModal } from './dialog-choices';
 import { MutedServers } from './mutes';
 import { type Dialog, errorText, showDialog, showError, showInfo } from '../notify';
 import { PromptQueue, type ShowResult } from '../quick-input/prompt-queue';
@@ -136,14 +137,14 @@ export class NativePrompter {
     switch (options.presentation) {
       case 'confirm':
         if (!request.source.destructive) return fromStep(await askConfirm(this.frame(job)), undefined);
-        if (request.source.personStarted) return this.destructiveDialog(job);
+        if (mayUseModal(request.source)) return this.destructiveDialog(job);
         return fromStep(await askConfirm(this.frame(job), { what: destructiveWhat(request) }), undefined);
       case 'pick':
       case 'pick-many':
       case 'input': {
         const question = request.questions[0];
         // A destructive choice of the person's own call: a modal, one button per choice.
-        const choices = request.source.destructive && request.source.personStarted ? dialogChoices(question) : undefined;
+        const choices = request.source.destructive && mayUseModal(request.source) ? dialogChoices(question) : undefined;
         if (choices) return this.choiceDialog(job, question, choices);
         const error = options.errors?.find((e) => e.questionId === question.id)?.message;
         return fromStep(await askQuestion(question, this.frame(job), this.steps.draftOf(request, question), error), question);
@@ -219,7 +220,7 @@ export class NativePrompter {
     const check = checkUrl(request.url);
     // The broker refuses bad links before they get here; this only narrows the type.
     if (!check.ok) return { action: 'decline' };
-    if (request.source.personStarted) {
+    if (mayUseModal(request.source)) {
       const open: vscode.MessageItem = { title: 'Open' };
       const decline: vscode.MessageItem = { title: 'Decline' };
       const choice = await this.dialog(job, linkDialog(request, check, open, decline));

@@ -1,6 +1,7 @@
 /**
- * The room `src/ui/run-tool/`: Run Tool: this file (pick, collect, call, show the result) and
- * `call-progress` (the call's progress, out of its own questions' way).
+ * The room `src/ui/run-tool/`: Run Tool: this file (pick, collect, call, show the result),
+ * `call-progress` (the call's progress, out of its own questions' way) and `task-results`
+ * (the result of a task picked up again after a reload, offered with Open Result).
  *
  * Run Tool: pick a server and a tool, collect its arguments (the same prompts an
  * elicitation gets, when the input schema is simple enough; a JSON editor otherwise),
@@ -19,7 +20,7 @@ import { CallProgressView } from './call-progress';
 import { errorText, showError, showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { iconSafe } from '../text';
-import type { Timings } from '../../mcp/ports';
+import type { TaskInfo, Timings } from '../../mcp/ports';
 
 export const RESULT_SCHEME = 'elicitation-host-result';
 
@@ -45,6 +46,9 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
 }
 
 export class ToolRunner {
+  /** Tasks the person cancelled from the Servers view: their calls stopped as asked, not failed. */
+  private readonly cancelledTasks = new Set<string>();
+
   constructor(
     private readonly manager: ServerManager,
     private readonly broker: Broker,
@@ -57,6 +61,11 @@ export class ToolRunner {
     /** Timings for `npm run bench`: set only in the benchmark build. */
     private readonly timings?: Timings,
   ) {}
+
+  /** The person cancelled this task (Cancel on its row): its call, if one of ours, says it stopped. */
+  taskCancelled(task: TaskInfo): void {
+    if (task.caller?.kind === 'person' && !task.resumed) this.cancelledTasks.add(`${task.server}\u0000${task.taskId}`);
+  }
 
   async run(serverId?: string, toolName?: string): Promise<void> {
     const entryId = serverId ?? (await this.pickServer());
@@ -163,11 +172,17 @@ export class ToolRunner {
     const startedAt = Date.now();
     // Out of the way of the call's own questions (see call-progress.ts).
     const progress = new CallProgressView(`${name} on ${server}`, () => cancel.abort(new Error(`You stopped ${name}`)));
+    // A task-backed call: said at once (its status messages follow), and how it ended.
+    let task: TaskInfo | undefined;
+    const onTask = (seen: TaskInfo): void => {
+      if (!task && seen.statusMessage === undefined) progress.report({ message: `running as a task (under ${server} in the Servers view)` });
+      task = seen;
+    };
     try {
       this.timings?.({ event: 'toolCallStarting', at: Date.now() });
-      const result = await this.personStarted(server, () => this.manager.callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p) })).finally(() =>
-        progress.dispose(),
-      );
+      const result = await this.personStarted(server, () =>
+        this.manager.callTool(id, tool.name, args, { caller: { kind: 'person' }, signal: cancel.signal, onProgress: (p) => progress.report(p), onTask }),
+      ).finally(() => progress.dispose());
       const text = formatToolResult(server, tool.name, args, result as unknown as Record<string, unknown>);
       this.onResult?.({ server, tool: name, since: startedAt }, text);
       const uri = this.results.add(server, tool.name, text);
@@ -175,8 +190,12 @@ export class ToolRunner {
     } catch (error) {
       // Stopped by the person (the notification's Cancel): no error for what they asked for.
       if (cancel.signal.aborted) void showInfo(`${name} on ${server} stopped.`);
+      // Cancelled from the Servers view: what the person asked for, not a failure.
+      else if (task && this.cancelledTasks.has(`${task.server}\u0000${task.taskId}`)) void showInfo(`${name} on ${server} stopped: you cancelled its task.`);
       else if (this.manager.find(id)?.connection?.signIn?.required) offerSignIn(id, `${name} on ${server} failed: ${server} needs you to sign in again.`);
       else void showError(`${name} on ${server} failed: ${errorText(error)}`);
+    } finally {
+      if (task) this.cancelledTasks.delete(`${task.server}\u0000${task.taskId}`);
     }
   }
 }

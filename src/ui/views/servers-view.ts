@@ -1,23 +1,29 @@
 /**
  * The room `src/ui/views/`: the Agent Inputs container's views, which show every other room's
- * state: this file (Servers), `server-commands` (its per-server commands), `pending`
+ * state: this file (Servers), `server-commands` (its per-server commands), `task-items` and
+ * `task-text` (the running MCP tasks under their server, with Cancel), `pending`
  * (Pending Inputs and the status bar), `history-view` (History) and `after-prompts` (their
  * refresh, a moment after the prompt).
  *
  * The Servers tree: each configured server with its state (and whether the person muted
- * its questions), its tools under it, and the configuration files that have problems.
+ * its questions), its running tasks and its tools under it, and the configuration files
+ * that have problems.
  * Server text goes into labels and plain-text tooltips only, never Markdown, without
  * invisible characters.
  */
 import * as vscode from 'vscode';
-import type { ToolInfo } from '../../mcp/connection/connection';
+import type { ServerConnection, ToolInfo } from '../../mcp/connection/connection';
 import type { ServerEntry, ServerManager } from '../../mcp/servers/manager';
 import { ServeChoices } from '../gateway/serve-choices';
 import type { MutedServers } from '../prompts/mutes';
+import type { LiveTasks } from '../servers/live-tasks';
 import { oneLine, plain } from '../text';
+import { TaskClock, taskItem, type TaskNode, tasksItem, type TasksNode } from './task-items';
 
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
+  | TasksNode
+  | TaskNode
   | { readonly kind: 'tool'; readonly entry: ServerEntry; readonly tool: ToolInfo }
   | { readonly kind: 'problems'; readonly file: string; readonly count: number; readonly first: { line: number; column: number; message: string } };
 
@@ -39,18 +45,45 @@ const STATE_ICONS: Record<ReturnType<typeof stateOf>, vscode.ThemeIcon> = {
 };
 
 export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<ServersNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly unsubscribe: Array<() => void>;
+  /** One Tasks node per connection, so its rows can be redrawn alone (the tree knows nodes by identity). */
+  private readonly taskGroups = new WeakMap<ServerConnection, TasksNode>();
+  private appearances = 0;
 
   constructor(
     private readonly manager: ServerManager,
     private readonly mutes: MutedServers,
     private readonly agentChoices: ServeChoices,
+    tasks: LiveTasks,
   ) {
-    const refresh = (): void => this.changed.fire();
+    const refresh = (): void => this.changed.fire(undefined);
     const choices = agentChoices.onDidChange(refresh);
-    this.unsubscribe = [manager.onDidChange.add(refresh), mutes.onDidChange(refresh), () => choices.dispose()];
+    const clock = new TaskClock(tasks, refresh, () => this.tickTasks());
+    this.unsubscribe = [manager.onDidChange.add(refresh), mutes.onDidChange(refresh), () => choices.dispose(), () => clock.dispose()];
+  }
+
+  /** Redraws each Tasks group and its rows (the elapsed times), nothing else. */
+  private tickTasks(): void {
+    for (const entry of this.manager.servers) {
+      const group = entry.connection && this.taskGroups.get(entry.connection);
+      if (group && group.connection.tasks.size > 0) this.changed.fire(group);
+    }
+  }
+
+  /** The connection's Tasks group while it has tasks; undefined (and forgotten, to appear anew) when it has none. */
+  private tasksNode(entry: ServerEntry, connection: ServerConnection): TasksNode | undefined {
+    if (connection.tasks.size === 0) {
+      this.taskGroups.delete(connection);
+      return undefined;
+    }
+    let group = this.taskGroups.get(connection);
+    if (!group || group.entry !== entry) {
+      group = { kind: 'tasks', entry, connection, appearance: `${Date.now().toString(36)}-${++this.appearances}` };
+      this.taskGroups.set(connection, group);
+    }
+    return group;
   }
 
   getChildren(node?: ServersNode): ServersNode[] {
@@ -61,8 +94,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
       return [...this.manager.servers.map((entry): ServersNode => ({ kind: 'server', entry })), ...problems];
     }
     if (node.kind === 'server' && node.entry.connection?.state === 'running') {
-      return node.entry.connection.tools.map((tool): ServersNode => ({ kind: 'tool', entry: node.entry, tool }));
+      const { connection } = node.entry;
+      const tools = connection.tools.map((tool): ServersNode => ({ kind: 'tool', entry: node.entry, tool }));
+      const group = this.tasksNode(node.entry, connection);
+      return group ? [group, ...tools] : tools;
     }
+    if (node.kind === 'tasks') return node.connection.tasks.list().map((task): ServersNode => ({ kind: 'task', entry: node.entry, task }));
     return [];
   }
 
@@ -70,6 +107,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     switch (node.kind) {
       case 'server':
         return this.serverItem(node.entry);
+      case 'tasks':
+        return tasksItem(node);
+      case 'task':
+        return taskItem(node, Date.now());
       case 'tool': {
         const { tool } = node;
         const item = new vscode.TreeItem(oneLine(tool.title ?? tool.name, 120));
