@@ -39,6 +39,9 @@ describe('the packaged extension', () => {
       'media/agent-inputs.svg',
       'media/icon.png',
       'media/icon.svg',
+      'media/walkthrough/add-server.md',
+      'media/walkthrough/connect-agent.md',
+      'media/walkthrough/where-answers.md',
       'package.json',
       'readme.md',
     ]);

@@ -1,6 +1,7 @@
 /**
- * The room `src/ui/run-tool/`: Run Tool: this file (pick, collect, call, show the result) and
- * `call-progress` (the call's progress, out of its own questions' way).
+ * The room `src/ui/run-tool/`: Run Tool: this file (pick, collect, call, show the result),
+ * `call-progress` (the call's progress, out of its own questions' way) and `sample-question`
+ * (Try a Sample Question: the prompts tried with no server).
  *
  * Run Tool: pick a server and a tool, collect its arguments (the same prompts an
  * elicitation gets, when the input schema is simple enough; a JSON editor otherwise),
