@@ -2,7 +2,7 @@
  * `npm run bench`: every performance goal measured against a baseline in the same run.
  * Figures go to bench/results/latest.json and a table on stdout.
  *
- *   npm run bench [-- schema|middle|gateway|memory|activation|visible|forms|spans|agents ...]   (default: all)
+ *   npm run bench [-- schema|bundles|middle|gateway|memory|activation|visible|forms|spans|agents ...]   (default: all)
  *
  * A figure that is wrong rather than slow (the gateway's concurrency check) fails the run:
  * the table is still written, and the exit code is 1.
@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { benchBundles } from './bundles';
 import { benchGatewayConcurrency, benchGatewayLatency } from './gateway';
 import { benchMemory } from './memory';
 import { benchMiddle } from './middle';
@@ -18,7 +19,7 @@ import type { Row } from './row';
 import { round } from './stats';
 
 const REPO = resolve(__dirname, '..');
-const BENCHES = ['schema', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans', 'agents'];
+const BENCHES = ['schema', 'bundles', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans', 'agents'];
 
 
 async function main(): Promise<void> {
@@ -54,7 +55,29 @@ async function main(): Promise<void> {
       });
     }
   }
-  if (!wants(...BENCHES.filter((name) => name !== 'schema'))) return report(results, rows, failures);
+  // Its own production build, before the build below replaces dist/.
+  if (wants('bundles')) {
+    process.stdout.write('bundles: the production bundles and .vsix, ours and the layout before the SDK was shared; loading them in fresh processes…\n');
+    const b = await benchBundles();
+    results.bundles = b;
+    const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} kB`;
+    const both = (layout: 'ours' | 'previous'): number => b.sizes[layout]['gateway.js'] + b.sizes[layout]['mcp-sdk.js'];
+    rows.push(
+      { measure: 'bundles, the .vsix', ours: kb(b.vsixBytes.ours), baseline: `${kb(b.vsixBytes.previous)} (previous layout)`, ratio: round(b.vsixBytes.ours / b.vsixBytes.previous, 3), target: '< 1' },
+      {
+        measure: `bundles, what an agent's first call loads: gateway.js + mcp-sdk.js (acp-sdk.js ${kb(b.sizes.ours['acp-sdk.js'])}, extension.js ${kb(b.sizes.ours['extension.js'])})`,
+        ours: `${kb(b.sizes.ours['gateway.js'])} + ${kb(b.sizes.ours['mcp-sdk.js'])}`,
+        baseline: `${kb(b.sizes.previous['gateway.js'])} + ${kb(b.sizes.previous['mcp-sdk.js'])} (previous layout)`,
+        ratio: round(both('ours') / both('previous'), 3),
+        target: '< 1',
+      },
+      { measure: `bundles, loading the SDK for an agent's first call through the gateway (gateway.js, then mcp-sdk.js; fresh process, median of ${b.rounds})`, ours: `${b.gatewayFirstUseMs.ours} ms`, baseline: `${b.gatewayFirstUseMs.previous} ms (previous layout)`, ratio: round(b.gatewayFirstUseMs.ours / b.gatewayFirstUseMs.previous, 2), target: '< 1' },
+      { measure: 'bundles, the same against the SDK alone (client and server packages in one bundle: the floor)', ours: `${b.gatewayFirstUseMs.ours} ms`, baseline: `${b.gatewayFirstUseMs.floor} ms (the SDK alone)`, ratio: round(b.gatewayFirstUseMs.ours / b.gatewayFirstUseMs.floor, 2), target: '(the floor)' },
+      { measure: 'bundles, the gateway starting (gateway.js alone, right after activation)', ours: `${b.gatewayStartMs.ours} ms`, baseline: `${b.gatewayStartMs.previous} ms (previous layout)`, ratio: round(b.gatewayStartMs.ours / b.gatewayStartMs.previous, 2), target: '< 1' },
+      { measure: 'bundles, the first server starting without the gateway (mcp-sdk.js alone)', ours: `${b.serverStartMs.ours} ms`, baseline: `${b.serverStartMs.previous} ms (previous layout)`, ratio: round(b.serverStartMs.ours / b.serverStartMs.previous, 2), target: '(the cost of sharing)' },
+    );
+  }
+  if (!wants(...BENCHES.filter((name) => name !== 'schema' && name !== 'bundles'))) return report(results, rows, failures);
 
   // The workbench figures use the packaged extension, as a user installs it, in its benchmark
   // variant (scripts/build.mjs: the hooks of bench/extension-hooks.ts compiled in; it replaces

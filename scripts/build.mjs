@@ -12,8 +12,13 @@ const analyze = process.argv.includes('--analyze');
 const watch = process.argv.includes('--watch');
 const benchmark = process.argv.includes('--benchmark') || process.env.ELICITATION_HOST_BENCHMARK === '1';
 
-/** Size budgets for minified production bundles, in bytes (dist/mcp-sdk.js, dist/acp-sdk.js, dist/gateway.js and dist/re2.js have none: they load when a server, an agent or the gateway starts, or on the first pattern). */
-export const BUDGETS = { 'dist/extension.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/pattern.js': 170_000, 'dist/webview/session.js': 60_000, 'dist/mcp-sdk.js': Infinity, 'dist/acp-sdk.js': Infinity, 'dist/gateway.js': Infinity, 'dist/re2.js': Infinity };
+/**
+ * Size budgets for minified production bundles, in bytes (dist/mcp-sdk.js, dist/acp-sdk.js and
+ * dist/re2.js have none: they load when a server, the gateway's first request or an agent
+ * starts, or on the first pattern). dist/gateway.js has one so that it never carries a second
+ * copy of the SDK again: it takes the SDK from dist/mcp-sdk.js (src/mcp/sdk/server-sdk.ts).
+ */
+export const BUDGETS = { 'dist/extension.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/pattern.js': 170_000, 'dist/webview/session.js': 60_000, 'dist/gateway.js': 150_000, 'dist/mcp-sdk.js': Infinity, 'dist/acp-sdk.js': Infinity, 'dist/re2.js': Infinity };
 
 /** In the extension bundle, the SDK module stays a separate file loaded on first use. */
 const lazySdk = {
@@ -85,8 +90,8 @@ const deferredPattern = {
 
 const common = {
   bundle: true,
-  // One ajv, ours, instead of the SDK inlining a second copy (see src/mcp/sdk/sdk-shims.ts).
-  alias: { '@modelcontextprotocol/client/_shims': './src/mcp/sdk/sdk-shims.ts' },
+  // One ajv, ours, instead of the SDK's client and server each inlining another copy (see src/mcp/sdk/sdk-shims.ts).
+  alias: { '@modelcontextprotocol/client/_shims': './src/mcp/sdk/sdk-shims.ts', '@modelcontextprotocol/server/_shims': './src/mcp/sdk/sdk-shims.ts' },
   minify: production,
   sourcemap: !production,
   sourcesContent: false,
@@ -121,7 +126,8 @@ const builds = [
   { ...nodeCjs, entryPoints: ['src/mcp/sdk/sdk.ts'], outfile: 'dist/mcp-sdk.js', conditions: ['require', 'node'], plugins: [sharedRe2] },
   { ...nodeCjs, entryPoints: ['src/acp/acp-sdk.ts'], outfile: 'dist/acp-sdk.js', conditions: ['require', 'node'] },
   { ...nodeCjs, entryPoints: ['src/elicitation/re2-engine.ts'], outfile: 'dist/re2.js' },
-  { ...nodeCjs, entryPoints: ['src/gateway/bundle.ts'], outfile: 'dist/gateway.js', conditions: ['require', 'node'] },
+  // The gateway's SDK is dist/mcp-sdk.js's (lazySdk maps the loader's './sdk' there too).
+  { ...nodeCjs, entryPoints: ['src/gateway/bundle.ts'], outfile: 'dist/gateway.js', conditions: ['require', 'node'], plugins: [lazySdk, sharedRe2] },
   {
     ...nodeCjs,
     entryPoints: ['src/cli/main.ts'],

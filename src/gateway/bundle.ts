@@ -1,7 +1,8 @@
 /**
  * What the extension needs of the gateway, in one module: the build makes it a separate
- * file (dist/gateway.js) loaded when the gateway starts, so the MCP server SDK stays out of
- * the extension bundle that loads at activation.
+ * file (dist/gateway.js) loaded when the gateway starts. It carries no SDK of its own: the
+ * SDK's server half comes from dist/mcp-sdk.js, the bundle the servers' connections load,
+ * with the gateway's first MCP request (src/mcp/sdk/server-sdk.ts).
  */
 export { Gateway, type GatewayOptions, type ServedServer, type UpstreamSource } from './gateway';
 export { AGENTS, type AgentId, type AgentSetup, agentSetup, type FileChange, type Snippet, TOKEN_VARIABLE, URL_VARIABLE } from './agent-setup';

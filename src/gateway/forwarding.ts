@@ -6,14 +6,7 @@
  * whose call asks. The same handlers serve both protocol eras (a 2025 session, or one
  * 2026-07-28 request).
  */
-import {
-  inputRequired,
-  inputResponse,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import type { ProtocolError, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import type { ResultSink } from '../elicitation/history';
 import { withoutInvisible } from '../elicitation/plain-text';
@@ -24,6 +17,7 @@ import { ProgressRelay } from './progress-relay';
 import { SAMPLING_KEY, SuspendableCall, type SuspendedCalls } from './sampling-rounds';
 import { asPlainTool } from './task-tools';
 import type { Timings } from '../mcp/ports';
+import { serverSdk } from '../mcp/sdk/sdk-loader';
 
 /** The protocol versions we speak downstream, newest first. */
 export const SERVED_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
@@ -60,6 +54,7 @@ function errorMessage(error: unknown): string {
 
 /** An upstream protocol error keeps its code on the way down; anything else is our failure, in words. */
 function asProtocolError(error: unknown): ProtocolError {
+  const { ProtocolError, ProtocolErrorCode } = serverSdk();
   if (error instanceof ProtocolError) return error;
   const code = (error as { code?: unknown }).code;
   const data = (error as { data?: unknown }).data;
@@ -75,6 +70,7 @@ type Forwarded = CallToolResult | GetPromptResult | ReadResourceResult;
  */
 export function createForwardingServer(deps: ForwardingDeps): Server {
   const { upstream } = deps;
+  const { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, Server } = serverSdk();
   const server = new Server(
     { name: upstream.name, version: deps.version },
     {

@@ -19,8 +19,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
+import type { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import type { McpHttpHandler, Server } from '@modelcontextprotocol/server';
+import { serverSdk } from '../mcp/sdk/sdk-loader';
 import type { ListKind } from '../mcp/servers/upstream';
 import { agentName } from './forwarding';
 import { writeJsonRpcError } from './http-replies';
@@ -60,16 +61,24 @@ function requestIds(body: unknown): RequestId[] {
 export class McpEndpoint {
   private readonly sessions: SessionPool<Session>;
   private readonly suspended = new SuspendedCalls();
-  private readonly modern: McpHttpHandler;
-  private readonly serveModern: ReturnType<typeof toNodeHandler>;
+  /** The 2026-07-28 handler, made with the first such request (the SDK loads with the first request, not when the gateway starts). */
+  private modern: { readonly handler: McpHttpHandler; readonly serve: ReturnType<typeof toNodeHandler> } | undefined;
   private readonly unsubscribe: () => void;
   private closed = false;
 
   constructor(private readonly options: EndpointOptions) {
     this.sessions = new SessionPool(options.sessionLimits);
-    this.modern = createMcpHandler(() => this.createServer(), { legacy: 'reject', ...(options.onError && { onerror: options.onError }) });
-    this.serveModern = toNodeHandler(this.modern, { ...(options.onError && { onerror: options.onError }) });
     this.unsubscribe = options.onListChanged?.((kind) => this.listChanged(kind)) ?? (() => undefined);
+  }
+
+  private modernHandler(): NonNullable<McpEndpoint['modern']> {
+    if (!this.modern) {
+      const { createMcpHandler, toNodeHandler } = serverSdk();
+      const { onError } = this.options;
+      const handler = createMcpHandler(() => this.createServer(), { legacy: 'reject', ...(onError && { onerror: onError }) });
+      this.modern = { handler, serve: toNodeHandler(handler, { ...(onError && { onerror: onError }) }) };
+    }
+    return this.modern;
   }
 
   /** The number of 2025-era sessions open now. */
@@ -87,9 +96,11 @@ export class McpEndpoint {
       writeJsonRpcError(res, 503, `${this.options.name} is no longer served`);
       return;
     }
+    // The SDK's server half runs with the first request, not when the gateway starts.
+    const { isInitializeRequest, isLegacyRequest, toWebRequest } = serverSdk();
     const legacy = await isLegacyRequest(await toWebRequest(req, body), body);
     if (!legacy) {
-      await this.serveModern(req, res, body);
+      await this.modernHandler().serve(req, res, body);
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
@@ -139,7 +150,7 @@ export class McpEndpoint {
     for (const evicted of admission.evicted) void evicted.server.close().catch(() => undefined);
     let added = false;
     const server = this.createServer();
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new (serverSdk().NodeStreamableHTTPServerTransport)({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         added = true;
@@ -164,9 +175,11 @@ export class McpEndpoint {
       const send = kind === 'tools' ? server.sendToolListChanged() : kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
       void Promise.resolve(send).catch(() => undefined);
     }
-    if (kind === 'tools') this.modern.notify.toolsChanged();
-    else if (kind === 'resources') this.modern.notify.resourcesChanged();
-    else this.modern.notify.promptsChanged();
+    // No handler yet: nobody has subscribed.
+    const notify = this.modern?.handler.notify;
+    if (kind === 'tools') notify?.toolsChanged();
+    else if (kind === 'resources') notify?.resourcesChanged();
+    else notify?.promptsChanged();
   }
 
   /** Ends every session and exchange; an upstream server itself is not ours to stop. */
@@ -176,6 +189,6 @@ export class McpEndpoint {
     this.unsubscribe();
     this.suspended.clear(`${this.options.name} is no longer served`);
     const sessions = this.sessions.clear();
-    await Promise.all([...sessions.map((s) => s.server.close().catch(() => undefined)), this.modern.close().catch(() => undefined)]);
+    await Promise.all([...sessions.map((s) => s.server.close().catch(() => undefined)), this.modern?.handler.close().catch(() => undefined)]);
   }
 }

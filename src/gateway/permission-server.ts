@@ -5,8 +5,9 @@
  * `{"behavior":"allow","updatedInput":{...}}` or `{"behavior":"deny","message":"..."}`.
  * The person answers in our prompt; a dismissed question denies.
  */
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import type { InputStore } from '../elicitation/store';
+import { serverSdk } from '../mcp/sdk/sdk-loader';
 import { SERVED_PROTOCOL_VERSIONS } from './forwarding';
 import type { PermissionAsker } from './permission-asker';
 import { parsePromptToolInput, PermissionInputError, promptToolText } from './permission-question';
@@ -42,6 +43,7 @@ export interface PermissionServerDeps {
 }
 
 export function createPermissionServer(deps: PermissionServerDeps): Server {
+  const { ProtocolError, ProtocolErrorCode, Server } = serverSdk();
   const server = new Server(
     { name: PERMISSION_SERVER_NAME, version: deps.version },
     { capabilities: { tools: {} }, supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS },

@@ -2,39 +2,26 @@
  * The .vsix that `npm run package` builds (and the UI scenarios install): what ships.
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { inflateRawSync } from 'node:zlib';
-import { requireBuilt, VSIX } from './context';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, requireBuilt, VSIX } from './context';
+import { extensionFiles, zipEntries } from './vsix-entries';
 
-/** The entries of a zip file, from its central directory. */
-function zipEntries(file: string): Map<string, Buffer> {
-  const zip = readFileSync(file);
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(end + 10);
-  let offset = zip.readUInt32LE(end + 16);
-  const entries = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    const method = zip.readUInt16LE(offset + 10);
-    const compressed = zip.readUInt32LE(offset + 20);
-    const nameLength = zip.readUInt16LE(offset + 28);
-    const extra = zip.readUInt16LE(offset + 30);
-    const comment = zip.readUInt16LE(offset + 32);
-    const local = zip.readUInt32LE(offset + 42);
-    const name = zip.toString('utf8', offset + 46, offset + 46 + nameLength);
-    const dataStart = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zip.subarray(dataStart, dataStart + compressed);
-    entries.set(name, method === 8 ? inflateRawSync(data) : data);
-    offset += 46 + nameLength + extra + comment;
-  }
-  return entries;
+interface Manifest {
+  readonly name: string;
+  readonly publisher: string;
+  readonly version: string;
+  readonly repository: { readonly url: string };
+  readonly extensionKind?: string[];
+  readonly contributes: unknown;
 }
 
 describe('the packaged extension', () => {
   it('holds the bundles, media, the README and its images, the manifest, LICENSE and the API\'s elicitation-host.d.ts, and nothing of the sources, tests or node_modules', () => {
     requireBuilt(VSIX);
-    const names = [...zipEntries(VSIX).keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length)).sort();
-    assert.deepEqual(names, [
+    assert.deepEqual(extensionFiles(VSIX), [
       'LICENSE.txt',
+      'changelog.md',
       'dist/acp-sdk.js',
       'dist/cli.js',
       'dist/extension.js',
@@ -51,9 +38,57 @@ describe('the packaged extension', () => {
       // The API's contract, for extensions that ask through it to copy.
       'elicitation-host.d.ts',
       'media/agent-inputs.svg',
+      'media/icon.png',
+      'media/icon.svg',
+      'media/walkthrough/add-server.md',
+      'media/walkthrough/connect-agent.md',
+      'media/walkthrough/where-answers.md',
       'package.json',
       'readme.md',
     ]);
+  });
+
+  it('reads well in the Marketplace and Open VSX: categories, keywords within the tag limit, an icon of at least 128 px, a banner, the repository, the changelog', () => {
+    requireBuilt(VSIX);
+    const entries = zipEntries(VSIX);
+    const vsixManifest = entries.get('extension.vsixmanifest')!.toString('utf8');
+    const manifest = JSON.parse(entries.get('extension/package.json')!.toString('utf8')) as Manifest;
+    const categories = /<Categories>([^<]*)<\/Categories>/.exec(vsixManifest)?.[1].split(',') ?? [];
+    assert.ok(categories.includes('AI'), `categories: ${categories.join(', ')}`);
+    // The Marketplace refuses more than 30 tags, counting the keywords and the tags vsce adds.
+    const tags = /<Tags>([^<]*)<\/Tags>/.exec(vsixManifest)?.[1].split(',').filter(Boolean) ?? [];
+    assert.ok(tags.includes('mcp') && tags.includes('elicitation'), `tags: ${tags.join(', ')}`);
+    assert.ok(tags.length <= 30, `${tags.length} tags: ${tags.join(', ')}`);
+    // The icon: a PNG (the Marketplace refuses an SVG), square, at least 128 px.
+    assert.match(vsixManifest, /<Icon>extension\/media\/icon\.png<\/Icon>/);
+    const icon = entries.get('extension/media/icon.png')!;
+    assert.equal(icon.toString('latin1', 1, 4), 'PNG');
+    const [width, height] = [icon.readUInt32BE(16), icon.readUInt32BE(20)];
+    assert.ok(width === height && width >= 128, `icon ${width}×${height}`);
+    assert.match(vsixManifest, /Branding\.Color" Value="#[0-9a-f]{6}"/i);
+    assert.match(vsixManifest, /Branding\.Theme" Value="(dark|light)"/);
+    assert.match(vsixManifest, new RegExp(`Links\\.Source" Value="${manifest.repository.url.replace(/\./g, '\\.')}"`));
+    assert.match(entries.get('extension/changelog.md')!.toString('utf8'), new RegExp(`^## ${manifest.version.replace(/\./g, '\\.')}$`, 'm'), 'the changelog has the current version');
+  });
+
+  it('points every README link vsce made absolute at a file of this repository (none inside code)', () => {
+    const entries = zipEntries(VSIX);
+    const manifest = JSON.parse(entries.get('extension/package.json')!.toString('utf8')) as Manifest;
+    const home = manifest.repository.url.replace(/\.git$/, '');
+    const readme = entries.get('extension/readme.md')!.toString('utf8');
+    const linked = [...readme.matchAll(new RegExp(`${home.replace(/\./g, '\\.')}/(?:raw|blob)/HEAD/([^)\\s]+)`, 'g'))].map((m) => m[1]);
+    assert.ok(linked.length > 0, 'the README links into the repository');
+    for (const path of linked) assert.ok(existsSync(join(REPO, decodeURI(path))), `${path} is linked from the README but is no file here`);
+  });
+
+  it('runs where the workspace is, under the id its API, sign-in callback and README name', () => {
+    const entries = zipEntries(VSIX);
+    const manifest = JSON.parse(entries.get('extension/package.json')!.toString('utf8')) as Manifest;
+    assert.deepEqual(manifest.extensionKind, ['workspace']);
+    const id = `${manifest.publisher}.${manifest.name}`;
+    assert.equal(id, 'elicitation-host.elicitation-host');
+    assert.match(entries.get('extension/elicitation-host.d.ts')!.toString('utf8'), new RegExp(`getExtension[^'"]*['"]${id}['"]`));
+    assert.ok(JSON.stringify(manifest.contributes).includes(`vscode://${id}/oauth-callback`), 'the OAuth setting names the callback under this id');
   });
 
   it('ships minified bundles within their budgets', () => {

@@ -1,12 +1,15 @@
 /**
- * Replaces `@modelcontextprotocol/client/_shims` in our bundles (an esbuild alias): the
- * SDK's own shim inlines a second copy of ajv for validating tool output schemas. This one
- * serves the same purpose with the ajv the extension already carries.
+ * Replaces `@modelcontextprotocol/client/_shims` and `@modelcontextprotocol/server/_shims` in
+ * our bundles (an esbuild alias): each SDK package's own shim inlines another copy of ajv for
+ * validating schemas. This one serves the same purpose with the ajv the extension already
+ * carries, and gives the server's stdio transport Node's process, as the server's shim does.
  */
+import process from 'node:process';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 export const CORS_IS_POSSIBLE = false;
+export { process };
 
 type Validator<T> = (input: unknown) => { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
 

@@ -1,11 +1,13 @@
 /**
  * The room `src/mcp/sdk/`: the heavy libraries, loaded lazily: this file (the bundle's entry),
  * `sdk-loader` (loads it once), `sdk-shims` (the SDK's validator shim, pointed at our ajv),
- * and `schema-check` (ajv's last check of an answer). Nothing else of `src/mcp` is below it.
+ * `server-sdk` (the server half the gateway uses) and `schema-check` (ajv's last check of an
+ * answer). Nothing else of `src/mcp` is below it.
  *
- * Everything heavy the connection layer needs, in one module that is bundled on its own
- * (dist/mcp-sdk.js) and loaded when the first server starts: the MCP SDK with zod, and
- * ajv for the final answer check. Activation stays light when no server runs.
+ * Everything heavy the connection layer and the gateway need, in one module that is bundled
+ * on its own (dist/mcp-sdk.js) and loaded when the first server starts or the gateway's first
+ * request comes: the MCP SDK's client and server with one zod, and ajv for the final answer
+ * check. Activation stays light when no server runs.
  */
 export {
   auth,
@@ -22,6 +24,15 @@ export {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 export { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+/**
+ * The server half, for the gateway (server-sdk.ts says why it is here). Reached with require():
+ * bundled here all the same, its code runs only when the gateway's first request needs it, so
+ * a server's first start does not pay for it.
+ */
+export function loadServer(): typeof import('./server-sdk') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./server-sdk') as typeof import('./server-sdk');
+}
 
 /**
  * MCP Tasks, both generations (@modelcontextprotocol/ext-tasks): the requester's session

@@ -1,7 +1,8 @@
 /**
  * The room `src/ui/run-tool/`: Run Tool: this file (pick, collect, call, show the result),
- * `call-progress` (the call's progress, out of its own questions' way) and `task-results`
- * (the result of a task picked up again after a reload, offered with Open Result).
+ * `call-progress` (the call's progress, out of its own questions' way), `task-results`
+ * (the result of a task picked up again after a reload, offered with Open Result) and
+ * `sample-question` (Try a Sample Question: the prompts tried with no server).
  *
  * Run Tool: pick a server and a tool, collect its arguments (the same prompts an
  * elicitation gets, when the input schema is simple enough; a JSON editor otherwise),

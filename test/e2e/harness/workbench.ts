@@ -19,8 +19,11 @@ export class Workbench {
     return Workbench.openUrl(browser, server.workbenchUrl({ folder }), resultsDir);
   }
 
-  /** Opens a workbench URL (one that `npm start` printed, say) in a new page; waits as open() does. */
-  static async openUrl(browser: Browser, url: string, resultsDir: string): Promise<Workbench> {
+  /**
+   * Opens a workbench URL (one that `npm start` printed, say) in a new page; waits as open()
+   * does, or only for the workbench when the extension is not installed yet (`waitForExtension: false`).
+   */
+  static async openUrl(browser: Browser, url: string, resultsDir: string, options: { readonly waitForExtension?: boolean } = {}): Promise<Workbench> {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const workbench = new Workbench(page, resultsDir);
@@ -28,7 +31,7 @@ export class Workbench {
       await page.goto(url);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       // Our activity bar entry appears once the extension's contributions are registered.
-      await page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 60_000 });
+      if (options.waitForExtension !== false) await page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 60_000 });
       return workbench;
     } catch (error) {
       // What the page showed instead, and no page left open in a shared browser.
