@@ -159,6 +159,14 @@ describe('the history of questions and answers', () => {
     assert.equal(outcomeOf('abandoned', 'second was stopped'), 'abandoned');
   });
 
+  it("a background task's question: expired is timed out, ended by its server is withdrawn", () => {
+    assert.equal(outcomeOf('abandoned', "the task's time to live ran out (2 min) before it was answered"), 'timed out');
+    assert.equal(outcomeOf('abandoned', 'everything cancelled the task this question belonged to'), 'withdrawn');
+    assert.equal(outcomeOf('abandoned', 'everything no longer asks this question (the task went on without it)'), 'withdrawn');
+    assert.equal(outcomeOf('abandoned', 'everything no longer knows the task (Unknown task): it may have expired'), 'withdrawn');
+    assert.equal(outcomeOf('abandoned', 'everything disconnected'), 'abandoned');
+  });
+
   it('is bounded, newest kept', () => {
     const history = new History();
     const entry = (i: number): HistoryEntry => ({ id: `r${i}`, source: { server: 's' }, mode: 'form', message: `m${i}`, askedAt: i, endedAt: i, outcome: 'accepted', answers: [] });
