@@ -10,7 +10,7 @@ const noIo = { group: ['node:*', 'fs', 'child_process', 'http', 'https', 'net'],
 const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**', '**/acp/**'], message: LAYERS };
 const noUi = { group: ['**/ui/**'], message: LAYERS };
 const noAcp = { group: ['**/acp/**'], message: LAYERS };
-const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts'], message: LAYERS };
+const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts', '**/extension-main', '**/extension-main.ts'], message: LAYERS };
 const noGateway = { group: ['**/gateway/**'], message: LAYERS };
 // The ACP layer asks permissions the way the gateway asks Claude Code's (one model, one way to show a command): that pure module only.
 const noGatewayButPermissionQuestion = { group: ['**/gateway/**', '!**/gateway/permission-question'], message: `${LAYERS} src/acp may use src/gateway/permission-question only.` };
@@ -90,8 +90,19 @@ export default tseslint.config(
   ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
   restrictImports(['src/acp/**'], [noVscode], [noUi, noGatewayButPermissionQuestion, noCliOrExtension]),
+  // Activation's own bundle (dist/extension.js, which VS Code times) holds its stand-ins only:
+  // the rest is in the extension proper, required after the activate call; types are free.
+  {
+    files: ['src/extension.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\.?/(?!ui/deferred$)', allowTypeImports: true, message: 'Activation loads only its stand-ins (src/ui/deferred.ts); the rest loads after the activate call (src/extension-main.ts).' }] },
+      ],
+    },
+  },
   // The command-line runner: no editor, nothing of the UI.
-  restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts'], message: LAYERS }]),
+  restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts', '**/extension-main', '**/extension-main.ts'], message: LAYERS }]),
   // The gateway: no editor, nothing of the UI, the runner or activation (the runner's serve uses it).
   restrictImports(['src/gateway/**'], [noVscode], [noUi, noAcp, noCliOrExtension]),
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the

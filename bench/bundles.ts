@@ -142,7 +142,7 @@ function vsixBytes(dist: string, work: string): number {
   return statSync(out).size;
 }
 
-const SHIPPED = ['extension.js', 'mcp-sdk.js', 'gateway.js', 'acp-sdk.js', 're2.js'];
+const SHIPPED = ['extension.js', 'extension-main.js', 'mcp-sdk.js', 'gateway.js', 'acp-sdk.js', 're2.js'];
 
 function sizes(dir: string): Record<string, number> {
   return Object.fromEntries(SHIPPED.map((file) => [file, statSync(join(dir, file)).size]));

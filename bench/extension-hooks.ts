@@ -14,14 +14,24 @@ import { SERVED_FOR_SPANS } from './served';
 export interface BenchmarkHooks {
   /** Records one timing, stamped with when it was logged. */
   readonly record: Timings;
-  /** The activate call's own work is done (what follows waits for the servers to be read): records the breakdown. */
+  /** The extension proper's activation is done up to its first wait (what follows waits for the servers to be read): records the breakdown. */
   readonly activated: () => void;
   /** Records each question's arrival in the extension host (the broker's `createdAt`): where the confirm's time starts. */
   readonly watch: (store: InputStore) => void;
 }
 
+/** Activation's stamps, put on globals by the benchmark build (scripts/build.mjs's banners and footers, src/extension.ts). */
+interface Stamps {
+  readonly __elicitationHostCodeStarted?: number;
+  readonly __elicitationHostCodeEnded?: number;
+  readonly __elicitationHostMainCodeStarted?: number;
+  readonly __elicitationHostMainCodeEnded?: number;
+  readonly __elicitationHostActivation?: { activateStarted?: number; activateEnded?: number; loadStarted?: number; loadEnded?: number };
+}
+
+/** Installed by the extension proper (src/extension-main.ts) as it starts: after the activate call, which VS Code times. */
 export function installBenchmarkHooks(context: vscode.ExtensionContext): BenchmarkHooks {
-  const activateStarted = performance.now();
+  const mainStarted = performance.now();
   const file = process.env.ELICITATION_HOST_BENCH_LOG;
   /** Set while a plain webview waits for a tool call to reach the gateway (plainWebviewInToolCall). */
   let plainOnGatewayCall = false;
@@ -50,7 +60,10 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
     vscode.commands.registerCommand('elicitationHost.benchmark.invokeTool', () => invokeServedTool(record, 'ask_form_now', 'invokeTool')),
   );
   if (file) void vscode.commands.executeCommand('setContext', 'elicitationHost.benchmarking', true);
-  const { __elicitationHostCodeStarted: codeStarted, __elicitationHostCodeEnded: codeEnded } = globalThis as { __elicitationHostCodeStarted?: number; __elicitationHostCodeEnded?: number };
+  const stamps = globalThis as Stamps;
+  const { __elicitationHostCodeStarted: codeStarted, __elicitationHostCodeEnded: codeEnded } = stamps;
+  const { activateStarted, activateEnded, loadStarted, loadEnded } = stamps.__elicitationHostActivation ?? {};
+  const span = (from: number | undefined, to: number | undefined) => (from !== undefined && to !== undefined ? to - from : undefined);
   return {
     record,
     watch: (store) => {
@@ -62,12 +75,20 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
     activated: () =>
       record({
         event: 'activation',
-        // The bundle's top-level code, its first line to its last (VS Code's "code loading" adds reading and compiling it).
-        ...(codeStarted !== undefined && codeEnded !== undefined && { moduleMs: codeEnded - codeStarted }),
-        // From the code's end to activate being called: VS Code making the extension's context (its storage, secrets...).
-        ...(codeEnded !== undefined && { untilActivateMs: activateStarted - codeEnded }),
-        // The activate call up to its first wait: VS Code's "activate call".
-        activateCallMs: performance.now() - activateStarted,
+        // What VS Code times (code loading plus the activate call):
+        // dist/extension.js's top-level code, its first line to its last (VS Code's "code loading" adds reading and compiling it);
+        moduleMs: span(codeStarted, codeEnded),
+        // from the code's end to activate being called: VS Code making the extension's context (its storage, secrets...);
+        untilActivateMs: span(codeEnded, activateStarted),
+        // the activate call up to its first wait (the stand-ins registered): VS Code's "activate call".
+        activateCallMs: span(activateStarted, activateEnded),
+        // What follows it, outside VS Code's figure: the wait for the next turn,
+        afterActivateMs: span(activateEnded, loadStarted),
+        // dist/extension-main.js's require (reading, compiling, its top-level code; the top-level code alone beside it),
+        mainLoadMs: span(loadStarted, loadEnded),
+        mainModuleMs: span(stamps.__elicitationHostMainCodeStarted, stamps.__elicitationHostMainCodeEnded),
+        // and the extension proper's activation up to its first wait (the servers being read).
+        mainActivateMs: performance.now() - mainStarted,
       }),
   };
 }

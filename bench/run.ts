@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     rows.push(
       { measure: 'bundles, the .vsix', ours: kb(b.vsixBytes.ours), baseline: `${kb(b.vsixBytes.previous)} (previous layout)`, ratio: round(b.vsixBytes.ours / b.vsixBytes.previous, 3), target: '< 1' },
       {
-        measure: `bundles, what an agent's first call loads: gateway.js + mcp-sdk.js (acp-sdk.js ${kb(b.sizes.ours['acp-sdk.js'])}, extension.js ${kb(b.sizes.ours['extension.js'])})`,
+        measure: `bundles, what an agent's first call loads: gateway.js + mcp-sdk.js (acp-sdk.js ${kb(b.sizes.ours['acp-sdk.js'])}, extension.js ${kb(b.sizes.ours['extension.js'])} + extension-main.js ${kb(b.sizes.ours['extension-main.js'])})`,
         ours: `${kb(b.sizes.ours['gateway.js'])} + ${kb(b.sizes.ours['mcp-sdk.js'])}`,
         baseline: `${kb(b.sizes.previous['gateway.js'])} + ${kb(b.sizes.previous['mcp-sdk.js'])} (previous layout)`,
         ratio: round(both('ours') / both('previous'), 3),
@@ -148,9 +148,17 @@ async function main(): Promise<void> {
       ratio: activation.ratio,
       target: '<= 1.5',
     });
+    const parts = activation.breakdownMedianMs;
     rows.push({
-      measure: `activation, ours in parts (benchmark build's stamps, medians): the bundle's top-level code; the activate call to its first wait (the rest of VS Code's figure: reading and compiling the bundle, VS Code's bookkeeping)`,
-      ours: `${activation.breakdownMedianMs.moduleMs} ms; ${activation.breakdownMedianMs.activateCallMs} ms`,
+      measure: `activation, ours in parts (benchmark build's stamps, medians): dist/extension.js's top-level code; the activate call to its first wait, the stand-ins registered (the rest of VS Code's figure: reading and compiling the bundle, VS Code's bookkeeping)`,
+      ours: `${parts.moduleMs} ms; ${parts.activateCallMs} ms`,
+      baseline: '-',
+      ratio: '-',
+      target: '(the parts)',
+    });
+    rows.push({
+      measure: `activation, what follows the activate call (not in VS Code's figure): the wait for the next turn; loading dist/extension-main.js (its top-level code alone); the extension proper's activation to its first wait`,
+      ours: `${parts.afterActivateMs} ms; ${parts.mainLoadMs} ms (${parts.mainModuleMs} ms); ${parts.mainActivateMs} ms`,
       baseline: '-',
       ratio: '-',
       target: '(the parts)',

@@ -1,278 +1,100 @@
 /**
- * Activation: builds the objects, registers commands, views and settings. No logic here.
+ * Activation, kept small (dist/extension.js): the activate call registers what VS Code shows
+ * and calls (the contributed commands, the four views, the MCP server definition provider) as
+ * stand-ins, then returns; the extension proper (dist/extension-main.js: servers, gateway,
+ * agents, prompts) is loaded just after, in the next turn of the event loop, and the stand-ins
+ * hand over to it. Whoever awaits our activation (an extension using the API) still gets the
+ * API once the servers are known. What VS Code's activation time counts, and what it leaves
+ * out, is in bench/README.md.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { installBenchmarkHooks } from '../bench/extension-hooks';
-import { createApi, type ElicitationHostApi } from './api';
-import { InputStore } from './elicitation/store';
-import { createBroker } from './mcp/create-broker';
-import { type ServerEntry, ServerManager } from './mcp/servers/manager';
-import { ToolConsents } from './mcp/tool-consent';
-import { AgentServerProvider, PROVIDER_ID } from './ui/gateway/agent-provider';
-import { ConfigLoader } from './ui/servers/config-loader';
-import { AgentConnector, SETUP_SCHEME, SetupDocuments } from './ui/gateway/connect-agent';
-import { GatewayHost } from './ui/gateway/gateway-host';
-import { GatewayToken } from './ui/gateway/gateway-token';
-import { putCliOnPath } from './ui/gateway/cli-on-path';
-import { FormPanel } from './ui/form/form-panel';
-import { HISTORY_SCHEME, HistoryView, persistedHistory } from './ui/views/history-view';
-import { InputResolver } from './ui/sign-in/inputs';
-import { ExtensionConsentDialogs, installedExtension } from './ui/prompts/extension-consent';
-import { ServerLogs } from './ui/servers/logs';
-import { LiveTasks } from './ui/servers/live-tasks';
-import { LegacyTaskNotes, lostTasksNotice } from './ui/servers/lost-tasks';
-import { WorkspaceTaskReferences } from './ui/servers/task-references';
-import { CANCEL_TASK_COMMAND, cancelTask, type TaskNode } from './ui/views/task-items';
-import { showSettledTask } from './ui/run-tool/task-results';
-import { MutedServers } from './ui/prompts/mutes';
-import { NativePrompter } from './ui/prompts/native-prompter';
-import { WHOLE_SCHEME, WholeInputDocuments } from './ui/prompts/whole-input';
-import { reportFailure as report, showInfo, showWarning } from './ui/notify';
-import { OwnQuickInput } from './ui/quick-input/own-quick-input';
-import { OPEN_PENDING_COMMAND, openPendingRequest, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/views/pending';
-import { showPendingBadge } from './ui/views/pending-badge';
-import { VsCodePrompter } from './ui/prompts/prompter';
-import { refusalReporter } from './ui/prompts/refusals';
-import { registerServerCommand, serverOf } from './ui/views/server-commands';
-import { ServersTreeProvider, type ServersNode } from './ui/views/servers-view';
-import { ServeChoices } from './ui/gateway/serve-choices';
-import { SignIns } from './ui/sign-in/sign-in';
-import { addAgent } from './ui/agents/add-agent';
-import { AgentsHost } from './ui/agents/agents-host';
-import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND } from './ui/views/agents-view';
-import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
-import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/run-tool/tool-runner';
-import { TRY_SAMPLE_COMMAND, trySampleQuestion } from './ui/run-tool/sample-question';
-import { vsCodeUrlFlow } from './ui/links/url-flow';
-import { reportRefusedLink } from './ui/links/url-prompt';
+import type { ElicitationHostApi } from './api';
+import type { RequestState } from './elicitation/store';
+import type { HistoryEntry } from './elicitation/history';
+import { DeferredMcpProvider, DeferredTree, deferCommands, Later } from './ui/deferred';
+import type { AgentsNode } from './ui/views/agents-view';
+import type { ServersNode } from './ui/views/servers-view';
 
 export type { ElicitationHostApi } from './api';
 
+/** What the activate call registered, for the extension proper to fill in (src/extension-main.ts). */
+export interface StandIns {
+  readonly servers: DeferredTree<ServersNode>;
+  readonly agents: DeferredTree<AgentsNode>;
+  readonly pending: DeferredTree<RequestState>;
+  readonly pendingView: vscode.TreeView<RequestState>;
+  readonly history: DeferredTree<HistoryEntry>;
+  readonly mcp: DeferredMcpProvider<vscode.McpHttpServerDefinition>;
+  /** The contributed commands' stand-ins: disposed just before the real ones are registered. */
+  readonly commands: vscode.Disposable;
+  /** Set once the real commands are registered: the stand-ins then run them. */
+  readonly commandsReady: Later<void>;
+}
+
+/** As package.json names it (src/ui/gateway/agent-provider.ts serves it); its module is not loaded here. */
+const PROVIDER_ID = 'elicitationHost.gateway';
+
 export async function activate(context: vscode.ExtensionContext): Promise<ElicitationHostApi> {
-  // Only the benchmark build has these (scripts/build.mjs; the shipped one leaves them out),
-  // installed without an await so that activation has the same shape in both.
-  const bench = BENCHMARK ? installBenchmarkHooks(context) : undefined;
-  const log = vscode.window.createOutputChannel('Elicitation Host', { log: true });
-  const store = new InputStore();
-  bench?.watch(store);
-  const mutes = new MutedServers(log);
-  const wholeInputs = new WholeInputDocuments();
-  const native = new NativePrompter(store, mutes, log, wholeInputs);
-  const quickInput = new OwnQuickInput(() => native.pause());
-  // The manager comes later (it needs the broker, which needs the panel): asked only once a form ends.
-  const callsInFlight = { count: () => manager.callsInFlight, onChange: (listener: () => void) => manager.onCallsChanged.add(listener) };
-  const forms = new FormPanel(context.extensionUri, store, native, log, callsInFlight, bench?.record);
-  const prompter = new VsCodePrompter(native, forms);
-  const broker = createBroker({
-    store,
-    prompter,
-    forceForm,
-    isMuted: (source) => mutes.declines(source),
-    onLinkRefused: (source, url, reason) => reportRefusedLink(log, source, url, reason),
-  });
-  const logs = new ServerLogs();
-  const inputs = new InputResolver(context.secrets, context.globalState, quickInput);
-  const version = String((context.extension.packageJSON as { version?: string }).version ?? '0.0.0');
-  const signIns = new SignIns(context.extension.id, context.secrets, context.globalState, log);
-  // 2026-07-28 tasks outlive a reload: kept per workspace, and their servers start with the window to follow them again.
-  const taskReferences = new WorkspaceTaskReferences(context.workspaceState, (error) => log.warn(`could not keep a task reference: ${String(error)}`));
-  const manager = new ServerManager({
-    broker,
-    settings: connectionSettings,
-    roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
-    clientInfo: { name: 'elicitation-host', version },
-    urlFlow: vsCodeUrlFlow(log),
-    onElicitationRefused: refusalReporter(log),
-    logFor: (name) => logs.logFor(name),
-    workspaceTrusted: () => vscode.workspace.isTrusted,
-    autoStart: (name) => autoStart(name) || taskReferences.has(name),
-    taskReferences,
-    userHome: homedir(),
-    env: process.env,
-    firstWorkspaceFolder: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-    resolveInput: inputs.resolve,
-    readFile: async (path) => new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path))),
-    // Servers are offered sampling, which goes to the calling agent when it can sample.
-    relaySampling: true,
-    signIn: signIns.forServer,
-  });
-  const agentChoices = new ServeChoices(context.workspaceState);
-  // Which extensions may call which servers' tools: per workspace, as the servers are.
-  const consents = new ToolConsents(context.workspaceState, new ExtensionConsentDialogs());
-  const { history, persistence } = persistedHistory(context.workspaceState);
-  const stopFollowing = history.follow(store);
-  const historyView = new HistoryView(history);
-  const gateway = new GatewayHost({
-    upstreams: {
-      list: () => manager.servers.filter((e) => !e.blocked).map((e) => manager.upstream(e.id)),
-      onDidChange: (listener) => manager.onDidChange.add(listener),
-    },
-    token: new GatewayToken(context.secrets),
-    broker,
-    store,
-    version,
-    state: context.workspaceState,
-    terminalEnv: context.environmentVariableCollection,
-    log,
-    onToolResult: (match, text) => history.attachResult(match, text),
-    ...(bench && { timings: bench.record }),
-  });
-  const setupDocuments = new SetupDocuments();
-  const connector = new AgentConnector(gateway, setupDocuments, quickInput);
-  const diagnostics = vscode.languages.createDiagnosticCollection('mcp.json');
-  const loader = new ConfigLoader(manager, diagnostics, log);
-  const results = new ResultDocuments();
-  const runner = new ToolRunner(
-    manager,
-    broker,
-    results,
-    quickInput,
-    (match, text) => history.attachResult(match, text),
-    (server, run) => signIns.interactively(server, run),
-    bench?.record,
-  );
-  const agents = new AgentsHost({
-    extensionUri: context.extensionUri,
-    broker,
-    store,
-    log,
-    version,
-    settings: () => {
-      const { urlMode, applyDefaults, elicitationTimeoutMs } = connectionSettings();
-      return { urlMode, applyDefaults, elicitationTimeoutMs };
-    },
-  });
-  const agentsView = new AgentsTreeProvider(agents);
-  const pickAgent = async (node?: AgentsNode): Promise<string | undefined> => {
-    if (node?.kind === 'agent') return node.entry.agent.definition.name;
-    const names = agents.agents.map((a) => a.agent.definition.name);
-    if (names.length === 0) return addAgent(quickInput, (name) => agents.find(name) !== undefined);
-    if (names.length === 1) return names[0];
-    return (await quickInput.pick(names.map((label) => ({ label })), { title: 'New Agent Session', placeHolder: 'Which agent?' }))?.label;
-  };
-  const liveTasks = new LiveTasks(manager);
-  // 2025-era tasks cannot outlive the window: the last one's losses are said now, this one's noted.
-  const lostTasks = lostTasksNotice(context.workspaceState);
-  if (lostTasks) void showWarning(lostTasks);
-  const serversView = new ServersTreeProvider(manager, mutes, agentChoices, liveTasks);
-  const pendingView = new PendingTreeProvider(store);
-  const pendingTree = vscode.window.createTreeView('elicitationHost.pending', { treeDataProvider: pendingView });
-
-  const openPending = (id: string | undefined): void => openPendingRequest((requestId) => prompter.open(requestId), id);
-  const onServer = (command: string, run: (id: string, name: string) => unknown) =>
-    registerServerCommand(manager, command, (entry) => run(entry.id, entry.definition.name));
-
-  const signOut = async (entry: ServerEntry): Promise<void> => {
-    if (entry.definition.config.type === 'stdio') return;
-    await signIns.signOut(entry.definition.name, entry.definition.config.url);
-    await manager.stop(entry.id);
-    void showInfo(`Signed out of ${entry.definition.name}: its tokens and registration are forgotten.`);
-  };
-
-  context.subscriptions.push(
-    signIns,
-    vscode.window.registerUriHandler(signIns),
-    log,
-    logs,
-    forms,
-    diagnostics,
-    loader,
-    liveTasks,
-    new LegacyTaskNotes(context.workspaceState, liveTasks),
-    { dispose: liveTasks.onSettled.add((settled) => showSettledTask(results, settled)) },
-    serversView,
-    pendingView,
-    new PendingStatusBar(store),
-    vscode.window.createTreeView('elicitationHost.servers', { treeDataProvider: serversView, showCollapseAll: true }),
-    agents,
-    agentsView,
-    vscode.window.createTreeView('elicitationHost.agents', { treeDataProvider: agentsView }),
-    vscode.commands.registerCommand('elicitationHost.addAgent', () => report(addAgent(quickInput, (name) => agents.find(name) !== undefined))),
-    vscode.commands.registerCommand('elicitationHost.newAgentSession', (node?: AgentsNode) =>
-      report(
-        (async () => {
-          const name = await pickAgent(node);
-          if (name) await agents.newSession(name);
-        })(),
-      ),
-    ),
-    vscode.commands.registerCommand(OPEN_SESSION_COMMAND, (name: string, sessionId: string) => agents.openSession(name, sessionId)),
-    vscode.commands.registerCommand('elicitationHost.stopAgent', (node?: AgentsNode) => {
-      if (node?.kind === 'agent') report(agents.stop(node.entry.agent.definition.name));
-    }),
-    pendingTree,
-    showPendingBadge(store, pendingTree),
-    persistence,
-    historyView,
-    { dispose: stopFollowing },
-    vscode.window.registerTreeDataProvider('elicitationHost.history', historyView),
-    vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, historyView),
-    vscode.commands.registerCommand('elicitationHost.clearHistory', () => history.clear()),
-    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
-    vscode.workspace.registerTextDocumentContentProvider(WHOLE_SCHEME, wholeInputs),
-    vscode.commands.registerCommand('elicitationHost.runTool', (node?: ServersNode) =>
-      report(runner.run(serverOf(manager, node)?.id, node?.kind === 'tool' ? node.tool.name : undefined)),
-    ),
-    vscode.commands.registerCommand(CANCEL_TASK_COMMAND, (node?: TaskNode) => report(cancelTask(node, (task) => runner.taskCancelled(task)))),
-    onServer('elicitationHost.startServer', (id) => report(manager.start(id))),
-    onServer('elicitationHost.stopServer', (id) => report(manager.stop(id))),
-    onServer('elicitationHost.restartServer', (id) => report(manager.restart(id))),
-    onServer('elicitationHost.signIn', (id, name) => report(signIns.interactively(name, () => manager.restart(id)))),
-    registerServerCommand(manager, 'elicitationHost.signOut', (entry) => report(signOut(entry))),
-    onServer('elicitationHost.muteServer', (_id, name) => mutes.mute(name)),
-    onServer('elicitationHost.unmuteServer', (_id, name) => mutes.unmute(name)),
-    registerServerCommand(manager, 'elicitationHost.serveToAgent', (entry) => report(agentChoices.set(entry.definition, true))),
-    registerServerCommand(manager, 'elicitationHost.stopServingToAgent', (entry) => report(agentChoices.set(entry.definition, false))),
-    gateway,
-    agentChoices,
-    vscode.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, new AgentServerProvider(gateway, agentChoices, (id) => manager.find(id)?.definition, gatewayEnabled)),
-    vscode.workspace.registerTextDocumentContentProvider(SETUP_SCHEME, setupDocuments),
-    vscode.commands.registerCommand('elicitationHost.connectAgent', () => report(connector.run())),
-    vscode.commands.registerCommand('elicitationHost.rotateGatewayToken', () => report(gateway.rotateToken())),
-    vscode.commands.registerCommand('elicitationHost.showServerOutput', (node?: ServersNode | string) => {
-      const entry = serverOf(manager, node);
-      if (entry) logs.show(entry.definition.name);
-      else log.show(true);
-    }),
-    vscode.commands.registerCommand('elicitationHost.refreshServers', () => report(loader.loadAll())),
-    vscode.commands.registerCommand('elicitationHost.forgetInputs', () => report(inputs.forget([...signIns.forgettable(), ...consents.forgettable()]))),
-    vscode.commands.registerCommand('elicitationHost.manageTrust', () => vscode.commands.executeCommand('workbench.trust.manage')),
-    vscode.commands.registerCommand(SHOW_PENDING_COMMAND, async () => openPending(await pickPendingRequest(store, quickInput))),
-    // The Get Started walkthrough: its sample, its own opener, and whether a server is configured (its first step's completion).
-    vscode.commands.registerCommand(TRY_SAMPLE_COMMAND, () => report(trySampleQuestion(broker, connectionSettings().applyDefaults))),
-    vscode.commands.registerCommand('elicitationHost.getStarted', () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#getStarted`, false)),
-    { dispose: manager.onDidChange.add(() => void vscode.commands.executeCommand('setContext', 'elicitationHost.hasServers', manager.servers.length > 0)) },
-    vscode.commands.registerCommand(OPEN_PENDING_COMMAND, (id?: string) => openPending(id)),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => report(manager.trustChanged())),
-    { dispose: () => void manager.stopAll() },
-  );
-
-  // Activation ends once the servers are known, not started: a start may wait for a person's
-  // input or a slow remote server, and whoever awaits our activation (an extension using the
-  // API) should not wait for that.
-  const known = new Promise<void>((resolve) => report(loader.loadAll(resolve)));
-  bench?.activated();
-  await known;
-  if (gatewayEnabled()) {
-    report(gateway.start());
-    // `elicitation-host ask` and `acp-proxy` in terminals, reaching this window's gateway.
-    try {
-      putCliOnPath(context.environmentVariableCollection, join(context.globalStorageUri.fsPath, 'bin'), context.extensionPath);
-    } catch (error) {
-      log.warn(`elicitation-host is not on terminals' PATH: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  // The benchmark build stamps the parts (bench/extension-hooks.ts reads them once the extension proper has run).
+  const stamps = BENCHMARK ? benchmarkStamps() : undefined;
+  if (stamps) stamps.activateStarted = performance.now();
+  const standIns = registerStandIns(context);
+  if (stamps) stamps.activateEnded = performance.now();
+  // The activate call ends here; the extension proper loads in the next turn, once VS Code has had its call back.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  try {
+    if (stamps) stamps.loadStarted = performance.now();
+    const main = loadMain();
+    if (stamps) stamps.loadEnded = performance.now();
+    return await main.activateMain(context, standIns);
+  } catch (error) {
+    for (const standIn of [standIns.servers, standIns.agents, standIns.pending, standIns.history, standIns.mcp, standIns.commandsReady]) standIn.fail(error);
+    throw error;
   }
-  log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);
-  return createApi({
-    broker,
-    store,
-    manager,
-    applyDefaults: () => connectionSettings().applyDefaults,
-    installedExtension,
-    consents,
-  });
 }
 
 export function deactivate(): void {}
+
+function registerStandIns(context: vscode.ExtensionContext): StandIns {
+  const servers = new DeferredTree<ServersNode>();
+  const agents = new DeferredTree<AgentsNode>();
+  const pending = new DeferredTree<RequestState>();
+  const history = new DeferredTree<HistoryEntry>();
+  const mcp = new DeferredMcpProvider<vscode.McpHttpServerDefinition>();
+  const pendingView = vscode.window.createTreeView('elicitationHost.pending', { treeDataProvider: pending });
+  const commandsReady = new Later<void>();
+  // Every contributed command but the benchmark's (registered by the benchmark build's hooks, when it runs).
+  const contributed = (context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? [];
+  const commands = deferCommands(
+    contributed.map((c) => c.command).filter((id) => !id.startsWith('elicitationHost.benchmark.')),
+    commandsReady.promise,
+  );
+  context.subscriptions.push(
+    servers,
+    agents,
+    pending,
+    history,
+    mcp,
+    commands,
+    pendingView,
+    vscode.window.createTreeView('elicitationHost.servers', { treeDataProvider: servers, showCollapseAll: true }),
+    vscode.window.createTreeView('elicitationHost.agents', { treeDataProvider: agents }),
+    vscode.window.registerTreeDataProvider('elicitationHost.history', history),
+    vscode.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, mcp),
+  );
+  return { servers, agents, pending, pendingView, history, mcp, commands, commandsReady };
+}
+
+type MainModule = typeof import('./extension-main');
+
+function loadMain(): MainModule {
+  // A plain require: the build maps './extension-main' to dist/extension-main.js (scripts/build.mjs).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./extension-main') as MainModule;
+}
+
+/** The benchmark build's stamps of activation's parts, on a global the hooks read (bench/extension-hooks.ts). */
+function benchmarkStamps(): Record<string, number> {
+  const global = globalThis as { __elicitationHostActivation?: Record<string, number> };
+  return (global.__elicitationHostActivation = {});
+}

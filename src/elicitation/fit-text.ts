@@ -73,8 +73,12 @@ function gapMarker(lines: number, chars: number, running: number | undefined): s
   return `<… ${count(lines)} line${lines === 1 ? '' : 's'} (${count(chars)} characters) hidden${which} …>`;
 }
 
-/** The widest a gap's marker gets: what the selection reserves for each gap. */
-const WIDEST_MARKER = gapMarker(9_999_999, 99_999_999, 9_999_999);
+/**
+ * The widest a gap's marker gets: what the selection reserves for each gap. Made on first use:
+ * the first toLocaleString sets up Intl (about 12 ms), which the extension's load should not pay.
+ */
+let widestMarker: string | undefined;
+const widestMarkerText = (): string => (widestMarker ??= gapMarker(9_999_999, 99_999_999, 9_999_999));
 
 /** A cut never splits a surrogate pair or one of our `<U+XXXX>` codes. */
 function safeCut(text: string, at: number, forward: boolean): number {
@@ -108,7 +112,7 @@ export function fitText(text: string, room: Room, kind: TextKind = 'text'): Fitt
   const rows = shown.map((s) => rowsOf(s.text, room.columns));
   const running = kind === 'shell' ? runningLines(lines).map((runs, i) => runs && !BLANK_RUN.test(lines[i])) : undefined;
 
-  const markerRows = rowsOf(WIDEST_MARKER, room.columns);
+  const markerRows = rowsOf(widestMarkerText(), room.columns);
   const kept = new Array<boolean>(n).fill(false);
   let used = 0;
   let gaps = 1;

@@ -67,6 +67,17 @@ describe('lint holds the layers', function () {
     it(`fails: ${why}`, () => assertFails(file, use(line), 'no-restricted-imports'));
   }
 
+  it('fails: nothing of the extension proper in src/ui', () => assertFails('src/ui/virtual.ts', use("import { x } from '../extension-main';"), 'no-restricted-imports'));
+
+  // dist/extension.js is what VS Code times: its stand-ins only; the rest is required after the activate call.
+  it('activation imports its stand-ins and vscode, and only types of the rest', async () => {
+    await assertFails('src/extension.ts', use("import { x } from './mcp/servers/manager';"), '@typescript-eslint/no-restricted-imports');
+    await assertFails('src/extension.ts', use("import { x } from './extension-main';"), '@typescript-eslint/no-restricted-imports');
+    await assertPasses('src/extension.ts', use("import type { x } from './mcp/servers/manager';"), '@typescript-eslint/no-restricted-imports');
+    await assertPasses('src/extension.ts', use("import { x } from './ui/deferred';"), '@typescript-eslint/no-restricted-imports');
+    await assertPasses('src/extension.ts', use("import * as x from 'vscode';"), '@typescript-eslint/no-restricted-imports');
+  });
+
   it('the same imports pass where the layers allow them', async () => {
     await assertPasses('src/ui/virtual.ts', use("import * as x from 'vscode';"), 'no-restricted-imports');
     await assertPasses('src/ui/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');

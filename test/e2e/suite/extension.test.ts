@@ -41,11 +41,16 @@ describe('Elicitation Host in a real VS Code', () => {
     await assert.rejects(host.callTool('fixture', 'echo', {}), /forExtension\(context\.extension\.id\)\.callTool/);
   });
 
-  it('registers its commands', async () => {
+  it('registers its commands: every one it contributes, once activated (the activate call\'s stand-ins have given way to them)', async () => {
+    await api();
     const commands = await vscode.commands.getCommands(true);
     for (const command of ['runTool', 'startServer', 'stopServer', 'restartServer', 'showServerOutput', 'refreshServers', 'forgetInputs', 'showPendingInputs', 'muteServer', 'unmuteServer', 'clearHistory']) {
       assert.ok(commands.includes(`elicitationHost.${command}`), `elicitationHost.${command} is registered`);
     }
+    // A stand-in runs the command of the same id once the extension proper has registered it (src/ui/deferred.ts): each must be there.
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: Array<{ command: string }> } };
+    const contributed = manifest.contributes.commands.map((c) => c.command).filter((id) => !id.startsWith('elicitationHost.benchmark.'));
+    assert.deepEqual(contributed.filter((id) => !commands.includes(id)), [], 'every contributed command is registered');
   });
 
   it('reads its configuration, including the workspace settings', () => {
