@@ -24,9 +24,8 @@ const SAMPLES = 8;
 export const FIRST_CALL_SPANS = [
   { key: 'toResolve', label: 'call to VS Code resolving our server definition', ours: "VS Code's (our provider at its end)" },
   { key: 'toConnect', label: 'resolved to its first request reaching our gateway', ours: "VS Code's" },
-  { key: 'toList', label: 'first request to tools/list', ours: "VS Code's client and ours (initialize)" },
-  { key: 'toListed', label: 'tools/list to VS Code listing the tool (the call made)', ours: "VS Code's client and ours (the list)" },
-  { key: 'toGateway', label: 'the call (or the Yes to VS Code asking) to our gateway having it', ours: "VS Code's" },
+  { key: 'toList', label: 'first request to its tools/list reaching our gateway', ours: "VS Code's client and ours (initialize)" },
+  { key: 'toGateway', label: 'tools/list to the call reaching our gateway', ours: "ours (the list: the served server started first) and VS Code's client" },
   { key: 'toServer', label: 'call to the server having it', ours: 'ours (and the pipe)' },
   { key: 'server', label: 'the server, call to question sent', ours: "the server's" },
   { key: 'toBroker', label: 'question sent to our broker', ours: 'ours (and the pipe)' },
@@ -35,7 +34,7 @@ export const FIRST_CALL_SPANS = [
   { key: 'toFocus', label: 'render to the field focused', ours: 'ours (the page)' },
 ] as const;
 
-type Key = (typeof FIRST_CALL_SPANS)[number]['key'] | 'total' | 'callToGateway' | 'gatewayToFocus' | 'arrivalToFocus' | 'person' | 'preparedSdkMs';
+type Key = (typeof FIRST_CALL_SPANS)[number]['key'] | 'total' | 'callToGateway' | 'gatewayToFocus' | 'arrivalToFocus' | 'person' | 'listed' | 'preparedSdkMs';
 type FirstCallSpans = Record<Key, number>;
 
 /** A new window: the page reloaded, the extension up and its gateway listening, then as quiet as a person's pause. */
@@ -66,10 +65,8 @@ async function oursOnce(ui: Ui, benchLog: string, form: number, record: number):
   const formShown = (): boolean => events(benchLog).filter((e) => e.event === 'formShown').length > form;
   await waitUntil('the form, or VS Code asking to run the tool', async () => formShown() || (await confirmation.isVisible().catch(() => false)) || undefined, 30_000);
   let person = 0;
-  let yesAt: number | undefined;
   if (!formShown() && (await confirmation.isVisible().catch(() => false))) {
-    yesAt = Date.now();
-    person = yesAt - Number(events(benchLog).filter((e) => e.event === 'firstCallListed')[calls]?.at);
+    person = Date.now() - Number(events(benchLog).filter((e) => e.event === 'firstCallListed')[calls]?.at);
     await confirmation.click();
   }
   const shown = await waitUntil('the form on the page', () => events(benchLog).filter((e) => e.event === 'formShown')[form], 30_000);
@@ -97,8 +94,10 @@ async function oursOnce(ui: Ui, benchLog: string, form: number, record: number):
     toResolve: resolvedAt - startedAt,
     toConnect: firstAt - resolvedAt,
     toList: listAt - firstAt,
-    toListed: listed - listAt,
-    toGateway: atGateway - (yesAt ?? listed),
+    // VS Code may list the tool (from what it remembers of the server) and call before its
+    // tools/list reaches us: the call then waits for that list. Beside the spans, not one of them.
+    listed: listed - startedAt,
+    toGateway: atGateway - listAt - person,
     toServer: received - atGateway,
     server: sent - received,
     toBroker: created - sent,
@@ -150,7 +149,6 @@ export async function benchFirstCall(ui: Ui, benchLog: string): Promise<FirstCal
     await newWindow(ui, benchLog);
     ours.push(await oursOnce(ui, benchLog, form++, record++));
     ratios.push(ours[i].gatewayToFocus / floors[i].plain);
-    process.stdout.write(`  window ${i + 1}: ours ${JSON.stringify(ours[i])}; floor ${JSON.stringify(floors[i])}\n`);
   }
   const m = medians(ours as unknown as Array<Record<string, number>>);
   const plain = round(median(floors.map((f) => f.plain)), 1);
@@ -158,7 +156,7 @@ export async function benchFirstCall(ui: Ui, benchLog: string): Promise<FirstCal
   const ratio = round(median(ratios), 2);
   const rows: Row[] = [
     {
-      measure: `first call in a new window, from vscode.lm.invokeTool to a new form's field focused (median of ${SAMPLES} windows): ${FIRST_CALL_SPANS.map((s) => `${s.label} ${m[s.key]} ms [${s.ours}]`).join('; ')}`,
+      measure: `first call in a new window, from vscode.lm.invokeTool to a new form's field focused (median of ${SAMPLES} windows): ${FIRST_CALL_SPANS.map((s) => `${s.label} ${m[s.key]} ms [${s.ours}]`).join('; ')} (the tool listed by VS Code and the call made at ${m.listed} ms; VS Code asking to run it, the person's time left out: ${m.person} ms)`,
       ours: `${m.total} ms`,
       baseline: '-',
       ratio: '-',
