@@ -58,6 +58,14 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
       return invokeServedTool(record, 'wait_now', 'plainToolCall');
     }),
     vscode.commands.registerCommand('elicitationHost.benchmark.invokeTool', () => invokeServedTool(record, 'ask_form_now', 'invokeTool')),
+    // A new window's first call, as the person's is: VS Code's client starts our server definition
+    // (resolves it, connects to the gateway, initializes, lists the tools), then calls.
+    vscode.commands.registerCommand('elicitationHost.benchmark.firstCall', () => invokeServedTool(record, 'ask_form_now', 'firstCall', true)),
+    // Its floor: the same first call of wait_now (asks nothing), a plain webview made as it reaches our gateway.
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebviewInFirstCall', () => {
+      plainOnGatewayCall = true;
+      return invokeServedTool(record, 'wait_now', 'plainFirstCall', true);
+    }),
   );
   if (file) void vscode.commands.executeCommand('setContext', 'elicitationHost.benchmarking', true);
   const stamps = globalThis as Stamps;
@@ -97,12 +105,16 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
  * As VS Code's agent calls a tool: `vscode.lm.invokeTool` on a tool of a server we serve
  * (VS Code's MCP client, then our gateway). Records `<event>` as the call starts and
  * `<event>Done` when it comes back (a form it asks for is answered in the workbench meanwhile);
- * `invokeToolFailed` if it fails.
+ * `invokeToolFailed` if it fails. A window's first call (`first`) starts as the server
+ * definition is started (VS Code lists a served tool only once its server ran in the window, so
+ * an agent's first call starts it, as chat does before its first request): `<event>` is
+ * stamped before the start, `<event>Listed` once VS Code lists the tool and the call is made.
  */
-async function invokeServedTool(record: Timings, tool: string, event: string): Promise<void> {
+async function invokeServedTool(record: Timings, tool: string, event: string, first = false): Promise<void> {
   try {
+    if (first) record({ event, at: Date.now() });
     const name = await servedTool(tool);
-    record({ event, at: Date.now() });
+    record({ event: first ? `${event}Listed` : event, at: Date.now() });
     await vscode.lm.invokeTool(name, { input: {}, toolInvocationToken: undefined });
     record({ event: `${event}Done`, at: Date.now() });
   } catch (error) {
@@ -115,9 +127,10 @@ async function servedTool(tool: string): Promise<string> {
   await vscode.commands.executeCommand('workbench.mcp.startServer', `elicitation-host.elicitation-host/${SERVED_FOR_SPANS}`);
   const deadline = Date.now() + 60_000;
   let found: vscode.LanguageModelToolInformation | undefined;
+  // Polled often (the stable API has no event for it): a first call's spans include this wait.
   while (!(found = vscode.lm.tools.find((t) => t.name.includes(`_${SERVED_FOR_SPANS}_`) && t.name.endsWith(`_${tool}`)))) {
     if (Date.now() > deadline) throw new Error(`VS Code listed no ${tool} tool of ${SERVED_FOR_SPANS}: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return found.name;
 }

@@ -16,6 +16,7 @@ import { closeBrowser, FIXTURES, userServerSettings } from '../test/e2e/context'
 import { startUi } from '../test/e2e/ui-setup';
 import { ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { benchAgents, benchAgentSettings } from './agents';
+import { benchFirstCall } from './first-call';
 import { benchForms, events } from './forms';
 import { benchSecondForm } from './second-form';
 import { SERVED_FOR_SPANS } from './served';
@@ -62,7 +63,7 @@ export interface WorkbenchFigures {
   rows: Row[];
 }
 
-export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; agents: boolean }): Promise<WorkbenchFigures> {
+export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean }): Promise<WorkbenchFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
@@ -145,6 +146,12 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       const spans = await benchSpans(ui, benchLog, results);
       Object.assign(figures.results, spans.results);
       figures.rows.push(...spans.rows);
+    }
+    if (which.firstCall) {
+      // Last: each of its samples reloads the window.
+      const first = await benchFirstCall(ui, benchLog);
+      Object.assign(figures.results, first.results);
+      figures.rows.push(...first.rows);
     }
   } finally {
     await ui.stop();

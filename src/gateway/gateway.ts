@@ -15,6 +15,7 @@ import type { Broker } from '../elicitation/broker';
 import type { ResultSink } from '../elicitation/history';
 import type { InputStore } from '../elicitation/store';
 import { Listeners } from '../mcp/listeners';
+import { serverSdk } from '../mcp/sdk/sdk-loader';
 import type { Upstream } from '../mcp/servers/upstream';
 import { createForwardingServer } from './forwarding';
 import { serveAsk } from './ask-endpoint';
@@ -155,6 +156,20 @@ export class Gateway {
     return [...this.routes.values()].map((r) => ({ id: r.upstream.id, name: r.upstream.name, path: r.path, url: `${this.url}${r.path}` }));
   }
 
+  /**
+   * Readies an agent's first request before it comes (VS Code's client is about to connect):
+   * the SDK's server half run (otherwise the first request runs it, on that request's time)
+   * and, given its path, the served server started (its tools/list would wait for that).
+   */
+  prepare(path?: string): void {
+    const started = Date.now();
+    serverSdk();
+    this.options.timings?.({ event: 'gatewayPrepared', at: Date.now(), sdkMs: Date.now() - started });
+    const route = path === undefined ? undefined : [...this.routes.values()].find((r) => r.path === path);
+    // A failed start is the list's to report, as it would without this.
+    void route?.upstream.ensureStarted().catch(() => undefined);
+  }
+
   private log(message: string): void {
     this.options.log?.(message);
   }
@@ -193,6 +208,7 @@ export class Gateway {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrivedAt = Date.now();
     const verdict = checkRequest(req.headers, { port: this.port, token: this.options.token, ...(this.options.allowedOrigins && { allowedOrigins: this.options.allowedOrigins }) });
     if (!verdict.ok) {
       writeJsonRpcError(res, verdict.status, verdict.message);
@@ -218,6 +234,8 @@ export class Gateway {
         return;
       }
     }
+    // The benchmark's stamps of an agent's way in (its first call's initialize, list, call).
+    this.options.timings?.({ event: 'gatewayRequest', method: req.method, rpc: (body as { method?: unknown } | undefined)?.method, at: arrivedAt });
     if (path === PERMISSION_HOOK_PATH) {
       await servePermissionHook(req, res, body, this.ask);
       return;

@@ -48,6 +48,7 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
 
   async provideMcpServerDefinitions(): Promise<vscode.McpHttpServerDefinition[]> {
     if (!this.enabled()) return [];
+    this.host.stamp('providerList');
     await this.host.start();
     this.listed = this.key();
     return this.served().map((served) => new vscode.McpHttpServerDefinition(served.name, vscode.Uri.parse(served.url), { Authorization: `Bearer ${this.host.token}` }));
@@ -55,7 +56,10 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
 
   /** The token may have been rotated since the list was given: each start gets the current one. */
   resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): vscode.McpHttpServerDefinition {
+    this.host.stamp('providerResolve');
     server.headers = { ...server.headers, Authorization: `Bearer ${this.host.token}` };
+    // VS Code connects next: what its first requests need is readied while it does (after this returns).
+    setImmediate(() => this.host.prepare(server.uri.path));
     return server;
   }
 

@@ -65,6 +65,16 @@ export class GatewayHost implements vscode.Disposable {
     return this.gateway;
   }
 
+  /** A benchmark stamp (the benchmark build only): VS Code's client reaching our provider, say. */
+  stamp(event: string): void {
+    this.deps.timings?.({ event, at: Date.now() });
+  }
+
+  /** VS Code's client is about to connect to this path: see Gateway.prepare. */
+  prepare(path?: string): void {
+    this.gateway?.prepare(path);
+  }
+
   get token(): string {
     return this.deps.token.current;
   }
@@ -72,6 +82,7 @@ export class GatewayHost implements vscode.Disposable {
   private async listen(): Promise<Gateway> {
     // Loading the bundle takes a moment: not on the activation's own turn.
     await new Promise((resolve) => setImmediate(resolve));
+    this.stamp('gatewayStarting');
     const { Gateway } = loadGateway();
     await this.deps.token.load();
     const gateway = await Gateway.start({
@@ -93,6 +104,7 @@ export class GatewayHost implements vscode.Disposable {
     await this.deps.state.update(PORT_KEY, gateway.port);
     gateway.onDidChange.add(() => this.changed.fire());
     this.publish();
+    this.stamp('gatewayListening');
     this.deps.log.info(`gateway listening on ${gateway.url} (${gateway.servers().length} server(s))`);
     this.changed.fire();
     return gateway;
