@@ -134,15 +134,16 @@ describe(`UI: the form by keyboard and screen reader (VS Code ${versionName()})`
     await results.next();
     const text = await workbench.waitForEditorText(/"action":"accept"/);
     const content = JSON.parse(/"content":(\{[^}]*\})/.exec(text.replace(/\n/g, ''))![1]) as Record<string, unknown>;
-    assert.deepEqual(content, { name: 'Ada', count: 2, size: 'l', diet: 'none', agree: true, news: true, tags: [] });
+    // No tag chosen: the optional list is left out.
+    assert.deepEqual(content, { name: 'Ada', count: 2, size: 'l', diet: 'none', agree: true, news: true });
   });
 
   it('screen readers hear radios in a radio group, and an untouched optional yes/no as not answered (mixed)', async () => {
     const frame = await askLongForm('Read aloud');
     const tree = (await frame.locator('form').ariaSnapshot()).split('\n').map((line) => line.trim());
-    const size = tree.indexOf('- radiogroup "Size":');
-    assert.ok(size >= 0, `a radio group named Size in:\n${tree.join('\n')}`);
-    assert.deepEqual(tree.slice(size + 1, size + 4), ['- radio "Small"', '- radio "Medium" [checked]', '- radio "Large"'], 'its radios, the default checked');
+    /** The radios a radio group named Size holds, as the accessibility tree has them. */
+    const radios = async (): Promise<string[]> => (await frame.getByRole('radiogroup', { name: 'Size' }).ariaSnapshot()).split('\n').map((line) => line.trim()).filter((line) => line.startsWith('- radio '));
+    assert.deepEqual(await radios(), ['- radio "Small"', '- radio "Medium" [checked]', '- radio "Large"'], 'its radios, the default checked');
     assert.ok(tree.includes('- checkbox "Agree to the terms" [checked=mixed]'), 'the untouched optional yes/no is neither yes nor no');
     assert.ok(tree.includes('- checkbox "Send me the newsletter" [checked]'), 'a yes/no with a default is answered');
     // The words on screen, and the same words for a screen reader.
@@ -152,8 +153,7 @@ describe(`UI: the form by keyboard and screen reader (VS Code ${versionName()})`
     assert.equal(said, 'Not answered');
     assert.equal(await frame.locator(`${field('agree')} .unanswered`).isVisible(), true, 'shown on screen too');
     await frame.getByRole('radio', { name: 'Large' }).check();
-    const after = (await frame.getByRole('radiogroup', { name: 'Size' }).ariaSnapshot()).split('\n').map((line) => line.trim());
-    assert.deepEqual(after.filter((line) => line.startsWith('- radio ')), ['- radio "Small"', '- radio "Medium"', '- radio "Large" [checked]']);
+    assert.deepEqual(await radios(), ['- radio "Small"', '- radio "Medium"', '- radio "Large" [checked]']);
     await frame.locator('button', { hasText: 'Cancel' }).click();
     await results.next();
   });
