@@ -75,7 +75,7 @@ export async function benchAgents(ui: Ui, benchLog: string, results: ResultTabs)
     },
     60_000,
   );
-  await options!.locator('vscode-button', { hasText: 'Submit' }).click();
+  await options!.locator('button', { hasText: 'Submit' }).click();
   const frame = await sessionFrame(page);
   const arrival = (): number => Number(events(benchLog).filter((e) => e.event === 'questionArrived').at(-1)?.at);
   const agent: number[] = [];

@@ -49,7 +49,7 @@ async function nextForm(ui: Ui, benchLog: string, index: number, breakdown: Arra
 /** Declines the form on screen, and waits for the fixture's tool to record it. */
 export async function declineForm(ui: Ui, tool: string): Promise<void> {
   const frame = ui.workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
-  await frame.locator('vscode-button', { hasText: 'Decline' }).click();
+  await frame.locator('button', { hasText: 'Decline' }).click();
   await ui.nextRecord(tool);
 }
 

@@ -59,7 +59,7 @@ async function formFromRunTool(workbench: Workbench, benchLog: string): Promise<
 async function submitAndSeeResult(ui: Ui, workbench: Workbench, results: ResultTabs): Promise<void> {
   const frame = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
   await frame.locator('[data-question-id] input').first().fill('an answer');
-  await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+  await frame.locator('button', { hasText: 'Submit' }).click();
   await ui.nextRecord('ask_form_now');
   await results.next();
   await workbench.page.locator('.tab', { hasText: 'Agent Input' }).first().waitFor({ state: 'detached', timeout: 20_000 });

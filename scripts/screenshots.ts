@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     await frame.locator('[data-question-id="date"] input').fill('2026-12-24');
     await workbench.page.waitForTimeout(500);
     await screenshot(workbench.page, join(OUT, 'demo-form.png'));
-    await frame.locator('vscode-button', { hasText: 'Cancel' }).click();
+    await frame.locator('button', { hasText: 'Cancel' }).click();
     await workbench.page.locator('.tab', { hasText: 'book_restaurant-' }).first().waitFor();
     await runTool(workbench, 'restaurant', 'check_stock', 'blue paint');
     await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Lyon' }).waitFor();

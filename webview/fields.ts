@@ -1,8 +1,10 @@
 /**
- * One form field per question kind, built from @vscode-elements components. Every piece
- * of server text is set with textContent (or as a property value), never parsed as HTML.
- * Native constraint attributes (pattern, min, max...) are never set: the shared core
- * validates, and a server's pattern must not run in the browser's unbounded engine.
+ * One form field per question kind, built from the browser's own controls (input, textarea,
+ * select, radios in a fieldset) and drawn like VS Code's by styles.css: nothing to load or
+ * upgrade before the first paint. Every piece of server text is set with textContent (or as
+ * a property value), never parsed as HTML. Native constraint attributes (pattern, min,
+ * max...) are never set: the shared core validates, and a server's pattern must not run in
+ * the browser's unbounded engine.
  */
 import type { Question, SelectOption } from '../src/elicitation/model';
 import type { DraftValue } from '../src/shared/protocol';
@@ -28,14 +30,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
   return node;
 }
 
-type Control = HTMLElement & Record<string, unknown> & { updateComplete?: Promise<unknown> };
-
-function custom(tag: string, className?: string): Control {
-  const node = document.createElement(tag) as Control;
-  if (className) node.className = className;
-  return node;
-}
-
 /** Local `YYYY-MM-DDTHH:mm` for a datetime-local input, from an RFC 3339 date-time. */
 export function toLocalInput(iso: string): string {
   const date = new Date(iso);
@@ -53,64 +47,62 @@ export function fromLocalInput(local: string): string {
 
 const INPUT_TYPES: Record<string, string> = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
 
+/** An option's text: its label, and its description after a dash. */
+const optionText = (option: SelectOption): string => (option.description ? `${option.label} — ${option.description}` : option.label);
+
 interface Frame {
   readonly root: HTMLElement;
   /** Shows the core's message (or none), styled on the control and told to screen readers. */
   readonly showError: (message: string | undefined) => void;
 }
 
+interface FrameOptions {
+  /** A fieldset and legend around several controls, not a label for one. */
+  readonly group: boolean;
+  /** What carries the description and the state: the control by default, the fieldset for a group. */
+  readonly described?: HTMLElement;
+  /** Notes of the field's own kind, before the helper text. */
+  readonly extraNotes?: HTMLElement[];
+  /** A group's role where it is more than a group. */
+  readonly role?: 'radiogroup';
+}
+
 /**
- * The label, the control, the helper text and the error line, wired for screen readers.
- * The name comes from vscode-label (it sets the components' own `label`, or
- * aria-labelledby on a group). The notes below the control are tied to what a screen
- * reader is on: a group itself (by id), else the input inside the component's shadow root,
- * which ids cannot reach and to which vscode-elements passes nothing but the label: that
- * input gets the notes' text as its description, kept up to date with the error.
+ * The field around a control: its name (a label for one control, a legend for a group), the
+ * helper text, the secret warning and the error line below, all tied by aria-describedby to
+ * what a screen reader is on.
  */
-function frame(question: Question, control: Control, controlId: string): Frame {
-  const root = custom('vscode-form-group', 'field');
-  root.setAttribute('variant', 'vertical');
+function frame(question: Question, control: HTMLElement, id: string, options: FrameOptions): Frame {
+  const root = el(options.group ? 'fieldset' : 'div', 'field');
   root.dataset.questionId = question.id;
-  const label = custom('vscode-label');
-  label.setAttribute('id', `${controlId}-label`);
-  label.setAttribute('for', controlId);
-  label.textContent = question.title;
-  if (question.required) label.setAttribute('required', '');
-  root.append(label, control);
-  /** What a screen reader says after the name: the helper text, the secret warning, the error. */
-  const notes: HTMLElement[] = [];
-  if (question.description) {
-    const helper = custom('vscode-form-helper', 'helper');
-    helper.textContent = question.description;
-    notes.push(helper);
-  }
+  if (options.role) root.setAttribute('role', options.role);
+  const described = options.described ?? (options.group ? root : control);
+  const name = el(options.group ? 'legend' : 'label', 'label', question.title);
+  if (question.required) name.classList.add('required');
+  if (name instanceof HTMLLabelElement) name.htmlFor = control.id;
+  root.append(name, control);
+  const notes: HTMLElement[] = [...(options.extraNotes ?? [])];
+  if (question.description) notes.push(el('div', 'helper', question.description));
   if (question.looksSecret) notes.push(el('div', 'secret-warning', 'This looks like a request for a secret. MCP servers must not ask for passwords or keys in a form.'));
   const error = el('div', 'error');
   // Announced when it changes.
   error.setAttribute('role', 'alert');
   error.setAttribute('aria-live', 'assertive');
   notes.push(error);
-  notes.forEach((note, i) => (note.id = `${controlId}-note${i}`));
-  root.append(...notes);
-  control.setAttribute('aria-describedby', notes.map((note) => note.id).join(' '));
-  const describe = (): void => {
-    const inner = control.shadowRoot?.querySelector('input, textarea, [role="combobox"]');
-    if (inner) {
-      control.removeAttribute('aria-describedby');
-      // Not the native `required`: that would start the browser's own validation.
-      if (question.required) inner.setAttribute('aria-required', 'true');
-      inner.setAttribute('aria-description', notes.map((note) => note.textContent).filter(Boolean).join('. '));
-    }
-    (inner ?? control).setAttribute('aria-invalid', String(error.textContent !== ''));
-  };
-  // The component renders its shadow root once connected.
-  void control.updateComplete?.then(describe);
+  notes.forEach((note, i) => (note.id ||= `${id}-note${i}`));
+  root.append(...notes.filter((note) => !note.parentNode));
+  described.setAttribute('aria-describedby', notes.map((note) => note.id).join(' '));
+  // Not the native `required`: that would start the browser's own validation. A plain group
+  // takes no aria-required (its controls are what a screen reader stops at).
+  const stateful = described !== root || root.getAttribute('role') === 'radiogroup';
+  if (question.required && stateful) described.setAttribute('aria-required', 'true');
+  if (stateful) described.setAttribute('aria-invalid', 'false');
   return {
     root,
     showError(message) {
       error.textContent = message ?? '';
-      control.invalid = message !== undefined;
-      void Promise.resolve(control.updateComplete).then(describe);
+      if (stateful) described.setAttribute('aria-invalid', String(message !== undefined));
+      root.classList.toggle('invalid', message !== undefined);
     },
   };
 }
@@ -118,25 +110,26 @@ function frame(question: Question, control: Control, controlId: string): Frame {
 function textField(question: Extract<Question, { kind: 'text' | 'number' | 'integer' }>, id: string): FieldControl {
   // A text area only where the server allows long text; an unbounded string is usually a short answer.
   const long = question.kind === 'text' && !question.format && question.maxLength !== undefined && question.maxLength > 200;
-  const input = custom(long ? 'vscode-textarea' : 'vscode-textfield', 'control');
+  const input: HTMLInputElement | HTMLTextAreaElement = long ? el('textarea', 'control') : el('input', 'control');
   input.id = id;
-  if (long) input.rows = 3;
-  if (question.kind === 'text') {
-    const type = question.format ? INPUT_TYPES[question.format] : question.looksSecret ? 'password' : 'text';
-    if (!long) input.type = type;
-  } else {
+  if (input instanceof HTMLTextAreaElement) input.rows = 3;
+  else if (question.kind === 'text') input.type = question.format ? INPUT_TYPES[question.format] : question.looksSecret ? 'password' : 'text';
+  else {
     input.type = 'number';
     // Arrow keys and the spinner step by 1. A number field still takes 2.5: the form does not
-    // validate natively, and styles.css keeps the browser's step mismatch from painting it red.
-    input.step = 1;
+    // validate natively, and nothing styles the browser's own :invalid.
+    input.step = '1';
   }
-  const { root, showError } = frame(question, input, id);
+  // Server text is no word to learn, and a secret must not be offered back elsewhere.
+  input.spellcheck = false;
+  input.autocomplete = 'off';
+  const { root, showError } = frame(question, input, id, { group: false });
   const isDateTime = question.kind === 'text' && question.format === 'date-time';
   return {
     question,
     root,
     read() {
-      const raw = String(input.value ?? '');
+      const raw = input.value;
       if (raw === '') return null;
       if (isDateTime) return fromLocalInput(raw);
       return raw;
@@ -151,30 +144,52 @@ function textField(question: Extract<Question, { kind: 'text' | 'number' | 'inte
   };
 }
 
-function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: string): FieldControl {
-  const box = custom('vscode-checkbox', 'control');
+/** A checkbox (or radio) with its own label on one line. */
+function checkLine(id: string, text: string, type: 'checkbox' | 'radio' = 'checkbox'): { line: HTMLElement; box: HTMLInputElement; label: HTMLLabelElement } {
+  const line = el('div', 'check-line');
+  const box = el('input', type === 'checkbox' ? 'check' : 'radio');
+  box.type = type;
   box.id = id;
-  // The description is the checkbox's own text (what checking it means); the label names the question.
-  box.textContent = question.description ?? question.title;
-  const { root, showError } = frame({ ...question, description: undefined } as Question, box, id);
-  if (question.description) {
-    // The checkbox is named by its own text; the title names the question around it.
-    root.setAttribute('role', 'group');
-    root.setAttribute('aria-labelledby', `${id}-label`);
-  }
-  // An optional yes/no without a default starts unanswered (drawn indeterminate) and stays
-  // out of the answers until the person ticks or unticks it; Clear makes it unanswered again.
+  const label = el('label', undefined, text);
+  label.htmlFor = id;
+  line.append(box, label);
+  return { line, box, label };
+}
+
+function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: string): FieldControl {
+  // With a description, it is the checkbox's own text (what checking it means) and the title
+  // names the question around it, as a group; without, the title is the checkbox's text.
+  const grouped = question.description !== undefined;
+  const { line, box, label } = checkLine(id, question.description ?? question.title);
+  // An optional yes/no without a default starts unanswered and stays out of the answers until
+  // the person ticks or unticks it; Clear makes it unanswered again. Unanswered, the box is
+  // drawn (and exposed to screen readers) as mixed, and the words beside it say so.
   const triState = !question.required && question.defaultValue === undefined;
-  let answered = !triState;
+  const state = el('span', 'unanswered', 'Not answered');
+  state.id = `${id}-state`;
   const clear = el('a', 'clear', 'Clear');
+  let answered = !triState;
   const setAnswered = (value: boolean): void => {
     answered = value || !triState;
     box.indeterminate = !answered;
+    // Emptied, not hidden: a hidden element named in aria-describedby would still be read.
+    state.textContent = answered ? '' : 'Not answered';
     clear.hidden = !triState || !answered;
   };
   if (triState) {
     clear.href = '#';
     clear.title = 'Leave this question unanswered';
+    line.append(state, clear);
+  }
+  const extraNotes = triState ? [state] : [];
+  const { root, showError } = frame({ ...question, description: undefined } as Question, line, id, { group: grouped, described: box, extraNotes });
+  if (!grouped) {
+    // The line's own label names the checkbox: the frame's would say the title twice.
+    root.querySelector(':scope > label.label')?.remove();
+    label.className = 'label';
+    if (question.required) label.classList.add('required');
+  }
+  if (triState) {
     clear.addEventListener('click', (event) => {
       event.preventDefault();
       box.checked = false;
@@ -183,19 +198,14 @@ function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: str
       root.dispatchEvent(new Event('change', { bubbles: true }));
       box.focus();
     });
-    // On the checkbox's line, right after it.
-    const line = el('div', 'check-line');
-    box.replaceWith(line);
-    line.append(box, clear);
     // Captured on the field before the form's own listeners read it: a toggle answers it.
-    root.addEventListener('change', (event) => event.composedPath().includes(box) && setAnswered(true), true);
-    box.setAttribute('aria-description', 'Not answered until you tick or untick it');
+    root.addEventListener('change', (event) => event.target === box && setAnswered(true), true);
   }
   setAnswered(!triState);
   return {
     question,
     root,
-    read: () => (answered ? Boolean(box.checked) : null),
+    read: () => (answered ? box.checked : null),
     write(value) {
       if (value === undefined || value === null) {
         box.checked = false;
@@ -212,23 +222,20 @@ function checkboxField(question: Extract<Question, { kind: 'boolean' }>, id: str
 /** Up to five options as radio buttons; beyond that a dropdown. */
 function singleSelectField(question: Extract<Question, { kind: 'single-select' }>, id: string): FieldControl {
   if (question.options.length <= 5) {
-    const group = custom('vscode-radio-group', 'control');
-    group.id = id;
-    group.setAttribute('variant', 'vertical');
+    const list = el('div', 'choices');
     const radios = question.options.map((option, i) => {
-      const radio = custom('vscode-radio');
-      radio.id = `${id}-${i}`;
-      radio.name = id;
-      radio.value = option.value;
-      radio.textContent = option.description ? `${option.label} — ${option.description}` : option.label;
-      group.append(radio);
-      return radio;
+      const { line, box } = checkLine(`${id}-${i}`, optionText(option), 'radio');
+      box.name = id;
+      box.value = option.value;
+      list.append(line);
+      return box;
     });
-    const { root, showError } = frame(question, group, id);
+    // A fieldset may be a radiogroup: the radios inside are read as one choice among them.
+    const { root, showError } = frame(question, list, id, { group: true, role: 'radiogroup' });
     return {
       question,
       root,
-      read: () => (radios.find((r) => r.checked)?.value as string | undefined) ?? null,
+      read: () => radios.find((r) => r.checked)?.value ?? null,
       write(value) {
         if (value === undefined) return;
         for (const radio of radios) radio.checked = value !== null && radio.value === value;
@@ -237,26 +244,22 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
       showError,
     };
   }
-  const select = custom('vscode-single-select', 'control');
+  const select = el('select', 'control');
   select.id = id;
   const options: SelectOption[] = [...(question.required ? [] : [{ value: '', label: '(no answer)' }]), ...question.options];
-  for (const option of options) {
-    const node = custom('vscode-option');
+  select.append(...options.map((option) => {
+    const node = el('option', undefined, optionText(option));
     node.value = option.value;
-    node.textContent = option.label;
-    if (option.description) node.description = option.description;
-    select.append(node);
-  }
-  const { root, showError } = frame(question, select, id);
+    return node;
+  }));
+  const { root, showError } = frame(question, select, id, { group: false });
   return {
     question,
     root,
-    read: () => {
-      const value = String(select.value ?? '');
-      return value === '' ? null : value;
-    },
+    read: () => (select.value === '' ? null : select.value),
     write(value) {
-      if (value !== undefined) select.value = value === null ? '' : String(value);
+      if (value === undefined) return;
+      select.value = value === null ? '' : String(value);
     },
     focus: () => select.focus(),
     showError,
@@ -264,32 +267,28 @@ function singleSelectField(question: Extract<Question, { kind: 'single-select' }
 }
 
 function multiSelectField(question: Extract<Question, { kind: 'multi-select' }>, id: string): FieldControl {
-  const group = custom('vscode-checkbox-group', 'control');
-  group.id = id;
-  group.setAttribute('variant', 'vertical');
+  const list = el('div', 'choices');
   const boxes = question.options.map((option, i) => {
-    const box = custom('vscode-checkbox');
-    box.id = `${id}-${i}`;
+    const { line, box } = checkLine(`${id}-${i}`, optionText(option));
     box.value = option.value;
-    box.textContent = option.description ? `${option.label} — ${option.description}` : option.label;
-    group.append(box);
+    list.append(line);
     return box;
   });
-  const { root, showError } = frame(question, group, id);
   const { minItems: min, maxItems: max } = question;
+  const hints: HTMLElement[] = [];
   if (min !== undefined || max !== undefined) {
     const hint = el('div', 'hint', min !== undefined && max !== undefined ? `Choose ${min === max ? min : `${min} to ${max}`}.` : min !== undefined ? `Choose at least ${min}.` : `Choose at most ${max}.`);
     hint.id = `${id}-hint`;
-    root.insertBefore(hint, group.nextSibling);
-    group.setAttribute('aria-describedby', `${hint.id} ${group.getAttribute('aria-describedby')}`);
+    hints.push(hint);
   }
+  const { root, showError } = frame(question, list, id, { group: true, extraNotes: hints });
   return {
     question,
     root,
-    read: () => boxes.filter((b) => b.checked).map((b) => b.value as string),
+    read: () => boxes.filter((b) => b.checked).map((b) => b.value),
     write(value) {
       if (value !== null && !Array.isArray(value)) return;
-      for (const box of boxes) box.checked = value !== null && value.includes(box.value as string);
+      for (const box of boxes) box.checked = value !== null && value.includes(box.value);
     },
     focus: () => boxes[0]?.focus(),
     showError,

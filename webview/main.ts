@@ -2,25 +2,15 @@
  * The Agent Input form page. It renders the form the host sends, validates live with the
  * same core module the host uses, keeps the host up to date with drafts, and posts
  * Submit, Decline or Cancel. The page is kept alive between forms: a new form re-renders
- * it, so only the first form pays for creating the webview.
+ * it, so only the first form pays for creating the webview. The fields are the browser's own
+ * controls (fields.ts): the first paint waits for no component library.
  */
-import '@vscode-elements/elements/dist/vscode-button/index.js';
-import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
-import '@vscode-elements/elements/dist/vscode-checkbox-group/index.js';
-import '@vscode-elements/elements/dist/vscode-form-group/index.js';
-import '@vscode-elements/elements/dist/vscode-form-helper/index.js';
-import '@vscode-elements/elements/dist/vscode-label/index.js';
-import '@vscode-elements/elements/dist/vscode-option/index.js';
-import '@vscode-elements/elements/dist/vscode-radio/index.js';
-import '@vscode-elements/elements/dist/vscode-radio-group/index.js';
-import '@vscode-elements/elements/dist/vscode-single-select/index.js';
-import '@vscode-elements/elements/dist/vscode-textarea/index.js';
-import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { ContentValue } from '../src/elicitation/model';
 import { sourceLabel } from '../src/elicitation/request';
 import { readField, requiredMessage } from '../src/elicitation/validation';
 import type { DraftValue, FormView, HostMessage, PageMessage } from '../src/shared/protocol';
 import { createField, type FieldControl } from './fields';
+import { wrapFocus } from './focus-wrap';
 import { MATCHER_READY_EVENT } from './pattern-deferred';
 import { readableForm } from './readable';
 
@@ -43,6 +33,14 @@ document.addEventListener('securitypolicyviolation', (event) => {
 });
 
 const app = document.getElementById('app')!;
+wrapFocus(app);
+
+// A focused control must never sit under the sticky Submit bar: the page's scroll padding
+// (styles.css) is the bar's height, however it wraps.
+const barHeight = new ResizeObserver((entries) => {
+  const height = entries[0]?.borderBoxSize[0]?.blockSize ?? 0;
+  document.documentElement.style.setProperty('--actions-height', `${Math.ceil(height)}px`);
+});
 
 // The pattern matcher loads after the page (pattern-deferred.ts): a field typed in before it
 // came had no pattern verdict yet.
@@ -123,15 +121,23 @@ function finish(type: 'decline' | 'cancel' | 'stepByStep'): void {
 
 function setSent(): void {
   current!.sent = true;
-  for (const button of app.querySelectorAll<HTMLElement & { disabled: boolean }>('vscode-button')) button.disabled = true;
+  for (const button of app.querySelectorAll('button')) button.disabled = true;
 }
 
-function button(label: string, onClick: () => void, secondary: boolean, title?: string): HTMLElement {
-  const node = document.createElement('vscode-button') as HTMLElement & { secondary: boolean };
+/**
+ * Submit is the form's submit button, so Enter in a text field submits (the browser's implicit
+ * submission); the others are plain buttons.
+ */
+function button(label: string, onClick: (() => void) | 'submit', secondary: boolean, title?: string): HTMLButtonElement {
+  const node = document.createElement('button');
+  node.className = secondary ? 'button secondary' : 'button';
   node.textContent = label;
-  node.secondary = secondary;
   if (title) node.title = title;
-  node.addEventListener('click', onClick);
+  if (onClick === 'submit') node.type = 'submit';
+  else {
+    node.type = 'button';
+    node.addEventListener('click', onClick);
+  }
   return node;
 }
 
@@ -191,7 +197,7 @@ function render(shown: FormView): void {
   keys.textContent = `${SUBMIT_KEYS} to ${form.ownQuestion ? 'run' : 'submit'} · Escape to cancel`;
   actions.append(
     // The person's own question (Run Tool's arguments) has nobody to decline to.
-    form.ownQuestion ? button('Run', submit, false, `Run the tool with these arguments (${SUBMIT_KEYS})`) : button('Submit', submit, false, `Send your answers (${SUBMIT_KEYS})`),
+    form.ownQuestion ? button('Run', 'submit', false, `Run the tool with these arguments (${SUBMIT_KEYS})`) : button('Submit', 'submit', false, `Send your answers (${SUBMIT_KEYS})`),
     ...(form.ownQuestion ? [] : [button('Decline', () => finish('decline'), true, 'Tell the server no')]),
     button('Cancel', () => finish('cancel'), true, 'Dismiss without answering (Escape)'),
     keys,
@@ -205,22 +211,21 @@ function render(shown: FormView): void {
     finish('stepByStep');
   });
   actions.append(stepByStep);
+  // Inside the form: its Submit is the form's, for Enter in a text field.
+  body.append(actions);
+  barHeight.disconnect();
+  barHeight.observe(actions);
 
-  app.replaceChildren(header, body, actions);
+  app.replaceChildren(header, body);
   current = { form, fields, touched: new Set(), sent: false };
   for (const field of fields) {
     const error = form.errors?.[field.question.id];
     if (error) field.showError(error);
   }
   const firstError = fields.find((f) => form.errors?.[f.question.id]);
-  // The components render in a microtask after they connect: focus once they have.
-  const rendered = [...app.querySelectorAll<HTMLElement & { updateComplete?: Promise<unknown> }>('*')].map((el) => el.updateComplete).filter(Boolean);
-  void Promise.all(rendered).then(() => {
-    if (current?.form !== form) return;
-    (firstError ?? fields[0])?.focus();
-    if (!fields[0]) (actions.firstElementChild as HTMLElement | null)?.focus();
-    post({ type: 'shown', requestId: form.requestId, at: Date.now(), scriptStartedAt, renderStartedAt });
-  });
+  (firstError ?? fields[0])?.focus();
+  if (!fields[0]) (actions.firstElementChild as HTMLElement | null)?.focus();
+  post({ type: 'shown', requestId: form.requestId, at: Date.now(), scriptStartedAt, renderStartedAt });
 }
 
 function renderIdle(note?: string): void {
@@ -248,19 +253,15 @@ function showDraft(requestId: string, questionId: string, value: DraftValue | nu
   validateLive(field);
 }
 
-/** An open dropdown owns Escape: it closes the list, and only a second Escape cancels the form. */
-function inOpenDropdown(event: Event): boolean {
-  return event.composedPath().some((node) => /^VSCODE-(SINGLE|MULTI)-SELECT$/.test((node as Element).tagName) && (node as Element & { open?: boolean }).open === true);
-}
-
-// In the capture phase: the select components stop Escape from reaching the document.
+// In the capture phase: before any control's own handling. (An open dropdown's list is the
+// browser's own popup: it takes its Escape, which never reaches the page.)
 document.addEventListener('keydown', (event) => {
   // Ctrl+W and the like close the panel before the draft pause ends: what was typed goes now.
   if (event.ctrlKey || event.metaKey || event.altKey) flushDrafts();
   if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
     event.preventDefault();
     submit();
-  } else if (event.key === 'Escape' && current && !inOpenDropdown(event)) {
+  } else if (event.key === 'Escape' && current) {
     event.preventDefault();
     finish('cancel');
   }

@@ -155,7 +155,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     // The agent's own session form (the Session Input Options proposal, in our form), then its question before the session.
     const options = await formFrame('fixture: options for the new session (all optional)');
     await workbench.screenshot('agents-session-options');
-    await options.locator('vscode-button', { hasText: 'Submit' }).click();
+    await options.locator('button', { hasText: 'Submit' }).click();
     await workbench.waitForQuickInputTitle(/^fixture · before the session starts/, 30_000);
     await workbench.screenshot('agents-before-session');
     // The box may set its own (empty) value as it settles on screen: type until it holds ours.
@@ -179,9 +179,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await send(frame, 'form');
     const form = await formFrame('Which colour, and your initials?');
     assert.match((await form.locator('.source').innerText()) ?? '', /^fixture · Choose a colour, for session 'fix the tests'$/);
-    await form.locator('[data-question-id="colour"] vscode-radio', { hasText: 'Blue' }).click();
+    await form.locator('[data-question-id="colour"] label', { hasText: 'Blue' }).click();
     await form.locator('[data-question-id="initials"] input').fill('AB');
-    await form.locator('vscode-button', { hasText: 'Submit' }).click();
+    await form.locator('button', { hasText: 'Submit' }).click();
     await reply(frame, 'form: {"action":"accept","content":{"colour":"blue","initials":"AB"}}');
 
     // A permission to edit: our modal, the agent's options as given, the reject option the default; Always allow passes allow_always.
@@ -225,7 +225,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     const form = await formFrame('Which colour?');
     assert.match((await form.locator('.source').innerText()) ?? '', /^claude · /);
     await form.locator('[data-question-id="question_0_custom"] input, [data-question-id="question_0_custom"] textarea').first().fill('actually teal');
-    await form.locator('vscode-button', { hasText: 'Submit' }).click();
+    await form.locator('button', { hasText: 'Submit' }).click();
     await reply(frame, /actually teal/, 90_000);
     assert.ok(fake.requests.some((r) => r.turn?.toolResults.some((t) => t.content.includes('actually teal'))), 'the "Other" text reached the model');
 

@@ -106,10 +106,10 @@ describe(`UI: a VS Code terminal asks through the window: elicitation-host ask a
     await frame.locator('h1.message', { hasText: 'Which colour, and your initials?' }).waitFor({ timeout: 30_000 });
     // The form page names the asker and the tool call (it shows no ACP session: src/ui/form passes none to the page).
     assert.equal((await frame.locator('.source').textContent())?.trim(), "Terminal: acp-agent.js · Choose a colour, for session 'form'");
-    await frame.locator('[data-question-id="colour"] vscode-radio', { hasText: 'Blue' }).click();
+    await frame.locator('[data-question-id="colour"] label', { hasText: 'Blue' }).click();
     await frame.locator('[data-question-id="initials"] input').fill('XY');
     await workbench.screenshot('acp-proxy-terminal-form');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     const { code, stdout } = await outcome('agent.sh');
     assert.equal(code, 0, stdout);
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

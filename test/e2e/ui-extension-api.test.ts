@@ -80,12 +80,12 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     const frame = formFrame();
     await frame.locator('h1.message', { hasText: 'Where to deploy?' }).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('.source').textContent(), 'Extension: API Probe');
-    await frame.locator(`${field('region')} vscode-radio`, { hasText: 'us-east' }).click();
+    await frame.locator(`${field('region')} label`, { hasText: 'us-east' }).click();
     await frame.locator(`${field('replicas')} input`).fill('9');
     await frame.locator(`${field('replicas')} .error`, { hasText: 'between 1 and 5' }).waitFor();
     await frame.locator(`${field('replicas')} input`).fill('3');
     await workbench.screenshot('api-elicit-form');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await answer(), { value: { action: 'accept', content: { region: 'us-east', replicas: 3 } } });
     answer = await ask('elicit', { message: 'Nested?', requestedSchema: { type: 'object', properties: { address: { type: 'object' } } } });
     const refused = await answer();
@@ -129,7 +129,7 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     await waitUntil('the form to show the extension\'s draft', async () => ((await frame.locator(`${field('nights')} input`).inputValue()) === '6' ? true : undefined), 10_000);
     assert.equal(await frame.locator(`${field('city')} input`).inputValue(), 'Lisbon', 'the other field keeps what the person typed');
     await workbench.screenshot('api-request-input');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await answer(), {
       value: {
         response: 'accept',

@@ -30,7 +30,7 @@ function extensionLog(userDataDir: string): string {
 }
 
 async function chooseDietary(frame: FrameLocator, value: string): Promise<void> {
-  await frame.locator(`${field('dietary')} vscode-single-select`).evaluate((select, v) => {
+  await frame.locator(`${field('dietary')} select`).evaluate((select, v) => {
     (select as HTMLElement & { value: string }).value = v;
     select.dispatchEvent(new Event('change', { bubbles: true }));
   }, value);
@@ -59,7 +59,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator(`${field('date')} input`).fill('2026-12-24');
     await chooseDietary(frame, 'vegan');
     await workbench.screenshot('form-book-restaurant-dark');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } });
     await results.next();
   });
@@ -71,14 +71,14 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator(`${field('party_size')} input`).fill('25');
     await frame.locator(`${field('party_size')} .error`, { hasText: 'Party Size must be between 1 and 20' }).waitFor();
     await frame.locator(`${field('date')} input`).fill('2026-12-31');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     // The page refuses the submission itself and moves the focus to the first error; a
     // refused submission posts nothing (the form-page integration test shows it).
     await frame.locator(`${field('party_size')} input:focus`).waitFor();
     assert.equal(ui!.records().filter((r) => r.tool === 'book_restaurant').length, 1, 'nothing was sent');
     await workbench.screenshot('form-error');
     await frame.locator(`${field('party_size')} input`).fill('5');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 5, date: '2026-12-31', dietary: 'none' } });
     await results.next();
   });
@@ -90,7 +90,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator(`${field('code')} input`).fill('abc-1234');
     await frame.locator(`${field('code')} .error`, { hasText: 'Voucher code must match the pattern ^[A-Z]{3}-\\d{4}$' }).waitFor();
     await frame.locator(`${field('code')} input`).fill('ABC-1234');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('voucher'), { action: 'accept', content: { code: 'ABC-1234' } });
     await results.next();
   });
@@ -113,7 +113,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     assert.equal(await frame.locator(`${field('party_size')} input`).inputValue(), '7');
     assert.equal(await frame.locator(`${field('date')} input`).inputValue(), '2027-03-14');
     await workbench.screenshot('form-reopened');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 7, date: '2027-03-14', dietary: 'halal' } });
     await results.next();
   });
@@ -123,7 +123,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     const tab = workbench.page.locator('.tab', { hasText: 'Agent Input' });
     await runTool(workbench, 'fixture', 'collect_feedback', 'the demo');
     let frame = await formWith(workbench, 'Please provide your feedback about: the demo');
-    await frame.locator('vscode-button', { hasText: 'Decline' }).click();
+    await frame.locator('button', { hasText: 'Decline' }).click();
     assert.deepEqual(await ui!.nextRecord('collect_feedback'), { action: 'decline' });
     await results.next();
     // No "No agent is waiting" tab left behind.
@@ -144,7 +144,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     let frame = await formWith(workbench, 'Ten fields, please');
     const webviews = await workbench.page.locator('iframe.webview').count();
     // The actions are sticky: at the top of a form taller than the panel, Submit is on screen.
-    const layout = await frame.locator('vscode-button', { hasText: 'Submit' }).evaluate((button) => {
+    const layout = await frame.locator('button', { hasText: 'Submit' }).evaluate((button) => {
       window.scrollTo(0, 0);
       const box = button.getBoundingClientRect();
       return { formHeight: document.documentElement.scrollHeight, viewport: window.innerHeight, top: box.top, bottom: box.bottom };
@@ -157,13 +157,13 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await tab.click();
     await workbench.runCommand('View: Pin Editor');
     await tab.locator('.codicon-pinned, .codicon-pin').first().waitFor();
-    await frame.locator('vscode-button', { hasText: 'Decline' }).click();
+    await frame.locator('button', { hasText: 'Decline' }).click();
     assert.equal((await ui!.nextRecord('ask_form_later')).action, 'decline');
     // The call's second form, half a second later, in the same page.
     await ui!.nextRecord('ask_form_later:sent');
     await ui!.nextRecord('ask_form_later:sent');
     frame = await formWith(workbench, 'Ten fields, please');
-    await frame.locator('vscode-button:not([disabled])', { hasText: 'Decline' }).click();
+    await frame.locator('button:not([disabled])', { hasText: 'Decline' }).click();
     assert.equal((await ui!.nextRecord('ask_form_later')).action, 'decline');
     assert.equal(await workbench.page.locator('iframe.webview').count(), webviews, 'no new webview for the second form');
     await results.next();
@@ -200,9 +200,9 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     frame = await formWith(workbench, 'Chez Steps');
     assert.equal(await frame.locator(`${field('party_size')} input`).inputValue(), '6');
     assert.equal(await frame.locator(`${field('date')} input`).inputValue(), '2027-04-02', 'the date changed in the steps');
-    assert.equal(await frame.locator(`${field('dietary')} vscode-single-select`).evaluate((s) => (s as HTMLElement & { value: string }).value), 'vegetarian');
+    assert.equal(await frame.locator(`${field('dietary')} select`).evaluate((s) => (s as HTMLElement & { value: string }).value), 'vegetarian');
     await workbench.screenshot('form-back-from-steps');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'accept', content: { party_size: 6, date: '2027-04-02', dietary: 'vegetarian' } });
     await results.next();
   });
@@ -213,18 +213,18 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await workbench.pick('plan_trip');
     const frame = await formWith(workbench, 'Arguments for plan_trip');
     assert.equal(await frame.locator('.source').textContent(), 'fixture · plan_trip');
-    assert.deepEqual(await frame.locator('[data-question-id] vscode-label').allTextContents(), ['Destination', 'Nights', 'Travellers', 'Refundable']);
+    assert.deepEqual(await frame.locator('[data-question-id] .label').allTextContents(), ['Destination', 'Nights', 'Travellers', 'Refundable']);
     assert.equal(await workbench.page.locator('.tab', { hasText: 'Agent Input' }).count(), 1, 'the one Agent Input panel');
     assert.equal(await frame.locator(`${field('nights')} input`).inputValue(), '3', 'defaults are filled');
     // The person's own question: Run or Cancel; nobody to decline to.
-    assert.deepEqual((await frame.locator('.actions vscode-button').allTextContents()).map((t) => t.trim()), ['Run', 'Cancel']);
+    assert.deepEqual((await frame.locator('.actions button').allTextContents()).map((t) => t.trim()), ['Run', 'Cancel']);
     assert.equal(await frame.locator('.actions .keys').textContent(), 'Ctrl+Enter to run · Escape to cancel');
     await frame.locator(`${field('destination')} input`).fill('Lisbon');
     await frame.locator(`${field('nights')} input`).fill('5');
-    await frame.locator(`${field('travellers')} vscode-radio`, { hasText: 'family' }).click();
-    await frame.locator(`${field('refundable')} vscode-checkbox`).click();
+    await frame.locator(`${field('travellers')} label`, { hasText: 'family' }).click();
+    await frame.locator(`${field('refundable')} input[type="checkbox"]`).click();
     await workbench.screenshot('form-run-tool-arguments');
-    await frame.locator('vscode-button', { hasText: 'Run' }).click();
+    await frame.locator('button', { hasText: 'Run' }).click();
     assert.deepEqual(await ui!.nextRecord('plan_trip'), { destination: 'Lisbon', nights: 5, travellers: 'family', refundable: false });
     await results.next();
   });
@@ -246,11 +246,11 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
       await workbench.pick('ask_schema');
       const args = await formWith(workbench, 'Arguments for ask_schema');
       await args.locator(`${field('schema')} input`).fill(JSON.stringify(json));
-      await args.locator('vscode-button', { hasText: 'Run' }).click();
+      await args.locator('button', { hasText: 'Run' }).click();
     };
     await askSchema(schema);
     const frame = await formWith(workbench, 'Please answer');
-    const box = (id: string) => frame.locator(`${field(id)} vscode-checkbox`);
+    const box = (id: string) => frame.locator(`${field(id)} input[type="checkbox"]`);
     const unanswered = (id: string): Promise<boolean> => box(id).evaluate((b) => (b as HTMLElement & { indeterminate: boolean }).indeterminate);
     await frame.locator(`${field('name')} input`).fill('Ada');
     assert.deepEqual([await unanswered('agree'), await unanswered('newsletter'), await unanswered('updates')], [true, true, true], 'untouched optional yes/no questions show as unanswered');
@@ -263,7 +263,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await box('updates').click();
     assert.equal(await unanswered('updates'), false);
     await workbench.screenshot('form-optional-booleans');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     await results.next();
     await workbench.waitForEditorText(/"content":\{"name":"Ada","updates":false\}/);
     // Results are numbered per tool: other tools ran before, this is ask_schema's first.
@@ -288,7 +288,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     // One Cancel on screen, the form's: the call's notification has given way.
     await callToast.waitFor({ state: 'detached', timeout: 20_000 });
     await workbench.screenshot('form-call-progress-in-status-bar');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await ui!.nextRecord('ask_then_work:asked'), { action: 'accept', content: {} });
     // The call goes on: its notification is back, and its Cancel stops the call (no error for that).
     await callToast.waitFor({ timeout: 20_000 });
@@ -308,7 +308,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await frame.locator(`${field('party_size')} input`).fill('30');
     await frame.locator(`${field('party_size')} .error`, { hasText: 'between 1 and 20' }).waitFor();
     await workbench.screenshot('form-book-restaurant-light');
-    await frame.locator('vscode-button', { hasText: 'Cancel' }).click();
+    await frame.locator('button', { hasText: 'Cancel' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'cancel' });
     await results.next();
     // The page reports policy violations to the host, which logs them (the shipped build has no benchmark log).
@@ -336,12 +336,10 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
       // No helper functions in here: the test runner's transform would name them with a
       // function the page does not have.
       const borders: Record<string, string> = {};
-      for (const selector of ['[data-question-id="date"] vscode-textfield', 'vscode-single-select', 'vscode-button']) {
-        const host = document.querySelector(selector);
-        const parts = host ? [host, ...(host.shadowRoot?.querySelectorAll('*') ?? [])] : [];
-        // The outline is drawn by the host or by a part inside it, depending on the component.
-        const outlined = parts.map((part) => getComputedStyle(part)).filter((style) => style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) > 0);
-        borders[selector] = outlined.map((style) => style.borderTopColor).join(' ') || 'none';
+      for (const selector of ['[data-question-id="date"] input', 'select', 'button']) {
+        const control = document.querySelector(selector);
+        const style = control ? getComputedStyle(control) : undefined;
+        borders[selector] = style && style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) > 0 ? style.borderTopColor : 'none';
       }
       return { contrast, borders };
     });
@@ -351,7 +349,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
       assert.ok(borders.includes(contrast), `${control} is outlined in ${contrast}, not ${borders}`);
     }
     await workbench.screenshot('form-book-restaurant-high-contrast');
-    await frame.locator('vscode-button', { hasText: 'Cancel' }).click();
+    await frame.locator('button', { hasText: 'Cancel' }).click();
     assert.deepEqual(await ui!.nextRecord('book_restaurant'), { action: 'cancel' });
     await results.next();
   });

@@ -119,7 +119,7 @@ describe(`UI: the gateway serves our servers to VS Code's agent (VS Code ${versi
     await frame.locator(`${field('party_size')} input`).fill('3');
     await frame.locator(`${field('date')} input`).fill('2027-01-15');
     await workbench.screenshot('gateway-form-from-vscode-agent');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     // The fixture's tool returns what its elicitation got back, as JSON: the agent's result holds the person's answer.
     const result = await probeFile<ProbeResult>(join(probeDir, 'result.json'));
     assert.equal(result.error, undefined, `the call failed: ${result.error}`);

@@ -106,7 +106,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     await frame.locator('[data-question-id="destination"] input').fill('Porto');
     await frame.locator('[data-question-id="nights"] input').fill('5');
     await workbench.screenshot('rounds-form');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     // Round 2: a yes/no question, in the quick input.
     await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Book 5 nights in Porto?' }).waitFor({ timeout: 20_000 });
     await workbench.clickRow(/Accept/);

@@ -71,7 +71,7 @@ describe(`UI: a second form in a new panel (VS Code ${versionName()})`, function
       const inputs = form.locator('[data-question-id] input');
       const count = await inputs.count();
       for (let i = 0; i < count; i++) await inputs.nth(i).fill(`${which} ${i + 1}`);
-      await form.locator('vscode-button', { hasText: 'Submit' }).click();
+      await form.locator('button', { hasText: 'Submit' }).click();
       const outcome = await ui!.nextRecord('ask_form_now');
       assert.equal(outcome.action, 'accept');
       assert.equal((outcome.content as Record<string, string>).field1, `${which} 1`);

@@ -130,8 +130,8 @@ describe(`UI: MCP Tasks (VS Code ${versionName()})`, function () {
     await workbench.pick('simulate-research-query');
     const args = await formWith(workbench, 'Arguments for Simulate Research Query');
     await args.locator(`${field('topic')} input`).fill('python');
-    await args.locator(`${field('ambiguous')} vscode-checkbox`).click();
-    await args.locator('vscode-button', { hasText: 'Run' }).click();
+    await args.locator(`${field('ambiguous')} input[type="checkbox"]`).click();
+    await args.locator('button', { hasText: 'Run' }).click();
 
     // Its question comes on the task, headed as a background task's, and waits: announced, not opened.
     const announcement = /Question from everything · Simulate Research Query \(background task\), waiting in Pending Inputs: The research query "python"/;
@@ -193,7 +193,7 @@ describe(`UI: MCP Tasks (VS Code ${versionName()})`, function () {
     assert.equal(await frame.locator('.source').textContent(), 'everything · Trigger Async Elicitation Request Tool (background task)');
     await frame.locator(`${field('name')} input`).fill('Ada Lovelace');
     await workbench.screenshot('tasks-task-backed-question');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     await results.next(60_000);
     const text = await workbench.editorText();
     assert.match(text, /\[COMPLETED\] User provided the requested information!/);
@@ -208,8 +208,8 @@ describe(`UI: MCP Tasks (VS Code ${versionName()})`, function () {
     await workbench.pick('simulate-research-query');
     const args = await formWith(workbench, 'Arguments for Simulate Research Query');
     await args.locator(`${field('topic')} input`).fill('tides');
-    await args.locator(`${field('ambiguous')} vscode-checkbox`).click();
-    await args.locator('vscode-button', { hasText: 'Run' }).click();
+    await args.locator(`${field('ambiguous')} input[type="checkbox"]`).click();
+    await args.locator('button', { hasText: 'Run' }).click();
     await expandOnly(workbench, 'everything');
     await serversRows(workbench, /^Simulate Research Query · needs your answer/);
     // ...and a 2026-07-28 one, asking its first question.
@@ -240,7 +240,7 @@ describe(`UI: MCP Tasks (VS Code ${versionName()})`, function () {
     const frame = await formWith(workbench, 'Where to, and for how long?');
     await frame.locator(`${field('destination')} input`).fill('Oslo');
     await frame.locator(`${field('nights')} input`).fill('2');
-    await frame.locator('vscode-button', { hasText: 'Submit' }).click();
+    await frame.locator('button', { hasText: 'Submit' }).click();
     // Its second question, a confirm, waits too: answered from its announcement.
     await clickToastButton(workbench, /Plan a Trip \(background task\), waiting in Pending Inputs: Book 2 nights in Oslo\?/, 'Answer');
     await workbench.waitForQuickInputTitle('trips · Plan a Trip (background task)');

@@ -76,7 +76,7 @@ describe(`UI: the Get Started walkthrough (VS Code ${versionName()})`, function 
     const form = await webviewWith(wb, 'h1.message', 'A server asking for several values');
     assert.equal(await form.locator('.source').textContent(), 'Sample');
     await wb.screenshot('walkthrough-sample-form');
-    await form.locator('vscode-button', { hasText: 'Submit' }).click();
+    await form.locator('button', { hasText: 'Submit' }).click();
     // The link: the person started it, so a dialog; it opens only on Open, and here it is declined.
     await wb.dialog.waitFor({ timeout: 20_000 });
     assert.match(await wb.dialog.innerText(), /example\.com/);

@@ -126,15 +126,15 @@ describe('form page in headless Chromium', function () {
     const focused = await page.evaluate(() => document.activeElement?.closest('[data-question-id]')?.getAttribute('data-question-id'));
     assert.equal(focused, 'party_size');
     assert.equal(await page.locator(`${field('party_size')} input`).inputValue(), '2', 'the default is filled');
-    assert.equal(await page.locator(`${field('dietary')} vscode-radio`).count(), 0, 'six options: a dropdown, not radios');
+    assert.equal(await page.locator(`${field('dietary')} input[type="radio"]`).count(), 0, 'six options: a dropdown, not radios');
     await page.locator(`${field('party_size')} input`).fill('4');
     await page.locator(`${field('date')} input`).fill('2026-12-24');
     await page.evaluate(() => {
-      const select = document.querySelector('[data-question-id="dietary"] vscode-single-select') as HTMLElement & { value: string };
+      const select = document.querySelector<HTMLSelectElement>('[data-question-id="dietary"] select')!;
       select.value = 'vegan';
       select.dispatchEvent(new Event('change', { bubbles: true }));
     });
-    await page.locator('vscode-button', { hasText: 'Submit' }).click();
+    await page.locator('button', { hasText: 'Submit' }).click();
     const [submitted] = await posted('submit');
     assert.deepEqual(submitted, { type: 'submit', requestId: 'r1', values: { party_size: 4, date: '2026-12-24', dietary: 'vegan' } });
   });
@@ -211,14 +211,15 @@ describe('form page in headless Chromium', function () {
     await page.locator(`${field('when')} input`).fill('2026-11-22T14:30');
     await page.locator(`${field('ratio')} input`).fill('0.5');
     await page.locator(`${field('count')} input`).fill('7');
-    await page.locator(`${field('agree')} vscode-checkbox`).click();
-    await page.locator(`${field('size')} vscode-radio`, { hasText: 'Large' }).click();
-    await page.locator(`${field('tags')} vscode-checkbox`, { hasText: 'Beta' }).click();
+    await page.locator(`${field('agree')} input[type="checkbox"]`).click();
+    await page.locator(field('size')).getByRole('radio', { name: 'Large' }).click();
+    await page.locator(field('tags')).getByRole('checkbox', { name: 'Beta' }).click();
     await page.locator(`${field('notes')} input`).fill('  kept as typed  ');
     await page.locator(`${field('story')} textarea`).fill('line one\nline two');
-    assert.equal(await page.locator(`${field('email')} vscode-textfield`).getAttribute('type'), 'email');
-    assert.equal(await page.locator(`${field('email')} vscode-label`).getAttribute('required'), '', 'required is marked');
-    await page.locator('vscode-button', { hasText: 'Submit' }).click();
+    assert.equal(await page.locator(`${field('email')} input`).getAttribute('type'), 'email');
+    assert.equal(await page.locator(`${field('email')} input`).getAttribute('aria-required'), 'true', 'required is told');
+    assert.equal(await page.locator(`${field('email')} label.required`).count(), 1, 'required is marked');
+    await page.locator('button', { hasText: 'Submit' }).click();
     const [submitted] = (await posted('submit')) as Array<Extract<PageMessage, { type: 'submit' }>>;
     const when = submitted.values.when as string;
     assert.match(when, /^2026-11-2\dT\d\d:30:00Z$/, 'a local date-time is sent as RFC 3339 UTC');
@@ -239,17 +240,17 @@ describe('form page in headless Chromium', function () {
       agent: hostile,
     });
     assert.equal(await page.locator('h1.message').textContent(), shown);
-    assert.equal(await page.locator(`${field('pick')} vscode-label`).textContent(), shown);
+    assert.equal(await page.locator(`${field('pick')} .label`).textContent(), shown);
     assert.equal(await page.locator('.source').textContent(), `${shown} · ${shown}, for ${shown}`, 'who asks, and for which agent (a gateway call)');
     // Every option, and "(no answer)" for a field that is not required.
-    assert.equal(await page.locator(`${field('pick')} vscode-option`).count(), LIMITS.options + 1);
+    assert.equal(await page.locator(`${field('pick')} option`).count(), LIMITS.options + 1);
     assert.equal(await page.locator('img').count(), 0, 'no element was created from server text');
     assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no server script ran');
   });
 
   it('Decline, Cancel (Escape) and Answer step by step are posted as such', async () => {
     await render(form('Booking', BOOK_RESTAURANT));
-    await page.locator('vscode-button', { hasText: 'Decline' }).click();
+    await page.locator('button', { hasText: 'Decline' }).click();
     await render(form('Booking', BOOK_RESTAURANT, { requestId: 'r2' }));
     await page.keyboard.press('Escape');
     await render(form('Booking', BOOK_RESTAURANT, { requestId: 'r3' }));
@@ -289,21 +290,21 @@ describe('form page in headless Chromium', function () {
 
   it('Escape in an open dropdown closes the list; the next Escape cancels the form', async () => {
     await render(form('Booking', BOOK_RESTAURANT));
-    const select = page.locator(`${field('dietary')} vscode-single-select`);
-    await select.click();
-    await page.waitForFunction(() => (document.querySelector('vscode-single-select') as HTMLElement & { open: boolean }).open);
+    const select = page.locator(`${field('dietary')} select`);
+    await select.focus();
+    // Opened from the keyboard: the list is the browser's own popup, which takes the Escape.
+    await page.keyboard.press('Alt+ArrowDown');
     await page.keyboard.press('Escape');
-    assert.equal(await select.evaluate((s) => (s as HTMLElement & { open: boolean }).open), false, 'the list closed');
     assert.deepEqual(await posted('cancel'), [], 'the form is still open');
-    const focused = await page.evaluate(() => document.activeElement?.localName);
-    assert.equal(focused, 'vscode-single-select', 'the closed select keeps the focus');
+    const focused = await page.evaluate(() => document.activeElement?.closest('[data-question-id]')?.getAttribute('data-question-id'));
+    assert.equal(focused, 'dietary', 'the closed select keeps the focus');
     await page.keyboard.press('Escape');
     assert.deepEqual(await posted('cancel'), [{ type: 'cancel', requestId: 'r1' }]);
   });
 
   it('Escape on a focused, closed dropdown cancels at once, and only once', async () => {
     await render(form('Booking', BOOK_RESTAURANT));
-    await page.locator(`${field('dietary')} vscode-single-select`).focus();
+    await page.locator(`${field('dietary')} select`).focus();
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     assert.deepEqual(await posted('cancel'), [{ type: 'cancel', requestId: 'r1' }]);
@@ -313,9 +314,8 @@ describe('form page in headless Chromium', function () {
     await render(form('Numbers', ALL_KINDS));
     const inner = (id: string): Promise<{ step: string | null; background: string; markedInvalid: boolean; error: string }> =>
       page.locator(field(id)).evaluate((root) => {
-        const host = root.querySelector('vscode-textfield')!;
-        const input = host.shadowRoot!.querySelector('input')!;
-        return { step: input.getAttribute('step'), background: getComputedStyle(input).backgroundColor, markedInvalid: host.hasAttribute('invalid'), error: root.querySelector('.error')!.textContent! };
+        const input = root.querySelector('input')!;
+        return { step: input.getAttribute('step'), background: getComputedStyle(input).backgroundColor, markedInvalid: input.getAttribute('aria-invalid') === 'true', error: root.querySelector('.error')!.textContent! };
       });
     const untouched = await inner('ratio');
     assert.equal(untouched.step, '1');
@@ -330,7 +330,7 @@ describe('form page in headless Chromium', function () {
     assert.notEqual(count.background, untouched.background, 'a real error is painted');
     await page.locator(`${field('count')} input`).fill('3');
     await page.locator(`${field('email')} input`).fill('a@example.com');
-    await page.locator('vscode-button', { hasText: 'Submit' }).click();
+    await page.locator('button', { hasText: 'Submit' }).click();
     const [submitted] = (await posted('submit')) as Array<Extract<PageMessage, { type: 'submit' }>>;
     assert.equal(submitted.values.ratio, 2.5);
     assert.equal(submitted.values.count, 3);
@@ -343,18 +343,18 @@ describe('form page in headless Chromium', function () {
     const controls = snapshot
       .split('\n')
       .map((line) => line.trim().replace(/^- /, '').replace(/:$/, ''))
-      .filter((line) => /^(textbox|spinbutton|checkbox|combobox|radiogroup|group)\b/.test(line));
+      .filter((line) => /^(textbox|spinbutton|checkbox|combobox|radiogroup|radio|group)\b/.test(line));
     assert.deepEqual(controls, [
       'textbox "Email"',
       'textbox "When"',
       'spinbutton "Ratio"',
       'spinbutton "Count" [invalid]',
       'group "Agree"',
-      'checkbox "I agree to the terms"',
+      // An optional yes/no nobody touched: neither yes nor no.
+      'checkbox "I agree to the terms" [checked=mixed]',
       'radiogroup "Size"',
-      // vscode-radio's input is a checkbox inside; the group around it says radiogroup.
-      'checkbox "Small"',
-      'checkbox "Large"',
+      'radio "Small"',
+      'radio "Large"',
       'combobox "Diet"',
       'group "Tags"',
       'checkbox "Alpha"',
@@ -376,11 +376,20 @@ describe('form page in headless Chromium', function () {
     assert.deepEqual(await described('spinbutton', 'Count'), { description: 'Count must be a whole number', invalid: 'true', required: false });
     assert.equal((await described('textbox', 'API token')).description, 'This looks like a request for a secret. MCP servers must not ask for passwords or keys in a form.');
     assert.equal((await described('group', 'Tags')).description, 'Choose at least 1.');
+    // "Not answered" is said, not only drawn; answered, it is gone from the description.
+    assert.equal((await described('checkbox', 'I agree to the terms')).description, 'Not answered');
+    await page.getByRole('checkbox', { name: 'I agree to the terms' }).click();
+    assert.equal((await described('checkbox', 'I agree to the terms')).description, undefined);
+    // A choice made is the one radio checked.
+    await page.getByRole('radio', { name: 'Large' }).click();
+    const radios = (await page.getByRole('radiogroup', { name: 'Size' }).ariaSnapshot()).split('\n').map((line) => line.trim());
+    assert.deepEqual(radios.filter((line) => line.startsWith('- radio ')), ['- radio "Small"', '- radio "Large" [checked]']);
     // A new error is announced (role=alert) and joins the description of the control.
     await page.locator(`${field('email')} input`).fill('not an email');
     await page.locator(`${field('email')} .error[role="alert"]`, { hasText: 'Email must be' }).waitFor();
     assert.deepEqual(await described('textbox', 'Email'), {
-      description: 'Where the booking goes. Email must be an email address, like name@example.com',
+      // aria-describedby joins the helper text and the error with a space.
+      description: 'Where the booking goes Email must be an email address, like name@example.com',
       invalid: 'true',
       required: true,
     });
@@ -409,9 +418,8 @@ describe('form page in headless Chromium', function () {
     await page.locator(`${field('party_size')} input`).fill('3');
     await page.keyboard.press('Tab');
     assert.deepEqual(await posted('draft'), [{ type: 'draft', requestId: 'r1', questionId: 'party_size', value: '3' }]);
-    // Chosen as a person does: the select's own change event does not bubble.
-    await page.locator(`${field('dietary')} vscode-single-select`).click();
-    await page.locator(`${field('dietary')} vscode-single-select`).locator('li.option', { hasText: 'Halal' }).click();
+    // Chosen from the dropdown: the select's change goes at once.
+    await page.locator(`${field('dietary')} select`).selectOption({ label: 'Halal' });
     assert.deepEqual((await posted('draft')).at(-1), { type: 'draft', requestId: 'r1', questionId: 'dietary', value: 'halal' });
   });
 

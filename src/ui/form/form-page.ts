@@ -27,9 +27,9 @@ export interface FormPageParts {
 /**
  * Nothing but the page's own script and styles. The stylesheet is inlined under the nonce
  * (not 'unsafe-inline'): fetching it through the webview's resource loader is a large part
- * of a new panel's start-up. Lit's constructed stylesheets are not subject to style-src.
- * No img-src: the page loads no images (the one data: image in vscode-elements, the
- * textarea's resize grip, is drawn only where a textarea can be resized, which ours cannot).
+ * of a new panel's start-up. The page writes no style attribute (the one value it sets at run
+ * time, the sticky bar's height, goes through the CSSOM, which style-src does not govern).
+ * No img-src: the page loads no images (its chevron and ticks are drawn by CSS).
  */
 export function formPageCsp(cspSource: string, nonce: string): string {
   return [
