@@ -3,13 +3,21 @@
  * sample's confirm, form and link through the broker and our prompts, then what a server
  * would have received, in a notification. Nothing is sent anywhere.
  */
+import * as vscode from 'vscode';
 import type { Broker } from '../../elicitation/broker';
 import { askSample, sampleSummary } from '../../elicitation/sample-questions';
 import { showInfo } from '../notify';
 
 export const TRY_SAMPLE_COMMAND = 'elicitationHost.trySample';
+/**
+ * The walkthrough's step completes on this, once the sample has been gone through: completed
+ * on the command's start instead, the walkthrough moved on to the next step as the sample's
+ * confirm opened and took the keyboard from it.
+ */
+export const SAMPLE_TRIED_CONTEXT = 'elicitationHost.sampleTried';
 
 export async function trySampleQuestion(broker: Broker, applyDefaults: boolean): Promise<void> {
   const answered = await askSample(broker, { signal: new AbortController().signal, applyDefaults });
+  await vscode.commands.executeCommand('setContext', SAMPLE_TRIED_CONTEXT, true);
   void showInfo(sampleSummary(answered));
 }
