@@ -144,6 +144,9 @@ const builds = [
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
     conditions: ['require', 'node'],
+    // The runner ships in the .vsix beside the extension (src/ui/gateway/cli-on-path.ts): it takes
+    // the SDKs, the gateway and re2js from the same files rather than carrying a copy of each.
+    plugins: [lazySdk, sharedRe2],
   },
   {
     ...common,
