@@ -13,7 +13,7 @@
 /// <reference lib="dom" />
 import type { Ui } from '../test/e2e/ui-setup';
 import { waitUntil } from '../test/support/wait';
-import { declineForm, events, medians, toolApiEvent } from './forms';
+import { declineForm, events, medians, pastRunConfirmation, toolApiEvent } from './forms';
 import { QUIET_BEFORE_MS } from './quiet';
 import type { Row } from './row';
 import { median, round } from './stats';
@@ -61,14 +61,8 @@ async function oursOnce(ui: Ui, benchLog: string, form: number, record: number):
   const called = await toolApiEvent(benchLog, 'firstCall', calls, "the first call's start", 90_000);
   const startedAt = Number(called.at);
   // Should VS Code ask to run the tool, the person's time (the dialog shown to the Yes) is left out.
-  const confirmation = workbench.dialog.filter({ hasText: 'Run ' }).locator('.monaco-button', { hasText: /^(Yes|Allow|Continue)$/ }).first();
-  const formShown = (): boolean => events(benchLog).filter((e) => e.event === 'formShown').length > form;
-  await waitUntil('the form, or VS Code asking to run the tool', async () => formShown() || (await confirmation.isVisible().catch(() => false)) || undefined, 30_000);
-  let person = 0;
-  if (!formShown() && (await confirmation.isVisible().catch(() => false))) {
-    person = Date.now() - Number(events(benchLog).filter((e) => e.event === 'firstCallListed')[calls]?.at);
-    await confirmation.click();
-  }
+  const yesAt = await pastRunConfirmation(workbench, benchLog, form);
+  const person = yesAt === undefined ? 0 : yesAt - Number(events(benchLog).filter((e) => e.event === 'firstCallListed')[calls]?.at);
   const shown = await waitUntil('the form on the page', () => events(benchLog).filter((e) => e.event === 'formShown')[form], 30_000);
   const resolved = firstAfter(benchLog, startedAt, (e) => e.event === 'providerResolve');
   const first = firstAfter(benchLog, startedAt, (e) => e.event === 'gatewayRequest');

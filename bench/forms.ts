@@ -59,6 +59,22 @@ export function medians(rows: Array<Record<string, number>>): Record<string, num
   return Object.fromEntries(keys.map((k) => [k, round(median(rows.map((r) => r[k]).filter((v) => Number.isFinite(v))), 1)]));
 }
 
+/**
+ * Waits for a tool API call's form, or for VS Code asking to run the tool first (it does not
+ * for a read-only one), and answers Yes when it asks. Returns when the Yes was given (the
+ * person's time ends there), or undefined when VS Code did not ask.
+ */
+export async function pastRunConfirmation(workbench: Workbench, benchLog: string, form: number): Promise<number | undefined> {
+  const confirmation = workbench.dialog.filter({ hasText: 'Run ' }).locator('.monaco-button', { hasText: /^(Yes|Allow|Continue)$/ }).first();
+  const formShown = (): boolean => events(benchLog).filter((e) => e.event === 'formShown').length > form;
+  const asked = async (): Promise<boolean> => confirmation.isVisible().catch(() => false);
+  await waitUntil('the form, or VS Code asking to run the tool', async () => formShown() || (await asked()) || undefined, 30_000);
+  if (formShown() || !(await asked())) return undefined;
+  const yesAt = Date.now();
+  await confirmation.click();
+  return yesAt;
+}
+
 /** The `index`th `event` the benchmark build records for a tool API call; throws if a call failed instead. */
 export async function toolApiEvent(benchLog: string, event: string, index: number, what: string, timeoutMs: number): Promise<Record<string, unknown>> {
   const found = await waitUntil(what, () => {

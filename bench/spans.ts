@@ -13,7 +13,7 @@
 import type { Ui } from '../test/e2e/ui-setup';
 import { openToolList, type ResultTabs } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
-import { agentInputClosed, declineForm, events, medians, type PlainFrom, plainWebviews, toolApiEvent } from './forms';
+import { agentInputClosed, declineForm, events, medians, pastRunConfirmation, type PlainFrom, plainWebviews, toolApiEvent } from './forms';
 import type { Row } from './row';
 import { median, round } from './stats';
 
@@ -127,14 +127,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
         await workbench.runCommand("Elicitation Host: Benchmark: Call a Served Tool through VS Code's Tool API");
         const called = await toolApiEvent(benchLog, 'invokeTool', calls, "the tool API's call", 90_000);
         // Should VS Code ask to run the tool first (it does not for a read-only one), the spans start at that Yes.
-        let startedAt = Number(called.at);
-        const confirmation = workbench.dialog.filter({ hasText: 'Run ' }).locator('.monaco-button', { hasText: /^(Yes|Allow|Continue)$/ }).first();
-        const formShown = (): boolean => events(benchLog).filter((e) => e.event === 'formShown').length > form;
-        await waitUntil('the form, or VS Code asking to run the tool', async () => formShown() || (await confirmation.isVisible().catch(() => false)) || undefined, 30_000);
-        if (!formShown() && (await confirmation.isVisible().catch(() => false))) {
-          startedAt = Date.now();
-          await confirmation.click();
-        }
+        const startedAt = (await pastRunConfirmation(workbench, benchLog, form)) ?? Number(called.at);
         const spans = await spansOf(ui, benchLog, { form: form++, record: record++, gateway }, startedAt);
         const done = events(benchLog).filter((e) => e.event === 'invokeToolDone').length;
         await declineForm(ui, 'ask_form_now');
