@@ -23,9 +23,17 @@ export type ProgressSink = (note: ProgressNote) => void;
 /** The heartbeat's interval by default: well under the usual 60 s request timeout. */
 export const DEFAULT_HEARTBEAT_MS = 10_000;
 
+/**
+ * The first note waits this long after the question opens (or the interval, if shorter), not
+ * the turn it opens in: VS Code's MCP client handles a note in the workbench's own thread, where
+ * our form is being drawn in those first 200 ms (`npm run bench -- spans` measured it). A
+ * question answered sooner needed no note: nothing timed out.
+ */
+export const FIRST_BEAT_AFTER_MS = 1000;
+
 export class ProgressRelay {
   private last = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
 
   /** `sink` undefined: the caller gave no progress token, and nothing is sent. */
@@ -41,18 +49,23 @@ export class ProgressRelay {
   }
 
   /**
-   * Sends a note at once and then every `intervalMs` while `store` holds an open question
-   * that `belongs` to this call; stops by itself when none is open, starts again when one
-   * opens. Returns the function that ends the watch.
+   * Sends a note a moment after `store` holds an open question that `belongs` to this call
+   * (FIRST_BEAT_AFTER_MS) and then every `intervalMs` while one is open; stops by itself when
+   * none is open, starts again when one opens. Returns the function that ends the watch.
    */
   whileAsking(store: InputStore, belongs: (source: RequestSource) => boolean, intervalMs = DEFAULT_HEARTBEAT_MS): () => void {
     if (!this.sink) return () => undefined;
     const asking = (): boolean => store.state.requests.some((r) => r.status === 'open' && belongs(r.request.source));
+    const beatIn = (ms: number): void => {
+      this.timer = setTimeout(() => {
+        if (!asking()) return this.stopBeating();
+        this.beat();
+        beatIn(intervalMs);
+      }, ms);
+    };
     const update = (): void => {
       if (asking()) {
-        if (this.timer) return;
-        this.beat();
-        this.timer = setInterval(() => (asking() ? this.beat() : this.stopBeating()), intervalMs);
+        if (!this.timer) beatIn(Math.min(intervalMs, FIRST_BEAT_AFTER_MS));
       } else {
         this.stopBeating();
       }
@@ -84,7 +97,7 @@ export class ProgressRelay {
   }
 
   private stopBeating(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
 

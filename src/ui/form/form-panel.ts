@@ -23,6 +23,7 @@ import type { NativePrompter } from '../prompts/native-prompter';
 import { tellRequestEnded } from '../prompts/native-prompter';
 import type { FormSurface } from '../prompts/prompter';
 import type { Timings } from '../../mcp/ports';
+import { holdWhileDrawing } from '../after-prompts';
 
 interface FormJob {
   readonly request: InputRequest;
@@ -146,6 +147,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'agent-inputs.svg');
     this.pageReady = false;
+    // The status bar, badge and Pending Inputs wait for the page: drawn beside it they slow it.
+    this.pageDrawn = holdWhileDrawing();
     const webview = panel.webview;
     const initialForm = this.currentView();
     const patternScript = webview.asWebviewUri(vscode.Uri.joinPath(root, 'pattern.js')).toString();
@@ -155,9 +158,13 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     panel.onDidDispose(() => {
       // Closing is not cancelling: the request stays pending, its drafts in the store.
       if (this.panel === panel) this.panel = undefined;
+      this.pageDrawn?.();
     });
     return panel;
   }
+
+  /** Releases the secondary signs held while a new panel's page is drawn. */
+  private pageDrawn: (() => void) | undefined;
 
   private assets: { script: string; styles: string } | undefined;
 
@@ -221,6 +228,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     }
     if (message.type === 'ready') {
       this.pageReady = true;
+      this.pageDrawn?.();
       // The page may already show the current form (it came inside the page).
       if (!this.current || message.showing !== this.current.request.id) this.renderCurrent();
       return;

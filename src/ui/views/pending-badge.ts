@@ -4,7 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import { type InputStore, openRequests } from '../../elicitation/store';
-import { refreshAfterPrompts } from './after-prompts';
+import { refreshAfterPrompts } from '../after-prompts';
 
 export function showPendingBadge(store: InputStore, view: vscode.TreeView<unknown>): vscode.Disposable {
   const update = (): void => {

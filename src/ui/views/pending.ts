@@ -9,7 +9,7 @@ import { type InputStore, openRequests } from '../../elicitation/store';
 import { showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { iconSafe, oneLine, plain, sourceLabel } from '../text';
-import { refreshAfterPrompts } from './after-prompts';
+import { refreshAfterPrompts } from '../after-prompts';
 import { Attention } from './attention';
 
 export const SHOW_PENDING_COMMAND = 'elicitationHost.showPendingInputs';
