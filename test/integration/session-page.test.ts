@@ -173,6 +173,7 @@ describe('session page in headless Chromium', function () {
     await send({ type: 'reset', header: { ...HEADER, modeWarning: 'Auto: the agent runs tools without asking you.' }, entries: [] });
     await page.waitForSelector('#mode-warning:not([hidden])');
     assert.equal(await page.locator('#mode-warning').textContent(), 'Auto: the agent runs tools without asking you.');
+    assert.equal(await page.getByRole('status').filter({ hasText: 'runs tools without asking' }).count(), 1, 'a screen reader is told too');
     assert.equal(await page.locator('select[data-option-id="mode"]').inputValue(), 'ask');
     await page.locator('select[data-option-id="model"]').selectOption('large');
     assert.deepEqual(await posted('setOption'), [{ type: 'setOption', optionId: 'model', value: 'large' }]);
