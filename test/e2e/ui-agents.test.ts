@@ -6,6 +6,10 @@
  * view, answers the agent's question before the session, sends prompts in the session panel and
  * sees the replies; the agent's questions come in our form, its permissions in our modal with
  * the reject option the default; the mode shows and changes; Stop closes the turn's prompts.
+ * The session page is checked with axe-core after a streamed reply, while a permission waits
+ * (in the default theme) and with a tool call in both high-contrast themes; what axe cannot
+ * judge is read from the accessibility tree: the transcript a named log a screen reader
+ * announces (a turn once it ends), each entry named for who speaks, the prompt box labelled.
  */
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +19,8 @@ import type { Frame } from 'playwright-core';
 import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { CLAUDE_ADAPTER } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
-import { FIXTURES, versionName } from './context';
+import { axeViolations } from './axe';
+import { FIXTURES, RESULTS, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
 /** The fake model's side: AskUserQuestion for "ask me", Bash for "clean the build", else a greeting. */
@@ -40,6 +45,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
   let fake: FakeAnthropic;
   let folder: string;
   let claudeHome: string;
+  /** The Claude Code session's page, checked again in the high-contrast themes. */
+  let claudeFrame: Frame | undefined;
 
   before(async () => {
     fake = await startFakeAnthropic(model);
@@ -132,6 +139,20 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     return all;
   }
 
+  /** What axe does not check, read from the accessibility tree: the transcript a log a screen reader announces, each entry named, the prompt labelled. */
+  async function readAloud(frame: Frame): Promise<void> {
+    const tree = (await frame.locator('body').ariaSnapshot()).split('\n').map((line) => line.trim());
+    writeFileSync(join(RESULTS, versionName(), 'agents-session-aria.txt'), tree.join('\n'));
+    const log = frame.getByRole('log', { name: 'Conversation' });
+    assert.equal(await log.getAttribute('aria-live'), 'polite', 'the transcript is announced as it grows');
+    assert.equal(await log.getAttribute('aria-busy'), 'false', 'the turn has ended: what it said is read');
+    const articles = await log.getByRole('article').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')));
+    assert.deepEqual(articles.slice(0, 1), ['You'], `the person's prompt is named: ${tree.join(' | ')}`);
+    assert.ok(articles.includes('fixture'), `the reply is named for the agent: ${articles.join(', ')}`);
+    assert.ok(tree.includes('- textbox "Message to the agent":'), `the prompt box is labelled: ${tree.join(' | ')}`);
+    assert.ok(tree.includes('- button "Send"'), 'Send is named');
+  }
+
   async function newSession(agent: string): Promise<Frame> {
     const { workbench } = ui!;
     await workbench.runCommand('Elicitation Host: New Agent Session…');
@@ -174,6 +195,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.match(first, /"elicitation":\{"form":\{\},"url":\{\}\}/, 'we advertise form and URL questions');
     await waitUntil('the title from the agent', async () => (await frame.locator('#title').innerText()) === 'fixture · fix the tests', 10_000);
     await workbench.screenshot('agents-session-reply');
+    assert.deepEqual(await axeViolations(frame), [], 'axe on the session page after a streamed reply');
+    await readAloud(frame);
 
     // A form from the agent: our form panel, headed with who asks.
     await send(frame, 'form');
@@ -193,6 +216,10 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     const focused = await workbench.page.evaluate(() => document.activeElement?.textContent?.trim());
     assert.equal(focused, 'Reject', 'the default button is the reject option');
     await workbench.screenshot('agents-permission');
+    await waitUntil('the page says it waits', async () => /Waiting for your answer/.test(await frame.locator('#state').innerText()), 10_000);
+    assert.deepEqual(await axeViolations(frame), [], 'axe on the session page while a permission waits');
+    assert.equal(await frame.getByRole('status').filter({ hasText: 'Waiting for your answer' }).count(), 1, 'the wait is a status a screen reader says');
+    assert.equal(await frame.getByRole('button', { name: 'Stop' }).isVisible(), true);
     await workbench.clickDialogButton('Always allow');
     await reply(frame, 'permission: {"outcome":"selected","optionId":"always"}');
 
@@ -238,5 +265,23 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await workbench.clickDialogButton('No');
     await reply(frame, /Tool said:/, 90_000);
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'first line\n');
+    assert.deepEqual(await axeViolations(frame), [], 'axe on the session page with a refused tool call');
+    claudeFrame = frame;
   });
+
+  for (const theme of [
+    { pick: 'Dark High Contrast', workbenchClass: '.monaco-workbench.hc-black', bodyClass: 'vscode-high-contrast' },
+    { pick: 'Light High Contrast', workbenchClass: '.monaco-workbench.hc-light', bodyClass: 'vscode-high-contrast-light' },
+  ]) {
+    it(`in ${theme.pick}: axe finds nothing on the session page (its reply, tool call and mode)`, async () => {
+      const { workbench } = ui!;
+      assert.ok(claudeFrame, 'the Claude Code session is open');
+      await workbench.runCommand('Preferences: Color Theme');
+      await workbench.pick(theme.pick);
+      await workbench.page.locator(theme.workbenchClass).first().waitFor({ timeout: 20_000 });
+      await waitUntil(`the page in ${theme.pick}`, () => claudeFrame!.evaluate((c) => document.body.classList.contains(c), theme.bodyClass), 20_000);
+      assert.deepEqual(await axeViolations(claudeFrame), [], `axe on the session page in ${theme.pick}`);
+      await workbench.screenshot(`agents-session-${theme.bodyClass}`);
+    });
+  }
 });

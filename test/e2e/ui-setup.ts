@@ -29,14 +29,17 @@ export async function startUi(
   folder: string = WORKSPACE,
   /** More packaged extensions to install beside ours (a probe standing in for an agent, say). */
   moreVsix: readonly string[] = [],
+  /** `installed: false`: ours is not installed before the window opens (a scenario installs it from inside the window). */
+  options: { readonly installed?: boolean } = {},
 ): Promise<Ui> {
+  const installed = options.installed !== false;
   requireBuilt(VSIX, join(FIXTURES, 'stdio.js'));
   const vscode = await provisioned();
   const dir = mkdtempSync(join(tmpdir(), `eh-ui-${name}-`));
   const recordFile = join(dir, 'answers.jsonl');
   writeFileSync(recordFile, '');
   const extensionsDir = join(dir, 'extensions');
-  installVsix(vscode, VSIX, extensionsDir);
+  if (installed) installVsix(vscode, VSIX, extensionsDir);
   for (const vsix of moreVsix) installVsix(vscode, vsix, extensionsDir);
   const server = await startVsCodeServer({
     vscode,
@@ -48,7 +51,7 @@ export async function startUi(
   });
   let workbench: Workbench;
   try {
-    workbench = await Workbench.open(await sharedBrowser(), server, folder, join(RESULTS, `${versionName()}`));
+    workbench = await Workbench.openUrl(await sharedBrowser(), server.workbenchUrl({ folder }), join(RESULTS, `${versionName()}`), { waitForExtension: installed });
   } catch (error) {
     await server.stop();
     throw error;

@@ -119,6 +119,9 @@ describe('session page in headless Chromium', function () {
     await page.locator('button.file', { hasText: 'a.ts +2 −1' }).click();
     assert.deepEqual(await posted('openFile'), [{ type: 'openFile', path: '/work/demo/a.ts' }]);
     assert.deepEqual(await page.locator('.plan li').allTextContents(), ['✓ Clean', '▸ Test']);
+    // Each entry says who speaks: the agent by its name, a tool call by its title.
+    const log = page.getByRole('log', { name: 'Conversation' });
+    assert.deepEqual(await log.getByRole('article').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label'))), ['You', 'Tool call: Run rm -rf build', 'Tool call: Edit a.ts', 'Plan', 'fixture']);
   });
 
   it('an entry grows in place by id, and an opened section stays open', async () => {
@@ -157,17 +160,20 @@ describe('session page in headless Chromium', function () {
     await page.waitForSelector('#stop:not([hidden])');
     assert.equal(await page.locator('#send').isDisabled(), true, 'one turn at a time');
     assert.equal(await page.locator('#state').textContent(), 'Working…');
+    assert.equal(await page.locator('#transcript').getAttribute('aria-busy'), 'true', 'while a reply streams in, a screen reader waits for the whole turn');
     await page.locator('#stop').click();
     await page.locator('#prompt').press('Escape');
     assert.equal((await posted('cancel')).length, 2);
     await send({ type: 'header', header: { ...HEADER, state: 'waiting' } });
     await page.waitForFunction(() => document.getElementById('state')?.textContent?.startsWith('Waiting for your answer'));
+    assert.equal(await page.locator('#transcript').getAttribute('aria-busy'), 'false', 'waiting on the person: what the turn said so far is read');
   });
 
   it('the mode and options: current values shown, a change posted; a mode where the agent does not ask is said plainly', async () => {
     await send({ type: 'reset', header: { ...HEADER, modeWarning: 'Auto: the agent runs tools without asking you.' }, entries: [] });
     await page.waitForSelector('#mode-warning:not([hidden])');
     assert.equal(await page.locator('#mode-warning').textContent(), 'Auto: the agent runs tools without asking you.');
+    assert.equal(await page.getByRole('status').filter({ hasText: 'runs tools without asking' }).count(), 1, 'a screen reader is told too');
     assert.equal(await page.locator('select[data-option-id="mode"]').inputValue(), 'ask');
     await page.locator('select[data-option-id="model"]').selectOption('large');
     assert.deepEqual(await posted('setOption'), [{ type: 'setOption', optionId: 'model', value: 'large' }]);

@@ -41,7 +41,7 @@ function atBottom(): boolean {
 
 function showEntry(entry: TranscriptEntry): void {
   const follow = atBottom();
-  const node = entryElement(entry, actions);
+  const node = entryElement(entry, actions, header?.agent);
   node.dataset.entryId = entry.id;
   const old = shown.get(entry.id);
   if (old) {
@@ -97,6 +97,8 @@ function showHeader(next: SessionHeader): void {
   send.disabled = busy || next.state === 'closed' || next.disabledReason !== undefined;
   prompt.disabled = next.state === 'closed' || next.disabledReason !== undefined;
   stop.hidden = !busy;
+  // A reply streams in as many replacements of its entry: a screen reader hears the turn once, when it ends, not every piece.
+  transcript.setAttribute('aria-busy', String(next.state === 'running'));
 }
 
 function submit(): void {

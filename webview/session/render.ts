@@ -123,16 +123,31 @@ function fileButton(ref: FileRef, label: string, actions: EntryActions): HTMLEle
   return button;
 }
 
+/**
+ * An entry a screen reader can tell from the next: an article named for who speaks (the
+ * visible "You" or "Plan" is then hidden from it, so it is not said twice).
+ */
+function article(className: string, name: string, visibleName = false): HTMLElement {
+  const node = el('article', className);
+  node.setAttribute('aria-label', name);
+  if (visibleName) {
+    const who = el('div', 'who', name);
+    who.setAttribute('aria-hidden', 'true');
+    node.append(who);
+  }
+  return node;
+}
+
 /** One transcript entry as its element; the page replaces it whole when the entry changes. */
-export function entryElement(entry: TranscriptEntry, actions: EntryActions): HTMLElement {
+export function entryElement(entry: TranscriptEntry, actions: EntryActions, agentName = 'Agent'): HTMLElement {
   switch (entry.kind) {
     case 'user': {
-      const node = el('section', 'entry user');
-      node.append(el('div', 'who', 'You'), el('div', 'user-text', entry.text));
+      const node = article('entry user', 'You', true);
+      node.append(el('div', 'user-text', entry.text));
       return node;
     }
     case 'agent': {
-      const node = el('section', 'entry agent');
+      const node = article('entry agent', agentName);
       node.append(markdownElement(entry.markdown));
       return node;
     }
@@ -142,7 +157,7 @@ export function entryElement(entry: TranscriptEntry, actions: EntryActions): HTM
       return node;
     }
     case 'tool': {
-      const node = el('section', `entry tool status-${entry.status}`);
+      const node = article(`entry tool status-${entry.status}`, `Tool call: ${entry.title}`);
       const head = el('div', 'tool-head');
       head.append(el('span', 'tool-status', STATUS_TEXT[entry.status] ?? entry.status), el('span', 'tool-title', entry.title), el('span', 'tool-kind', entry.toolKind));
       node.append(head);
@@ -161,8 +176,7 @@ export function entryElement(entry: TranscriptEntry, actions: EntryActions): HTM
       return node;
     }
     case 'plan': {
-      const node = el('section', 'entry plan');
-      node.append(el('div', 'who', 'Plan'));
+      const node = article('entry plan', 'Plan', true);
       const list = el('ol');
       for (const step of entry.steps) list.append(el('li', `plan-${step.status}`, `${step.status === 'completed' ? '✓ ' : step.status === 'in_progress' ? '▸ ' : ''}${step.content}`));
       node.append(list);

@@ -25,11 +25,13 @@ export function sessionPageHtml(parts: SessionPageParts): string {
 <h1 id="title"></h1>
 <div id="subtitle"></div>
 <div id="options"></div>
-<div id="mode-warning" hidden></div>
+<div id="mode-warning" role="status" hidden></div>
 </header>
-<main id="transcript" aria-live="polite"></main>
+<main>
+<div id="transcript" role="log" aria-label="Conversation" aria-live="polite"></div>
+</main>
 <footer>
-<div id="state"></div>
+<div id="state" role="status"></div>
 <div class="composer">
 <textarea id="prompt" rows="3" aria-label="Message to the agent" placeholder="Ask the agent (Enter sends, Shift+Enter for a new line)"></textarea>
 <button id="send" type="button">Send</button>
