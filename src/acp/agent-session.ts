@@ -6,6 +6,7 @@
  */
 import { basename } from 'node:path';
 import type { ClientContext, ContentBlock, NewSessionResponse, SessionConfigOption, SessionUpdate, SetSessionConfigOptionRequest, StopReason } from '@agentclientprotocol/sdk';
+import { endedByThePerson } from '../elicitation/ended-by-person';
 import { Listeners } from '../mcp/listeners';
 import { type CommandView, type ConfigOptionView, configOptionViews, type ModeView, type SessionEvent, SessionUpdates } from './session-events';
 
@@ -98,7 +99,8 @@ export class AgentSession {
   cancel(): void {
     const turn = this.turn;
     if (!turn) return;
-    turn.abort(new Error('the turn was cancelled'));
+    // The person pressed Stop: their questions close without a notice saying so.
+    turn.abort(endedByThePerson('the turn was cancelled'));
     void this.agent.notify('session/cancel', { sessionId: this.id }).catch(() => undefined);
   }
 

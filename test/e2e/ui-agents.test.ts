@@ -236,6 +236,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await frame.locator('#stop').click();
     await reply(frame, 'Stopped.');
     await waitUntil('the question withdrawn', async () => (await workbench.pendingStatus()) === '', 20_000);
+    // The person stopped it: no notice that its question closed. Such a notice is sent in the turn
+    // the question closes, before the status bar's refresh waited for above.
+    assert.deepEqual((await workbench.notifications()).filter((n) => /closed: the turn was cancelled/.test(n)), [], 'no "question closed" notice after Stop');
     await workbench.screenshot('agents-stopped');
   });
 

@@ -13,6 +13,7 @@ import type { InputRequest, UrlInputRequest } from '../../elicitation/request';
 import type { InputStore } from '../../elicitation/store';
 import { toAnswerValue } from '../../elicitation/validation';
 import { checkUrl } from '../../elicitation/url-check';
+import { isEndedByThePerson } from '../../elicitation/ended-by-person';
 import { dialogChoices, mayUseModal } from './dialog-choices';
 import { MutedServers } from './mutes';
 import { type Dialog, errorText, showDialog, showError, showInfo } from '../notify';
@@ -43,6 +44,8 @@ type DialogEnd<T> = T | undefined | 'declined' | 'deferred' | 'aborted';
 /** Says, without blocking, that a prompt closed because its request ended elsewhere. */
 export function tellRequestEnded(request: InputRequest, signal: AbortSignal, dialogLeftOpen = false): void {
   const reason: unknown = signal.reason;
+  // Closed by the person elsewhere (Stop): they saw it; only a dialog left open needs a word.
+  if (isEndedByThePerson(reason) && !dialogLeftOpen) return;
   const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the question was withdrawn';
   if (/is finished$/.test(why)) return;
   // A modal dialog cannot be closed for us: say that its buttons no longer answer anything.
