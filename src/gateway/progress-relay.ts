@@ -35,6 +35,8 @@ export class ProgressRelay {
   private last = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
+  /** What the server's side said as its question opened ("todos is waiting for your answer"): the heartbeat says it. */
+  private askingMessage: string | undefined;
 
   /** `sink` undefined: the caller gave no progress token, and nothing is sent. */
   constructor(private readonly sink: ProgressSink | undefined) {}
@@ -43,6 +45,12 @@ export class ProgressRelay {
   forward(progress: UpstreamProgress): void {
     // "The question ended" is for our own progress view; the agent's heartbeat covers the wait.
     if (!this.sink || (progress.asking === false && progress.message === undefined && progress.progress === undefined)) return;
+    if (progress.asking !== undefined && this.unsubscribe) {
+      // A question opening or ending: while the heartbeat watches, its first note says it, a
+      // moment later (FIRST_BEAT_AFTER_MS), not in the turn our form starts being drawn.
+      this.askingMessage = progress.asking ? progress.message : undefined;
+      if (progress.progress === undefined) return;
+    }
     const value = typeof progress.progress === 'number' && Number.isFinite(progress.progress) && progress.progress > this.last ? progress.progress : this.last + 1;
     const total = typeof progress.total === 'number' && progress.total >= value ? progress.total : undefined;
     this.emit({ progress: value, ...(total !== undefined && { total }), ...(progress.message !== undefined && { message: progress.message }) });
@@ -93,7 +101,7 @@ export class ProgressRelay {
   }
 
   private beat(): void {
-    this.emit({ progress: this.last + 1, message: 'Waiting for the person to answer a question in VS Code' });
+    this.emit({ progress: this.last + 1, message: this.askingMessage ?? 'Waiting for the person to answer a question in VS Code' });
   }
 
   private stopBeating(): void {

@@ -8,14 +8,19 @@
  * again at once does not make it flicker). For the same reason the call starts in the status
  * bar, and the notification comes only if the call runs a moment without asking: a call that
  * asks at once (most that ask) never flashes a notification, whose coming and going would
- * also slow the form being drawn beside it.
+ * also slow the form being drawn beside it. The status bar's progress itself starts a moment
+ * after the call, once any prompt the call raised at once is drawn (src/ui/after-prompts.ts):
+ * begun in the same turn, it was drawn in the workbench's thread beside a new form panel.
  */
 import * as vscode from 'vscode';
 import type { CallProgress } from '../../mcp/ports';
+import { refreshAfterPrompts } from '../after-prompts';
 import { linkSafe, statusSafe } from '../text';
 
 /** How long the call must go on without a question before its notification shows, at first and again after one. */
 const NOTIFICATION_AFTER_MS = 800;
+/** How long after the call its status bar progress starts (later still while a new form panel is drawn). */
+const STATUS_AFTER_MS = 100;
 
 interface Phase {
   readonly location: vscode.ProgressLocation;
@@ -29,6 +34,10 @@ export class CallProgressView implements vscode.Disposable {
   private lastMessage: string | undefined;
   private notifyTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** Starts the status bar's progress, unless something shows the call by then. */
+  private readonly statusSoon = refreshAfterPrompts(() => {
+    if (!this.phase) this.open(vscode.ProgressLocation.Window);
+  }, STATUS_AFTER_MS);
 
   /**
    * @param title who runs what ("plan_trip on fixture")
@@ -38,7 +47,7 @@ export class CallProgressView implements vscode.Disposable {
     private readonly title: string,
     private readonly stop: () => void,
   ) {
-    this.open(vscode.ProgressLocation.Window);
+    this.statusSoon();
     this.notifyLater();
   }
 
@@ -54,8 +63,10 @@ export class CallProgressView implements vscode.Disposable {
     if (progress.asking === true) {
       this.openQuestions++;
       this.cancelNotify();
-      if (this.phase?.location !== vscode.ProgressLocation.Window) this.open(vscode.ProgressLocation.Window);
-      else this.phase.report(this.lastMessage);
+      // The notification gives way at once (it would cover the form's buttons); the status bar's progress, if not shown yet, comes once the prompt is drawn.
+      if (this.phase?.location === vscode.ProgressLocation.Notification) this.open(vscode.ProgressLocation.Window);
+      else if (this.phase) this.phase.report(this.lastMessage);
+      else this.statusSoon();
       return;
     }
     if (progress.asking === false) {
@@ -100,6 +111,7 @@ export class CallProgressView implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     this.cancelNotify();
+    this.statusSoon.cancel();
     this.phase?.end();
     this.phase = undefined;
   }
