@@ -34,6 +34,15 @@ import { startUi, type Ui, uiHooks } from './ui-setup';
 const WALKTHROUGH_TITLE = 'Get Started with Elicitation Host';
 const step = (id: string): string => `button.getting-started-step[data-step-id$="#getStarted#${id}"]`;
 
+/** Waits for our walkthrough's editor, saves a screenshot, and checks its five steps in order. */
+async function walkthroughShown(wb: Workbench, shot: string): Promise<void> {
+  await wb.page.locator('.gettingStartedContainer', { hasText: WALKTHROUGH_TITLE }).first().waitFor({ timeout: 60_000 });
+  await wb.page.locator(step('trySample')).first().waitFor();
+  await wb.screenshot(shot);
+  const steps = await wb.page.locator('button.getting-started-step').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-step-id')?.split('#').pop()));
+  assert.deepEqual(steps, ['addServer', 'trySample', 'runTool', 'connectAgent', 'whereAnswers']);
+}
+
 /** The document of the webview that shows this text (the walkthrough's own markdown is a webview too). */
 async function webviewWith(workbench: Workbench, selector: string, text: string): Promise<FrameLocator> {
   const frames = workbench.page.frameLocator('iframe.webview');
@@ -79,22 +88,14 @@ describe(`UI: the Get Started walkthrough (VS Code ${versionName()})`, function 
       return (await box.inputValue()) === VSIX;
     }, 10_000);
     await box.press('Enter');
-    await wb.page.locator('.gettingStartedContainer', { hasText: WALKTHROUGH_TITLE }).first().waitFor({ timeout: 60_000 });
-    await wb.page.locator(step('trySample')).first().waitFor();
-    await wb.screenshot('walkthrough-opened-on-install');
-    const steps = await wb.page.locator('button.getting-started-step').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-step-id')?.split('#').pop()));
-    assert.deepEqual(steps, ['addServer', 'trySample', 'runTool', 'connectAgent', 'whereAnswers']);
+    await walkthroughShown(wb, 'walkthrough-opened-on-install');
     await wb.page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 20_000 });
   });
 
   it('Get Started opens the walkthrough with its five steps, the sample not done before it is done', async () => {
     const wb = ui!.workbench;
     await wb.runCommand('Elicitation Host: Get Started');
-    await wb.page.locator('.gettingStartedContainer', { hasText: WALKTHROUGH_TITLE }).first().waitFor({ timeout: 60_000 });
-    await wb.page.locator(step('trySample')).first().waitFor();
-    await wb.screenshot('walkthrough-opened');
-    const steps = await wb.page.locator('button.getting-started-step').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-step-id')?.split('#').pop()));
-    assert.deepEqual(steps, ['addServer', 'trySample', 'runTool', 'connectAgent', 'whereAnswers']);
+    await walkthroughShown(wb, 'walkthrough-opened');
     assert.equal(await wb.page.locator(step('trySample')).getAttribute('aria-checked'), 'false', 'not done before it is done');
   });
 
