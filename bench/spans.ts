@@ -15,7 +15,7 @@ import { openToolList, type ResultTabs } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
 import { agentInputClosed, declineForm, events, medians, pastRunConfirmation, type PlainFrom, plainWebviews, toolApiEvent } from './forms';
 import type { Row } from './row';
-import { median, round } from './stats';
+import { inTurn, median, round } from './stats';
 
 const SAMPLES = 20;
 
@@ -89,22 +89,29 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
   let record = ui.records().filter((r) => r.tool === 'ask_form_now:received').length;
   let runs = events(benchLog).filter((e) => e.event === 'toolPicked').length;
   /**
-   * Each sample's floor is taken just before it, from the same state (the workbench changes as
-   * result tabs pile up): for Run Tool, a plain webview made as a quick pick of ours is accepted
+   * Each sample's floor is taken beside it (before it in even samples, after it in odd ones),
+   * from the same state (the workbench changes as result tabs pile up): for Run Tool, a plain webview made as a quick pick of ours is accepted
    * with Enter; for the tool API, one made as a call of the tool API (to wait_now, which asks
    * nothing) reaches our gateway.
    */
-  const paired = async (measure: () => Promise<Omit<Spans, 'plainWebview' | 'ratio'>>, from: PlainFrom): Promise<Spans> => {
-    await agentInputClosed(workbench);
-    const [plain] = await plainWebviews(workbench, benchLog, 1, from);
-    await agentInputClosed(workbench);
-    const spans = await measure();
+  const paired = async (pair: number, measure: () => Promise<Omit<Spans, 'plainWebview' | 'ratio'>>, from: PlainFrom): Promise<Spans> => {
+    const [[plain], spans] = await inTurn(
+      pair,
+      async () => {
+        await agentInputClosed(workbench);
+        return plainWebviews(workbench, benchLog, 1, from);
+      },
+      async () => {
+        await agentInputClosed(workbench);
+        return measure();
+      },
+    );
     return { ...spans, plainWebview: plain, ratio: spans.arrivalToFocus / plain };
   };
   const runTool: Spans[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     runTool.push(
-      await paired(async () => {
+      await paired(i, async () => {
         await openToolList(workbench, 'fixture');
         await workbench.typeInQuickInput('ask_form_now');
         await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'ask_form_now' }).first().waitFor();
@@ -120,7 +127,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
   const lm: Spans[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     lm.push(
-      await paired(async () => {
+      await paired(i, async () => {
         const calls = events(benchLog).filter((e) => e.event === 'invokeTool').length;
         // The floor's own tool call went through the gateway too: this call's is the next one.
         const gateway = events(benchLog).filter((e) => e.event === 'gatewayToolCall').length;

@@ -27,3 +27,17 @@ export function againstBaseline(ours: readonly number[], bare: readonly number[]
     bareP90Ms: round(percentile(bare, 90)),
   };
 }
+
+/**
+ * One pair's two sides, the baseline first in even pairs and ours first in odd ones: whatever
+ * the side that goes first leaves behind (a panel still tearing down, a warmed cache) falls on
+ * each side equally often, so the ratio's median does not carry an order's cost.
+ */
+export async function inTurn<B, O>(pair: number, baseline: () => Promise<B>, ours: () => Promise<O>): Promise<[B, O]> {
+  if (pair % 2 === 0) {
+    const b = await baseline();
+    return [b, await ours()];
+  }
+  const o = await ours();
+  return [await baseline(), o];
+}

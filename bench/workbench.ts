@@ -23,7 +23,7 @@ import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
 import { QUIET_BEFORE_MS } from './quiet';
 import type { Row } from './row';
-import { median, round } from './stats';
+import { inTurn, median, round } from './stats';
 
 const SAMPLES = 20;
 
@@ -81,8 +81,8 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       const plain: number[] = [];
       const ours: number[] = [];
       const fromSend: number[] = [];
-      for (let i = 0; i < SAMPLES; i++) {
-        // The floor: a plain showQuickPick, timed from the extension host's call.
+      // The floor: a plain showQuickPick, timed from the extension host's call.
+      const plainOnce = async (): Promise<void> => {
         const shown = stampWhen(page, quickInputShows('Plain quick pick (benchmark)', 'Accept'));
         // If anything below fails, the page closes under this promise: that is not the error to report.
         shown.catch(() => undefined);
@@ -92,9 +92,10 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
         plain.push(visibleAt - calledAt);
         await page.keyboard.press('Escape');
         await workbench.waitForQuickInputHidden();
-
-        // Ours: a confirm, timed from the server's send. Watching starts before the tool runs
-        // (only the confirm's own text ends the wait).
+      };
+      // Ours: a confirm, timed from the server's send. Watching starts before the tool runs
+      // (only the confirm's own text ends the wait).
+      const oursOnce = async (): Promise<void> => {
         const confirmShown = stampWhen(page, quickInputShows('fixture', 'has a question of its own'));
         confirmShown.catch(() => undefined);
         await runTool(workbench, 'fixture', 'ask_later', String(QUIET_BEFORE_MS));
@@ -109,7 +110,8 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
         await ui.nextRecord('ask_later');
         await workbench.waitForQuickInputHidden();
         await results.next();
-      }
+      };
+      for (let i = 0; i < SAMPLES; i++) await inTurn(i, plainOnce, oursOnce);
       const plainMedian = median(plain);
       const oursMedian = median(ours);
       figures.results.visible = {
@@ -126,7 +128,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
         ours: `${round(oursMedian, 1)} ms`,
         baseline: `${round(plainMedian, 1)} ms (plain showQuickPick)`,
         ratio: round(oursMedian / plainMedian, 2),
-        target: '< 1.1',
+        target: '<= 1.02',
       });
     }
     if (which.forms) {

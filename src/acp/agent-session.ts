@@ -86,6 +86,7 @@ export class AgentSession {
     const blocks: ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : [...prompt];
     this.firstPrompt ??= blocks.find((b) => b.type === 'text')?.text;
     const turn = (this.turn = new AbortController());
+    this.updates.startTurn();
     try {
       const response = await this.agent.request('session/prompt', { sessionId: this.id, prompt: blocks });
       this.events.fire({ type: 'turn-end', stopReason: response.stopReason });
@@ -102,6 +103,7 @@ export class AgentSession {
     // The person pressed Stop: their questions close without a notice saying so.
     turn.abort(endedByThePerson('the turn was cancelled'));
     void this.agent.notify('session/cancel', { sessionId: this.id }).catch(() => undefined);
+    for (const toolCall of this.updates.cancelTurn()) this.events.fire({ type: 'tool-call', toolCall, first: false });
   }
 
   async setMode(modeId: string): Promise<void> {

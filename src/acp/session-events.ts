@@ -11,7 +11,8 @@ export interface ToolCallView {
   readonly id: string;
   readonly title: string;
   readonly kind: string;
-  readonly status: 'pending' | 'in_progress' | 'completed' | 'failed';
+  /** ACP's statuses, and ours: `cancelled` once the person stopped its turn and the agent has not finished it since. */
+  readonly status: 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
   /** Text the tool call carries (its output, a description). */
   readonly text: readonly string[];
   readonly diffs: readonly { readonly path: string; readonly oldText?: string; readonly newText: string }[];
@@ -115,11 +116,36 @@ export function configOptionViews(options: readonly SessionConfigOption[]): Conf
 /** Follows one session's updates: the tool calls' merged state, and the event each update makes. */
 export class SessionUpdates {
   private readonly toolCalls = new Map<string, ToolCallView>();
+  /** The tool calls the running turn made or updated. */
+  private readonly turnCalls = new Set<string>();
 
   constructor(private readonly modeName: (id: string) => ModeView) {}
 
   toolCall(id: string): ToolCallView | undefined {
     return this.toolCalls.get(id);
+  }
+
+  /** A new turn starts: the tool calls it makes are its own. */
+  startTurn(): void {
+    this.turnCalls.clear();
+  }
+
+  /**
+   * The person stopped the turn: its tool calls not finished are cancelled from now on, as ACP
+   * asks of a client when it sends `session/cancel` (the agent need not say so). An update the
+   * agent sends after still applies. Returns the calls changed.
+   */
+  cancelTurn(): ToolCallView[] {
+    const changed: ToolCallView[] = [];
+    for (const id of this.turnCalls) {
+      const call = this.toolCalls.get(id);
+      if (!call || (call.status !== 'pending' && call.status !== 'in_progress')) continue;
+      const cancelled = { ...call, status: 'cancelled' as const };
+      this.toolCalls.set(id, cancelled);
+      changed.push(cancelled);
+    }
+    this.turnCalls.clear();
+    return changed;
   }
 
   /** The event for one update; undefined for what nobody renders (usage, compaction). */
@@ -135,6 +161,7 @@ export class SessionUpdates {
         const first = !this.toolCalls.has(update.toolCallId);
         const view = merge(this.toolCalls.get(update.toolCallId), update);
         this.toolCalls.set(update.toolCallId, view);
+        this.turnCalls.add(update.toolCallId);
         return { type: 'tool-call', toolCall: view, first };
       }
       case 'plan':

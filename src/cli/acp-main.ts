@@ -53,7 +53,7 @@ class TurnPrinter {
     this.flush();
     switch (event.type) {
       case 'tool-call':
-        if (event.first || event.toolCall.status === 'completed' || event.toolCall.status === 'failed') {
+        if (event.first || event.toolCall.status === 'completed' || event.toolCall.status === 'failed' || event.toolCall.status === 'cancelled') {
           this.out.line(`[tool] ${event.toolCall.title} (${event.toolCall.kind}): ${event.toolCall.status}`, { type: 'tool_call', id: event.toolCall.id, title: event.toolCall.title, kind: event.toolCall.kind, status: event.toolCall.status });
         }
         return;

@@ -12,7 +12,8 @@
 import { isRecord } from '../elicitation/is-record';
 import { cspViolationOf, shortString } from './protocol';
 
-export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+/** ACP's, and `cancelled`: its turn stopped by the person and not finished by the agent since. */
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
 export type PlanStatus = 'pending' | 'in_progress' | 'completed';
 
 export interface FileRef {

@@ -145,7 +145,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     writeFileSync(join(RESULTS, versionName(), 'agents-session-aria.txt'), tree.join('\n'));
     const log = frame.getByRole('log', { name: 'Conversation' });
     assert.equal(await log.getAttribute('aria-live'), 'polite', 'the transcript is announced as it grows');
-    assert.equal(await log.getAttribute('aria-busy'), 'false', 'the turn has ended: what it said is read');
+    // The turn's end comes after its last chunk and title: once it has, the log is no longer busy and what it said is read.
+    await waitUntil('the log no longer busy after the turn', async () => (await log.getAttribute('aria-busy')) === 'false', 10_000);
     const articles = await log.getByRole('article').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')));
     assert.deepEqual(articles.slice(0, 1), ['You'], `the person's prompt is named: ${tree.join(' | ')}`);
     assert.ok(articles.includes('fixture'), `the reply is named for the agent: ${articles.join(', ')}`);
@@ -190,7 +191,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.equal(await frame.locator('select[data-option-id="__mode"]').inputValue(), 'ask', 'the current mode is shown');
 
     await send(frame, 'hello');
-    const first = await reply(frame, 'Hello from the fixture.');
+    // The greeting and what the agent was told come in separate chunks: wait for the last one.
+    const first = await reply(frame, /Hello from the fixture\.[\s\S]*before the session: [\s\S]*client: \{/);
     assert.match(first, /before the session: \{"action":"accept","content":\{"workspace":"shop"\}\}/, `the answer before the session reached the agent: ${first}`);
     assert.match(first, /"elicitation":\{"form":\{\},"url":\{\}\}/, 'we advertise form and URL questions');
     await waitUntil('the title from the agent', async () => (await frame.locator('#title').innerText()) === 'fixture · fix the tests', 10_000);
@@ -235,6 +237,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await workbench.page.locator('.tab', { hasText: 'fixture: fix the tests' }).click();
     await frame.locator('#stop').click();
     await reply(frame, 'Stopped.');
+    // The stopped turn's tool call, which the fixture never finishes, is marked cancelled (ACP asks that of the client).
+    const stoppedCall = frame.locator('.entry.tool', { hasText: 'Choose a colour' }).last();
+    await waitUntil("the stopped turn's tool call cancelled", async () => /^cancelled$/i.test((await stoppedCall.locator('.tool-status').innerText()).trim()), 10_000);
     await waitUntil('the question withdrawn', async () => (await workbench.pendingStatus()) === '', 20_000);
     // The person stopped it: no notice that its question closed. Such a notice is sent in the turn
     // the question closes, before the status bar's refresh waited for above.

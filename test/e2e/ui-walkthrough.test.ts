@@ -102,6 +102,11 @@ describe(`UI: the Get Started walkthrough (VS Code ${versionName()})`, function 
   it('"Try it with no server" completes by answering the sample: a confirm, a form and a link, headed Sample, nothing sent', async () => {
     const wb = ui!.workbench;
     await wb.page.locator(step('trySample')).click();
+    // VS Code's walkthrough moves the focus to a step it opens a moment later (its slide's
+    // 250 ms): wait for that, as a person's next click comes after it, or the focus lands on the
+    // step after the sample's pick came up and the Enter meant for the pick goes to the step.
+    await waitUntil('the opened step to take the focus', () =>
+      wb.page.evaluate((selector) => document.activeElement === document.querySelector(selector), step('trySample')), 10_000);
     await wb.page.locator('.getting-started-step.expanded .monaco-button, .getting-started-step.expanded a', { hasText: 'Try a Sample Question' }).first().click();
     // The confirm, in the quick pick, headed with who asks.
     await wb.waitForQuickInputTitle('Sample');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { findRequest, openRequests } from '../../src/elicitation/store';
 import { CallError } from '../../src/mcp/errors';
+import { endedByThePerson, isEndedByThePerson } from '../../src/elicitation/ended-by-person';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { withHost, type HttpFixture, startHttpFixture, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil, waitUntilGone } from '../support/wait';
@@ -189,8 +190,25 @@ describe('connection: every fixture, over both transports', () => {
           cancelled.abort(new Error('You cancelled the call'));
           // The question closes with the cancel itself, before the call's promise settles.
           assert.equal(prompter.asked[0].options.signal.aborted, true);
+          // Not the person's Stop: the prompt says why it closed.
+          assert.equal(isEndedByThePerson(prompter.asked[0].options.signal.reason), false);
           await assert.rejects(call, /You cancelled the call/);
           await waitUntil('the request to leave the open list', () => openRequests(host.store.state).length === 0);
+        });
+      });
+
+      it("the person's own Stop of the call closes its question as theirs: no notice that it closed", async () => {
+        const prompter = new ScriptedPrompter([waitForAbort]);
+        await withHost(prompter, async (host) => {
+          const c = await host.connect(definition());
+          const stopped = new AbortController();
+          const call = c.callTool('book_restaurant', {}, { signal: stopped.signal });
+          await waitUntil('the question to be open', () => openRequests(host.store.state).length === 1);
+          stopped.abort(endedByThePerson('You stopped book_restaurant'));
+          const reason: unknown = prompter.asked[0].options.signal.reason;
+          assert.equal(isEndedByThePerson(reason), true, 'marked as the person\'s');
+          assert.match((reason as Error).message, /the call to .* ended/);
+          await assert.rejects(call, /You stopped book_restaurant/);
         });
       });
     });

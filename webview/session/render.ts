@@ -109,7 +109,7 @@ export function markdownElement(markdown: string): HTMLElement {
   return root;
 }
 
-const STATUS_TEXT: Record<string, string> = { pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed' };
+const STATUS_TEXT: Record<string, string> = { pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed', cancelled: 'cancelled' };
 
 export interface EntryActions {
   openFile(ref: FileRef): void;

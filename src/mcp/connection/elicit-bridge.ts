@@ -14,6 +14,7 @@ import type { CallProgress, Caller, ConnectionSettings, Sampler, ServerLog, UrlF
 import type { ToolInfo } from '../tool-info';
 import type { Watchdog } from './watchdog';
 import { isRecord } from '../../elicitation/is-record';
+import { endedByThePerson, isEndedByThePerson } from '../../elicitation/ended-by-person';
 
 /** The one protocol version without elicitation modes: form only. */
 const FORM_ONLY_PROTOCOL = '2025-06-18';
@@ -122,7 +123,10 @@ export class ElicitBridge {
     if (serverSignal.aborted) onServerAbort();
     serverSignal.addEventListener('abort', onServerAbort, { once: true });
     const onCallAbort = (): void => {
-      if (calls.every((c) => c.signal.aborted)) controller.abort(new Error(`the call to ${calls.map((c) => c.name).join(' and ')} ended`));
+      if (!calls.every((c) => c.signal.aborted)) return;
+      const why = `the call to ${calls.map((c) => c.name).join(' and ')} ended`;
+      // Every call stopped by the person (Run Tool's Stop): its questions close quietly, as they saw it.
+      controller.abort(calls.every((c) => isEndedByThePerson(c.signal.reason)) ? endedByThePerson(why) : new Error(why));
     };
     // A 2025-era question cannot say which call it belongs to, so it watches every call in flight,
     // and each call is watched by every open question: up to the broker's cap, which grows with the calls.

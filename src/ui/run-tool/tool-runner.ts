@@ -17,6 +17,7 @@ import type { ServerManager } from '../../mcp/servers/manager';
 import { formatToolResult } from '../../mcp/result-format';
 import { argumentSkeleton } from '../../mcp/tool-args';
 import type { ResultSink } from '../../elicitation/history';
+import { endedByThePerson } from '../../elicitation/ended-by-person';
 import { CallProgressView } from './call-progress';
 import { errorText, showError, showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
@@ -172,7 +173,7 @@ export class ToolRunner {
     const cancel = new AbortController();
     const startedAt = Date.now();
     // Out of the way of the call's own questions (see call-progress.ts).
-    const progress = new CallProgressView(`${name} on ${server}`, () => cancel.abort(new Error(`You stopped ${name}`)));
+    const progress = new CallProgressView(`${name} on ${server}`, () => cancel.abort(endedByThePerson(`You stopped ${name}`)));
     // A task-backed call: said at once (its status messages follow), and how it ended.
     let task: TaskInfo | undefined;
     const onTask = (seen: TaskInfo): void => {
