@@ -84,7 +84,7 @@ export async function benchSpans(ui: Ui, benchLog: string, resultTabs: ResultTab
 
 async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<SpansFigures> {
   const { workbench } = ui;
-  process.stdout.write(`spans: ${SAMPLES} calls from Run Tool's Enter, ${SAMPLES} from vscode.lm.invokeTool through the gateway, each to a new form's field focused, each after a new plain webview form…\n`);
+  process.stdout.write(`spans: ${SAMPLES} calls from Run Tool's Enter, ${SAMPLES} from vscode.lm.invokeTool through the gateway, each to a new form's field focused, each paired with a new plain webview form, the two in turn…\n`);
   let form = events(benchLog).filter((e) => e.event === 'formShown').length;
   let record = ui.records().filter((r) => r.tool === 'ask_form_now:received').length;
   let runs = events(benchLog).filter((e) => e.event === 'toolPicked').length;
@@ -164,7 +164,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
       target: '< 20 ms',
     });
     rows.push({
-      measure: `from ${label}: the question's arrival to the field focused (new panel; each against a new plain webview form just before it, ${label === "Run Tool's Enter" ? 'made as a quick pick is accepted with Enter' : 'made as a tool API call reaches our gateway'}, median of the ratios)`,
+      measure: `from ${label}: the question's arrival to the field focused (new panel; each against a new plain webview form made beside it, the two in turn, ${label === "Run Tool's Enter" ? 'made as a quick pick is accepted with Enter' : 'made as a tool API call reaches our gateway'}, median of the ratios)`,
       ours: `${m.arrivalToFocus} ms`,
       baseline: `${m.plainWebview} ms (new plain webview form)`,
       ratio: round(m.ratio, 2),

@@ -47,6 +47,7 @@ import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND } from './ui/
 import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/run-tool/tool-runner';
 import { TRY_SAMPLE_COMMAND, trySampleQuestion } from './ui/run-tool/sample-question';
+import { openGetStarted } from './ui/get-started';
 import { vsCodeUrlFlow } from './ui/links/url-flow';
 import { reportRefusedLink } from './ui/links/url-prompt';
 
@@ -246,8 +247,8 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     vscode.commands.registerCommand('elicitationHost.manageTrust', () => vscode.commands.executeCommand('workbench.trust.manage')),
     vscode.commands.registerCommand(SHOW_PENDING_COMMAND, async () => openPending(await pickPendingRequest(store, quickInput))),
     // The Get Started walkthrough: its sample, its own opener, and whether a server is configured (its first step's completion).
-    vscode.commands.registerCommand(TRY_SAMPLE_COMMAND, () => report(trySampleQuestion(broker, connectionSettings().applyDefaults))),
-    vscode.commands.registerCommand('elicitationHost.getStarted', () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#getStarted`, false)),
+    vscode.commands.registerCommand(TRY_SAMPLE_COMMAND, (from?: unknown) => report(trySampleQuestion(broker, connectionSettings().applyDefaults, from))),
+    vscode.commands.registerCommand('elicitationHost.getStarted', () => openGetStarted(`${context.extension.id}#getStarted`)),
     { dispose: manager.onDidChange.add(() => void vscode.commands.executeCommand('setContext', 'elicitationHost.hasServers', manager.servers.length > 0)) },
     vscode.commands.registerCommand(OPEN_PENDING_COMMAND, (id?: string) => openPending(id)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => report(manager.trustChanged())),

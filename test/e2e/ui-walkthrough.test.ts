@@ -17,12 +17,13 @@
  * would, or the install goes unheard. An install before the server starts (the other
  * scenarios' way) is never "installed in this session", so nothing opens by itself.
  *
- * Registered on the newest VS Code only (not skipped: a skip counts as a failure). On 1.103 the
- * same scenarios passed when this spec ran alone, but in a whole clean-clone run the .vsix
+ * The install scenario is registered on the newest VS Code only (not skipped: a skip counts as a
+ * failure). On 1.103 it passed when this spec ran alone, but in a whole clean-clone run the .vsix
  * installed from the running window never registered (60 s later its commands were not in the
- * palette): the install-without-reload of 1.103's web workbench is not dependable, and with the
- * extension installed before the window starts, 1.103's "Get Started" did not show the
- * walkthrough within 60 s either.
+ * palette): the install-without-reload of 1.103's web workbench is not dependable. There the
+ * window starts with the extension installed and the other scenarios run. They found that
+ * 1.103, asked for a walkthrough its lazily created service has not registered yet, opens the
+ * first one it has (its own "Setup VS Code Web"): Get Started now asks again (src/ui/get-started.ts).
  */
 import { strict as assert } from 'node:assert';
 import type { FrameLocator } from 'playwright-core';
@@ -56,22 +57,19 @@ async function webviewWith(workbench: Workbench, selector: string, text: string)
   }, 30_000);
 }
 
-const WALKTHROUGH_SCENARIOS_RUN = versionName() === 'newest';
+/** Installing from inside the running window: on the newest VS Code only (see the header). */
+const INSTALL_SCENARIO_RUNS = versionName() === 'newest';
 
 describe(`UI: the Get Started walkthrough (VS Code ${versionName()})`, function () {
   this.timeout(6 * 60_000);
   let ui: Ui | undefined;
-  const it = (title: string, body: () => Promise<void>): void => {
-    if (WALKTHROUGH_SCENARIOS_RUN) globalThis.it(title, body);
-  };
 
   before(async function () {
-    if (!WALKTHROUGH_SCENARIOS_RUN) return;
-    ui = await startUi('walkthrough', { 'elicitationHost.servers': {}, 'elicitationHost.autoStart': [], 'workbench.welcomePage.walkthroughs.openOnInstall': true }, {}, undefined, [], { installed: false });
+    ui = await startUi('walkthrough', { 'elicitationHost.servers': {}, 'elicitationHost.autoStart': [], 'workbench.welcomePage.walkthroughs.openOnInstall': true }, {}, undefined, [], { installed: !INSTALL_SCENARIO_RUNS });
   });
   uiHooks(() => ui);
 
-  it('installed in a running window, VS Code opens the walkthrough by itself', async () => {
+  if (INSTALL_SCENARIO_RUNS) it('installed in a running window, VS Code opens the walkthrough by itself', async () => {
     const wb = ui!.workbench;
     // A new window shows VS Code's Welcome page (the harness's quiet settings turn that off); it
     // brings up the walkthroughs service, which from then on hears what is installed.

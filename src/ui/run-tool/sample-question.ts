@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Broker } from '../../elicitation/broker';
 import { askSample, sampleSummary } from '../../elicitation/sample-questions';
 import { showInfo } from '../notify';
+import { isRecord } from '../../elicitation/is-record';
 
 export const TRY_SAMPLE_COMMAND = 'elicitationHost.trySample';
 /**
@@ -16,7 +17,15 @@ export const TRY_SAMPLE_COMMAND = 'elicitationHost.trySample';
  */
 export const SAMPLE_TRIED_CONTEXT = 'elicitationHost.sampleTried';
 
-export async function trySampleQuestion(broker: Broker, applyDefaults: boolean): Promise<void> {
+/**
+ * VS Code's walkthrough moves the keyboard focus to the step whose button was clicked a moment
+ * after the click (250 ms, its slide's time), and our question keeps its place on screen when
+ * the focus leaves it: asked at once, it lost the keys typed into it to the walkthrough.
+ */
+const AFTER_WALKTHROUGH_FOCUS_MS = 400;
+
+export async function trySampleQuestion(broker: Broker, applyDefaults: boolean, from?: unknown): Promise<void> {
+  if (isRecord(from) && from.from === 'walkthrough') await new Promise((resolve) => setTimeout(resolve, AFTER_WALKTHROUGH_FOCUS_MS));
   const answered = await askSample(broker, { signal: new AbortController().signal, applyDefaults });
   await vscode.commands.executeCommand('setContext', SAMPLE_TRIED_CONTEXT, true);
   void showInfo(sampleSummary(answered));

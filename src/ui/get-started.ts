@@ -1,0 +1,47 @@
+/**
+ * Elicitation Host: Get Started, which opens our walkthrough. VS Code creates its walkthroughs
+ * service on first use and registers the extensions' walkthroughs a moment after. Asked for one
+ * not registered yet, VS Code 1.103 opens the first walkthrough it has (its own "Setup VS Code
+ * Web"), and asked again over that tab it keeps it; 1.139 waits for ours. The extension cannot
+ * see which walkthrough a tab shows (its label reaches us as "Welcome" either way), so before
+ * 1.139 the first time in a window the tab just opened is closed and ours asked for again once
+ * it has had time to register; after that VS Code has it.
+ */
+import * as vscode from 'vscode';
+
+/** The first VS Code seen to wait for a walkthrough still registering (1.103 does not). */
+const WAITS_FROM: readonly [number, number] = [1, 139];
+/** The registration is a turn or two of VS Code's away: time enough for it. */
+const REGISTERED_AFTER_MS = 300;
+
+let askedInThisWindow = false;
+
+export async function openGetStarted(walkthroughId: string): Promise<void> {
+  const open = (): Thenable<unknown> => vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false);
+  const first = !askedInThisWindow;
+  askedInThisWindow = true;
+  await open();
+  if (!first || waitsForWalkthroughs(vscode.version)) return;
+  await new Promise((resolve) => setTimeout(resolve, REGISTERED_AFTER_MS));
+  const opened = vscode.window.tabGroups.activeTabGroup.activeTab;
+  // Only the Welcome editor this command opened (a tab of no kind the API knows); anything else the person moved to stays.
+  if (!opened || KNOWN_INPUTS.some((kind) => opened.input instanceof kind)) return;
+  await vscode.window.tabGroups.close(opened);
+  await open();
+}
+
+const KNOWN_INPUTS = [
+  vscode.TabInputText,
+  vscode.TabInputTextDiff,
+  vscode.TabInputCustom,
+  vscode.TabInputWebview,
+  vscode.TabInputNotebook,
+  vscode.TabInputNotebookDiff,
+  vscode.TabInputTerminal,
+];
+
+/** Whether this VS Code waits for a walkthrough still registering. */
+export function waitsForWalkthroughs(version: string): boolean {
+  const [major, minor] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return major > WAITS_FROM[0] || (major === WAITS_FROM[0] && minor >= WAITS_FROM[1]);
+}
