@@ -3,8 +3,9 @@
  * installed from inside the running window (Extensions: Install from VSIX..., the path typed
  * into the web workbench's file dialog) and VS Code opens the walkthrough by itself, with its
  * five steps; "Elicitation Host: Get Started" opens it again; "Try it with no server"
- * completes by doing it (the sample's confirm, form and link, answered in our prompts); and
- * it is listed where VS Code lists walkthroughs.
+ * completes by doing it (the sample's confirm, form and link, answered in our prompts), and so
+ * does each other step (a server added, Run Tool, Connect an Agent, the views opened); and it
+ * is listed where VS Code lists walkthroughs.
  *
  * How VS Code decides (its walkthroughs service, gettingStartedService.ts, the same in both):
  * an install it hears through onDidInstallExtensions, not marked `skipWalkthrough` or as a
@@ -26,10 +27,13 @@
  * first one it has (its own "Setup VS Code Web"): Get Started now asks again (src/ui/get-started.ts).
  */
 import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from './harness/workbench';
 import { waitUntil } from '../support/wait';
-import { versionName, VSIX } from './context';
+import { FIXTURES, versionName, VSIX } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
 const WALKTHROUGH_TITLE = 'Get Started with Elicitation Host';
@@ -63,11 +67,25 @@ const INSTALL_SCENARIO_RUNS = versionName() === 'newest';
 describe(`UI: the Get Started walkthrough (VS Code ${versionName()})`, function () {
   this.timeout(6 * 60_000);
   let ui: Ui | undefined;
+  // A folder with no servers yet: the first step is done by adding one.
+  const folder = mkdtempSync(join(tmpdir(), 'eh-walkthrough-workspace-'));
 
   before(async function () {
-    ui = await startUi('walkthrough', { 'elicitationHost.servers': {}, 'elicitationHost.autoStart': [], 'workbench.welcomePage.walkthroughs.openOnInstall': true }, {}, undefined, [], { installed: !INSTALL_SCENARIO_RUNS });
+    ui = await startUi('walkthrough', { 'elicitationHost.servers': {}, 'elicitationHost.autoStart': [], 'workbench.welcomePage.walkthroughs.openOnInstall': true }, {}, folder, [], { installed: !INSTALL_SCENARIO_RUNS });
   });
-  uiHooks(() => ui);
+  uiHooks(() => ui, () => rmSync(folder, { recursive: true, force: true }));
+
+  /** Waits for a step of ours to be ticked. */
+  async function stepDone(wb: Workbench, id: string): Promise<void> {
+    await wb.page.locator(`${step(id)}[aria-checked="true"]`).waitFor({ timeout: 20_000 });
+  }
+
+  /** Opens a step and clicks its button, as a person does: after the walkthrough's own focus move to the step (see the sample). */
+  async function doStep(wb: Workbench, id: string, button: string): Promise<void> {
+    await wb.page.locator(step(id)).click();
+    await waitUntil(`the ${id} step to take the focus`, () => wb.page.evaluate((selector) => document.activeElement === document.querySelector(selector), step(id)), 10_000);
+    await wb.page.locator('.getting-started-step.expanded .monaco-button, .getting-started-step.expanded a', { hasText: button }).first().click();
+  }
 
   if (INSTALL_SCENARIO_RUNS) it('installed in a running window, VS Code opens the walkthrough by itself', async () => {
     const wb = ui!.workbench;
@@ -79,13 +97,18 @@ describe(`UI: the Get Started walkthrough (VS Code ${versionName()})`, function 
     await wb.page.locator('.gettingStartedContainer').first().waitFor({ state: 'detached', timeout: 20_000 });
     assert.equal(await wb.page.locator('.activitybar [aria-label^="Agent Inputs"]').count(), 0, 'not installed yet');
     await wb.runCommand('Extensions: Install from VSIX...');
-    // The web workbench's own file dialog: a quick input that takes a typed path. It fills in its folder as it settles: type until it holds ours.
+    // The web workbench's own file dialog: a quick input that takes a typed path. It fills in its
+    // own folder as it settles, at times after our path was typed: type it again until the
+    // dialog, given our path, has taken it (closed).
+    await wb.waitForQuickInputTitle('Install from VSIX');
     const box = wb.quickInput.locator('input').first();
-    await waitUntil('the path typed', async () => {
-      if ((await box.inputValue()) !== VSIX) await box.fill(VSIX);
-      return (await box.inputValue()) === VSIX;
-    }, 10_000);
-    await box.press('Enter');
+    const install = wb.quickInput.locator('.monaco-button', { hasText: /^Install$/ }).first();
+    await waitUntil('the .vsix given to the dialog', async () => {
+      if (!(await wb.quickInput.isVisible())) return true;
+      if ((await box.inputValue().catch(() => '')) !== VSIX) await box.fill(VSIX).catch(() => undefined);
+      else await install.click({ timeout: 2_000 }).catch(() => undefined);
+      return false;
+    }, 30_000);
     await walkthroughShown(wb, 'walkthrough-opened-on-install');
     await wb.page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 20_000 });
   });
@@ -124,6 +147,28 @@ describe(`UI: the Get Started walkthrough (VS Code ${versionName()})`, function 
     await wb.runCommand('Elicitation Host: Get Started');
     await wb.page.locator(`${step('trySample')}[aria-checked="true"]`).waitFor({ timeout: 20_000 });
     await wb.screenshot('walkthrough-step-done');
+  });
+
+  it('every other step completes by doing it: a server added to .vscode/mcp.json, Run Tool, Connect an Agent, the History shown', async () => {
+    const wb = ui!.workbench;
+    await wb.page.keyboard.press('Escape');
+    await wb.runCommand('Elicitation Host: Get Started');
+    await walkthroughShown(wb, 'walkthrough-steps-to-do');
+    for (const id of ['addServer', 'runTool', 'connectAgent', 'whereAnswers']) {
+      assert.equal(await wb.page.locator(step(id)).getAttribute('aria-checked'), 'false', `${id}: not done before it is done`);
+    }
+    // A server added as the step says: the folder's .vscode/mcp.json, saved.
+    mkdirSync(join(folder, '.vscode'), { recursive: true });
+    writeFileSync(join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { fixture: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js')] } } }));
+    await stepDone(wb, 'addServer');
+    // The other steps by their own buttons: Run Tool, Connect an Agent, Show the History.
+    await doStep(wb, 'runTool', 'Run Tool');
+    await stepDone(wb, 'runTool');
+    await doStep(wb, 'connectAgent', 'Connect an Agent');
+    await stepDone(wb, 'connectAgent');
+    await doStep(wb, 'whereAnswers', 'Show the History');
+    await stepDone(wb, 'whereAnswers');
+    await wb.screenshot('walkthrough-all-steps-done');
   });
 
   it('is listed with the walkthroughs VS Code offers, and opens from there', async () => {
