@@ -113,6 +113,11 @@ export function configOptionViews(options: readonly SessionConfigOption[]): Conf
   });
 }
 
+/** Whether a tool call has ended (as the agent said, or by the person's Stop): no later status but the agent's own changes it. */
+export function toolCallEnded(status: ToolCallView['status']): boolean {
+  return status !== 'pending' && status !== 'in_progress';
+}
+
 /** Follows one session's updates: the tool calls' merged state, and the event each update makes. */
 export class SessionUpdates {
   private readonly toolCalls = new Map<string, ToolCallView>();
@@ -139,7 +144,7 @@ export class SessionUpdates {
     const changed: ToolCallView[] = [];
     for (const id of this.turnCalls) {
       const call = this.toolCalls.get(id);
-      if (!call || (call.status !== 'pending' && call.status !== 'in_progress')) continue;
+      if (!call || toolCallEnded(call.status)) continue;
       const cancelled = { ...call, status: 'cancelled' as const };
       this.toolCalls.set(id, cancelled);
       changed.push(cancelled);

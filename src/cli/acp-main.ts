@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { AgentClient, describeExit } from '../acp/agent-client';
 import type { AgentSession } from '../acp/agent-session';
 import { diskFiles } from '../acp/disk-files';
-import type { SessionEvent } from '../acp/session-events';
+import { type SessionEvent, toolCallEnded } from '../acp/session-events';
 import type { Prompter } from '../elicitation/broker';
 import { type AcpOptions, ACP_USAGE, parseAcpArgs } from './acp-args';
 import { permissionPolicy, type PermissionPolicy, readRules } from './acp-permissions';
@@ -53,7 +53,7 @@ class TurnPrinter {
     this.flush();
     switch (event.type) {
       case 'tool-call':
-        if (event.first || event.toolCall.status === 'completed' || event.toolCall.status === 'failed' || event.toolCall.status === 'cancelled') {
+        if (event.first || toolCallEnded(event.toolCall.status)) {
           this.out.line(`[tool] ${event.toolCall.title} (${event.toolCall.kind}): ${event.toolCall.status}`, { type: 'tool_call', id: event.toolCall.id, title: event.toolCall.title, kind: event.toolCall.kind, status: event.toolCall.status });
         }
         return;

@@ -8,9 +8,10 @@
  * it has had time to register; after that VS Code has it.
  */
 import * as vscode from 'vscode';
+import { vsCodeAtLeast } from './vscode-version';
 
-/** The first VS Code seen to wait for a walkthrough still registering (1.103 does not). */
-const WAITS_FROM: readonly [number, number] = [1, 139];
+/** The first VS Code seen to wait for a walkthrough still registering (1.103 does not): 1.139. */
+const WAITS_FROM_MINOR = 139;
 /** The registration is a turn or two of VS Code's away: time enough for it. */
 const REGISTERED_AFTER_MS = 300;
 
@@ -21,7 +22,7 @@ export async function openGetStarted(walkthroughId: string): Promise<void> {
   const first = !askedInThisWindow;
   askedInThisWindow = true;
   await open();
-  if (!first || waitsForWalkthroughs(vscode.version)) return;
+  if (!first || vsCodeAtLeast(vscode.version, 1, WAITS_FROM_MINOR)) return;
   await new Promise((resolve) => setTimeout(resolve, REGISTERED_AFTER_MS));
   const opened = vscode.window.tabGroups.activeTabGroup.activeTab;
   // Only the Welcome editor this command opened (a tab of no kind the API knows); anything else the person moved to stays.
@@ -40,8 +41,3 @@ const KNOWN_INPUTS = [
   vscode.TabInputTerminal,
 ];
 
-/** Whether this VS Code waits for a walkthrough still registering. */
-export function waitsForWalkthroughs(version: string): boolean {
-  const [major, minor] = version.split('.').map((part) => Number.parseInt(part, 10));
-  return major > WAITS_FROM[0] || (major === WAITS_FROM[0] && minor >= WAITS_FROM[1]);
-}

@@ -14,6 +14,7 @@ import type { GatewayHost } from './gateway-host';
 import { loadGateway } from './gateway-loader';
 import { showDialog, showError, showInfo, showWarning } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
+import { vsCodeAtLeast } from '../vscode-version';
 
 export const SETUP_SCHEME = 'elicitation-host-setup';
 
@@ -136,8 +137,7 @@ export class AgentConnector {
  * source: the "workspaceDotMcp" collection); 1.103 does not. Versions between are taken to.
  */
 export function readsDotMcpJson(version: string): boolean {
-  const [major = 0, minor = 0] = version.split('.').map((n) => Number.parseInt(n, 10));
-  return major > 1 || (major === 1 && minor > 103);
+  return vsCodeAtLeast(version, 1, 104);
 }
 
 async function writeChange(folder: vscode.WorkspaceFolder, change: FileChange): Promise<void> {
