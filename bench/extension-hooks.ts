@@ -8,7 +8,7 @@ import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { InputStore } from '../src/elicitation/store';
 import type { Timings } from '../src/mcp/ports';
-import { QUIET_BEFORE_MS } from './quiet';
+import { FORM_LATER_MS, QUIET_BEFORE_MS } from './quiet';
 import { SERVED_FOR_SPANS } from './served';
 
 export interface BenchmarkHooks {
@@ -49,7 +49,11 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
       record({ event: 'plainQuickPick', at: Date.now() });
       return vscode.window.showQuickPick(['Accept', 'Decline'], { title: 'Plain quick pick (benchmark)' });
     }),
-    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebview', () => plainWebview(record)),
+    // From the state our first form starts from: the palette closed, the workbench idle as long as the fixture waits before asking.
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainWebview', async () => {
+      await new Promise((resolve) => setTimeout(resolve, FORM_LATER_MS));
+      plainWebview(record);
+    }),
     vscode.commands.registerCommand('elicitationHost.benchmark.plainWebviewFromPick', () => plainWebviewFromPick(record)),
     // The plain webview from the state a form asked for by VS Code's agent starts from: a call of
     // the tool API under way, the webview made as the call reaches our gateway (wait_now asks nothing).
