@@ -6,13 +6,14 @@
  * it as it needs. Pure.
  */
 import type { ContentBlock, SessionConfigOption, SessionUpdate, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { ToolCallStatus } from '../shared/session-protocol';
 
 export interface ToolCallView {
   readonly id: string;
   readonly title: string;
   readonly kind: string;
   /** ACP's statuses, and ours: `cancelled` once the person stopped its turn and the agent has not finished it since. */
-  readonly status: 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+  readonly status: ToolCallStatus;
   /** Text the tool call carries (its output, a description). */
   readonly text: readonly string[];
   readonly diffs: readonly { readonly path: string; readonly oldText?: string; readonly newText: string }[];

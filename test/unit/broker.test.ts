@@ -119,10 +119,11 @@ describe('broker', () => {
   it('lets each call in flight have its question open: the cap is at least the calls the person and agents made', async () => {
     const prompter = new ScriptedPrompter([], waitForAbort);
     const { broker } = setup(prompter);
-    const server = new AbortController();
-    const pending = Array.from({ length: 25 }, () => broker.elicit(booking, ctx({ signal: server.signal, callsInFlight: 25 })));
-    await assert.rejects(broker.elicit(booking, ctx({ signal: server.signal, callsInFlight: 25 })), TooManyRequestsError);
-    server.abort();
+    // Each call its own signal, as each request from a server has.
+    const calls = Array.from({ length: 25 }, () => new AbortController());
+    const pending = calls.map((call) => broker.elicit(booking, ctx({ signal: call.signal, callsInFlight: 25 })));
+    await assert.rejects(broker.elicit(booking, ctx({ signal: new AbortController().signal, callsInFlight: 25 })), TooManyRequestsError);
+    for (const call of calls) call.abort();
     assert.equal((await Promise.all(pending)).every((r) => r.action === 'cancel'), true);
   });
 
