@@ -8,7 +8,7 @@ export const QUIET_BEFORE_MS = 400;
 
 /**
  * The same for the first forms: the fixture's `ask_form_later` sends each form this long
- * after the call (test/fixtures/servers/timing-tools.ts), so our first form is made 500 ms
+ * after the call (test/fixtures/servers/timing-tools.ts reads it from here), so our first form is made 500 ms
  * after Run Tool's pickers closed, and the plain webview it is paired with is made as long
  * after the palette closed (made at once, it was timed while the palette was still closing,
  * which made it slower and the ratio flattering: 0.75 then).
