@@ -14,7 +14,7 @@ import type { Ui } from '../test/e2e/ui-setup';
 import { type ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
 import { events } from './forms';
-import { QUIET_BEFORE_MS } from './quiet';
+import { CONFIRM_AFTER_MS } from './quiet';
 import type { Row } from './row';
 import { median, round } from './stats';
 
@@ -81,21 +81,21 @@ export async function benchAgents(ui: Ui, benchLog: string, results: ResultTabs)
   const agent: number[] = [];
   const server: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
-    // The agent's: a prompt sent in the session panel, the question QUIET_BEFORE_MS later.
+    // The agent's: a prompt sent in the session panel, the question CONFIRM_AFTER_MS later.
     await waitUntil('the session to take a prompt', () => frame.locator('#send').isEnabled(), 30_000);
     const agentShown = stampQuickInput(page, 'fixture', 'has a question of its own');
     agentShown.catch(() => undefined);
-    await frame.locator('#prompt').fill(`confirm ${QUIET_BEFORE_MS}`);
+    await frame.locator('#prompt').fill(`confirm ${CONFIRM_AFTER_MS}`);
     await frame.locator('#prompt').press('Enter');
     const agentAt = await agentShown;
     agent.push(agentAt - arrival());
     await workbench.clickRow(/Accept/);
     await workbench.waitForQuickInputHidden();
 
-    // The server's: Run Tool, the question QUIET_BEFORE_MS after its pickers closed.
+    // The server's: Run Tool, the question CONFIRM_AFTER_MS after its pickers closed.
     const serverShown = stampQuickInput(page, 'fixture', 'has a question of its own');
     serverShown.catch(() => undefined);
-    await runTool(workbench, 'fixture', 'ask_later', String(QUIET_BEFORE_MS));
+    await runTool(workbench, 'fixture', 'ask_later', String(CONFIRM_AFTER_MS));
     const serverAt = await serverShown;
     server.push(serverAt - arrival());
     await workbench.clickRow(/Accept/);

@@ -8,7 +8,7 @@ import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { InputStore } from '../src/elicitation/store';
 import type { Timings } from '../src/mcp/ports';
-import { FORM_LATER_MS, QUIET_BEFORE_MS } from './quiet';
+import { CONFIRM_AFTER_MS, FORM_LATER_MS } from './quiet';
 import { SERVED_FOR_SPANS } from './served';
 
 export interface BenchmarkHooks {
@@ -29,6 +29,18 @@ interface Stamps {
   readonly __elicitationHostActivation?: { activateStarted?: number; activateEnded?: number; loadStarted?: number; loadEnded?: number };
 }
 
+/**
+ * The rows our confirm of the fixture's `ask_later` shows (src/ui/prompts/quick-prompts.ts's
+ * askConfirm): its message, a separator, Accept and Decline with their icons. Written out
+ * here, not built by our code, so the floor stays VS Code's own call.
+ */
+const CONFIRM_ROWS: vscode.QuickPickItem[] = [
+  { label: 'fixture has a question of its own: proceed?', alwaysShow: true },
+  { label: '', kind: vscode.QuickPickItemKind.Separator },
+  { label: '$(check) Accept', alwaysShow: true },
+  { label: '$(circle-slash) Decline', alwaysShow: true },
+];
+
 /** Installed by the extension proper (src/extension-main.ts) as it starts: after the activate call, which VS Code times. */
 export function installBenchmarkHooks(context: vscode.ExtensionContext): BenchmarkHooks {
   const mainStarted = performance.now();
@@ -43,11 +55,22 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): Benchma
     }
   };
   context.subscriptions.push(
-    vscode.commands.registerCommand('elicitationHost.benchmark.plainQuickPick', async () => {
-      // From the state our confirm starts from: the palette closed, the workbench idle this long.
-      await new Promise((resolve) => setTimeout(resolve, QUIET_BEFORE_MS));
-      record({ event: 'plainQuickPick', at: Date.now() });
-      return vscode.window.showQuickPick(['Accept', 'Decline'], { title: 'Plain quick pick (benchmark)' });
+    // The confirm's floor: the same question asked by a plain showQuickPick, from the state ours
+    // is asked in: a call's progress in the status bar (as Run Tool's, src/ui/run-tool/call-progress.ts),
+    // the palette closed as long ago as Run Tool's pickers before ours.
+    vscode.commands.registerCommand('elicitationHost.benchmark.plainQuickPick', () =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'plain_quick_pick on benchmark' }, async (progress) => {
+        await new Promise((resolve) => setTimeout(resolve, CONFIRM_AFTER_MS));
+        record({ event: 'plainQuickPick', at: Date.now() });
+        progress.report({ message: 'benchmark is waiting for your answer' });
+        return vscode.window.showQuickPick(CONFIRM_ROWS, { title: 'Plain quick pick (benchmark)', placeHolder: 'Accept or decline', ignoreFocusOut: true });
+      }),
+    ),
+    // Beside it, what the goal was first measured against: two bare labels in an idle workbench.
+    vscode.commands.registerCommand('elicitationHost.benchmark.bareQuickPick', async () => {
+      await new Promise((resolve) => setTimeout(resolve, CONFIRM_AFTER_MS));
+      record({ event: 'bareQuickPick', at: Date.now() });
+      return vscode.window.showQuickPick(['Accept', 'Decline'], { title: 'Bare quick pick (benchmark)' });
     }),
     // From the state our first form starts from: the palette closed, the workbench idle as long as the fixture waits before asking.
     vscode.commands.registerCommand('elicitationHost.benchmark.plainWebview', async () => {

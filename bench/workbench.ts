@@ -21,7 +21,7 @@ import { benchForms, events } from './forms';
 import { benchSecondForm } from './second-form';
 import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
-import { QUIET_BEFORE_MS } from './quiet';
+import { CONFIRM_AFTER_MS } from './quiet';
 import type { Row } from './row';
 import { inTurn, median, round } from './stats';
 
@@ -77,28 +77,31 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
     // Each call opens its result, which takes the focus: waited for before the next palette (it would close it).
     const results = new ResultTabs(workbench);
     if (which.visible) {
-      process.stdout.write(`visible: ${SAMPLES} confirms from a fixture server vs ${SAMPLES} plain showQuickPick calls…\n`);
+      process.stdout.write(`visible: ${SAMPLES} confirms from a fixture server vs ${SAMPLES} plain showQuickPick calls of the same rows (and ${SAMPLES} bare ones)…\n`);
       const plain: number[] = [];
+      const bare: number[] = [];
       const ours: number[] = [];
       const fromSend: number[] = [];
-      // The floor: a plain showQuickPick, timed from the extension host's call.
-      const plainOnce = async (): Promise<void> => {
-        const shown = stampWhen(page, quickInputShows('Plain quick pick (benchmark)', 'Accept'));
+      // A quick pick of VS Code's own, timed from its call in the extension host.
+      const floorOnce = async (command: string, title: string, event: string, into: number[]): Promise<void> => {
+        const shown = stampWhen(page, quickInputShows(title, 'Accept'));
         // If anything below fails, the page closes under this promise: that is not the error to report.
         shown.catch(() => undefined);
-        await workbench.runCommand('Elicitation Host: Benchmark: Plain Quick Pick');
+        await workbench.runCommand(command);
         const visibleAt = await shown;
-        const calledAt = Number(events(benchLog).filter((e) => e.event === 'plainQuickPick').at(-1)?.at);
-        plain.push(visibleAt - calledAt);
+        const calledAt = Number(events(benchLog).filter((e) => e.event === event).at(-1)?.at);
+        into.push(visibleAt - calledAt);
         await page.keyboard.press('Escape');
         await workbench.waitForQuickInputHidden();
       };
+      // The floor: the same rows, with a call's progress running as Run Tool's runs beside ours.
+      const plainOnce = (): Promise<void> => floorOnce('Elicitation Host: Benchmark: Plain Quick Pick', 'Plain quick pick (benchmark)', 'plainQuickPick', plain);
       // Ours: a confirm, timed from the server's send. Watching starts before the tool runs
       // (only the confirm's own text ends the wait).
       const oursOnce = async (): Promise<void> => {
         const confirmShown = stampWhen(page, quickInputShows('fixture', 'has a question of its own'));
         confirmShown.catch(() => undefined);
-        await runTool(workbench, 'fixture', 'ask_later', String(QUIET_BEFORE_MS));
+        await runTool(workbench, 'fixture', 'ask_later', String(CONFIRM_AFTER_MS));
         const ourShown = await confirmShown;
         const sentAt = Number(ui.records().filter((r) => r.tool === 'ask_later:sent').at(-1)?.outcome.at);
         // From the question's arrival in the extension host, as the plain one is timed from its call
@@ -111,8 +114,13 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
         await workbench.waitForQuickInputHidden();
         await results.next();
       };
-      for (let i = 0; i < SAMPLES; i++) await inTurn(i, plainOnce, oursOnce);
+      for (let i = 0; i < SAMPLES; i++) {
+        await inTurn(i, plainOnce, oursOnce);
+        // Not in the goal's ratio: what the question's rows and the call's progress cost VS Code's drawing.
+        await floorOnce('Elicitation Host: Benchmark: Bare Quick Pick', 'Bare quick pick (benchmark)', 'bareQuickPick', bare);
+      }
       const plainMedian = median(plain);
+      const bareMedian = median(bare);
       const oursMedian = median(ours);
       figures.results.visible = {
         samples: SAMPLES,
@@ -120,16 +128,29 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
         confirmFromServerSendMedianMs: round(median(fromSend), 1),
         plainQuickPickMedianMs: round(plainMedian, 1),
         ratio: round(oursMedian / plainMedian, 2),
+        bareQuickPickMedianMs: round(bareMedian, 1),
+        ratioToBare: round(oursMedian / bareMedian, 2),
+        plainToBare: round(plainMedian / bareMedian, 2),
         confirmSamplesMs: ours.map((v) => round(v, 1)),
         plainSamplesMs: plain.map((v) => round(v, 1)),
+        bareSamplesMs: bare.map((v) => round(v, 1)),
       };
-      figures.rows.push({
-        measure: `confirm on screen, from the question's arrival in the extension host (median of ${SAMPLES}; from the server's send ${round(median(fromSend), 1)} ms)`,
-        ours: `${round(oursMedian, 1)} ms`,
-        baseline: `${round(plainMedian, 1)} ms (plain showQuickPick)`,
-        ratio: round(oursMedian / plainMedian, 2),
-        target: '<= 1.02',
-      });
+      figures.rows.push(
+        {
+          measure: `confirm on screen, from the question's arrival in the extension host (median of ${SAMPLES}; from the server's send ${round(median(fromSend), 1)} ms)`,
+          ours: `${round(oursMedian, 1)} ms`,
+          baseline: `${round(plainMedian, 1)} ms (plain showQuickPick of the same rows, a call's progress running)`,
+          ratio: round(oursMedian / plainMedian, 2),
+          target: '<= 1.02',
+        },
+        {
+          measure: `confirm on screen, against two bare labels in an idle workbench (the same plain pick of our rows: ${round(plainMedian / bareMedian, 2)}x of it)`,
+          ours: `${round(oursMedian, 1)} ms`,
+          baseline: `${round(bareMedian, 1)} ms (bare showQuickPick, idle)`,
+          ratio: round(oursMedian / bareMedian, 2),
+          target: '(what the rows and the progress cost)',
+        },
+      );
     }
     if (which.forms) {
       const forms = await benchForms(ui, benchLog, results);

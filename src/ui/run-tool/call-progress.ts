@@ -10,7 +10,10 @@
  * asks at once (most that ask) never flashes a notification, whose coming and going would
  * also slow the form being drawn beside it. The status bar's progress itself starts a moment
  * after the call, once any prompt the call raised at once is drawn (src/ui/after-prompts.ts):
- * begun in the same turn, it was drawn in the workbench's thread beside a new form panel.
+ * begun in the same turn, it was drawn in the workbench's thread beside a new form panel. Its
+ * "waiting for your answer" comes the same way, once the question is drawn: changed in the
+ * question's own turn, the status bar was laid out again beside the new panel (the first form
+ * 8 ms later, `npm run bench -- forms`).
  */
 import * as vscode from 'vscode';
 import type { CallProgress } from '../../mcp/ports';
@@ -38,6 +41,8 @@ export class CallProgressView implements vscode.Disposable {
   private readonly statusSoon = refreshAfterPrompts(() => {
     if (!this.phase) this.open(vscode.ProgressLocation.Window);
   }, STATUS_AFTER_MS);
+  /** Says in the status bar that the call waits for the person, once the question is drawn. */
+  private readonly waitingSoon = refreshAfterPrompts(() => this.phase?.report(this.lastMessage));
 
   /**
    * @param title who runs what ("plan_trip on fixture")
@@ -65,7 +70,7 @@ export class CallProgressView implements vscode.Disposable {
       this.cancelNotify();
       // The notification gives way at once (it would cover the form's buttons); the status bar's progress, if not shown yet, comes once the prompt is drawn.
       if (this.phase?.location === vscode.ProgressLocation.Notification) this.open(vscode.ProgressLocation.Window);
-      else if (this.phase) this.phase.report(this.lastMessage);
+      else if (this.phase) this.waitingSoon();
       else this.statusSoon();
       return;
     }
@@ -112,6 +117,7 @@ export class CallProgressView implements vscode.Disposable {
     this.disposed = true;
     this.cancelNotify();
     this.statusSoon.cancel();
+    this.waitingSoon.cancel();
     this.phase?.end();
     this.phase = undefined;
   }
