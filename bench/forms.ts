@@ -48,8 +48,8 @@ async function nextForm(ui: Ui, benchLog: string, index: number, breakdown: Arra
 
 /** Declines the form on screen, and waits for the fixture's tool to record it. */
 export async function declineForm(ui: Ui, tool: string): Promise<void> {
-  // The visible one: a webview kept hidden behind another tab can come first (a full run met one after the activation bench's reloads).
-  const frame = ui.workbench.page.frameLocator('iframe.webview:visible').first().frameLocator('#active-frame');
+  // The visible one: a full run met a hidden webview first in the page after the activation bench's reloads.
+  const frame = ui.workbench.webview();
   await frame.locator('button', { hasText: 'Decline' }).click();
   await ui.nextRecord(tool);
 }

@@ -1,8 +1,7 @@
 /**
- * How long the workbench is left idle before each side of the confirm pair is timed: our
- * confirm is sent by the fixture this long after Run Tool's pickers closed (`ask_later`),
- * and the plain quick pick's command waits as long after the palette closed, so neither is
- * timed while a quick input is still closing (see bench/README.md).
+ * How long the workbench is left idle before a timed step, so that none is timed while a quick
+ * input is still closing: the first call's window waits this long before the tool API's call
+ * (`first-call.ts`). The confirm pairs wait longer (CONFIRM_AFTER_MS, below).
  */
 export const QUIET_BEFORE_MS = 400;
 

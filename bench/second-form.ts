@@ -57,7 +57,7 @@ async function formFromRunTool(workbench: Workbench, benchLog: string): Promise<
 
 /** Submits the form on screen, then waits for its result document and for the panel to have closed. */
 async function submitAndSeeResult(ui: Ui, workbench: Workbench, results: ResultTabs): Promise<void> {
-  const frame = workbench.page.frameLocator('iframe.webview:visible').first().frameLocator('#active-frame');
+  const frame = workbench.webview();
   await frame.locator('[data-question-id] input').first().fill('an answer');
   await frame.locator('button', { hasText: 'Submit' }).click();
   await ui.nextRecord('ask_form_now');

@@ -265,8 +265,8 @@ export class Workbench {
     }, timeoutMs);
   }
 
-  /** The document inside the (single) visible webview. */
+  /** The document inside the visible webview (a webview kept hidden behind another tab can come first in the page). */
   webview(): FrameLocator {
-    return this.page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+    return this.page.frameLocator('iframe.webview.ready:visible').first().frameLocator('#active-frame');
   }
 }
