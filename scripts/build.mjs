@@ -20,7 +20,7 @@ const benchmark = process.argv.includes('--benchmark') || process.env.ELICITATIO
  * starts, or on the first pattern). dist/gateway.js has one so that it never carries a second
  * copy of the SDK again: it takes the SDK from dist/mcp-sdk.js (src/mcp/sdk/server-sdk.ts).
  */
-export const BUDGETS = { 'dist/extension.js': 10_000, 'dist/extension-main.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/pattern.js': 170_000, 'dist/webview/session.js': 60_000, 'dist/gateway.js': 150_000, 'dist/mcp-sdk.js': Infinity, 'dist/acp-sdk.js': Infinity, 'dist/re2.js': Infinity };
+export const BUDGETS = { 'dist/extension.js': 10_000, 'dist/extension-main.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/checks.js': 180_000, 'dist/webview/session.js': 60_000, 'dist/gateway.js': 150_000, 'dist/mcp-sdk.js': Infinity, 'dist/acp-sdk.js': Infinity, 'dist/re2.js': Infinity };
 
 /** In the extension bundle, the SDK module stays a separate file loaded on first use. */
 const lazySdk = {
@@ -84,12 +84,12 @@ const plainVscodeRequire = {
   },
 };
 
-/** The page's pattern module is the deferred one: re2js comes in its own bundle (webview/pattern-deferred.ts). */
-const deferredPattern = {
-  name: 'deferred-pattern',
+/** The page's pattern and formats modules are the deferred ones: re2js and ajv-formats come in their own bundle (webview/checks-deferred.ts). */
+const deferredChecks = {
+  name: 'deferred-checks',
   setup(build) {
-    build.onResolve({ filter: /^\.\/pattern$/ }, (args) =>
-      args.importer.endsWith('validation.ts') ? { path: new URL('../webview/pattern-deferred.ts', import.meta.url).pathname } : undefined,
+    build.onResolve({ filter: /^\.\/(pattern|formats)$/ }, (args) =>
+      args.importer.endsWith('validation.ts') ? { path: new URL('../webview/checks-deferred.ts', import.meta.url).pathname } : undefined,
     );
   },
 };
@@ -156,7 +156,7 @@ const builds = [
     // A classic script: inlined, it runs as soon as it is parsed (a module waits for the document).
     format: 'iife',
     target: 'es2022',
-    plugins: [deferredPattern],
+    plugins: [deferredChecks],
   },
   {
     // An agent's session page (src/ui/gateway/session-page.ts): loaded only when a session opens.
@@ -169,7 +169,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { pattern: 'webview/pattern-matcher.ts' },
+    entryPoints: { checks: 'webview/checks.ts' },
     outdir: 'dist/webview',
     platform: 'browser',
     format: 'iife',

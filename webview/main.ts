@@ -11,7 +11,7 @@ import { readField, requiredMessage } from '../src/elicitation/validation';
 import type { DraftValue, FormView, HostMessage, PageMessage } from '../src/shared/protocol';
 import { createField, type FieldControl } from './fields';
 import { wrapFocus } from './focus-wrap';
-import { MATCHER_READY_EVENT } from './pattern-deferred';
+import { CHECKS_READY_EVENT } from './checks-deferred';
 import { readableForm } from './readable';
 
 interface VsCodeApi {
@@ -42,9 +42,9 @@ const barHeight = new ResizeObserver((entries) => {
   document.documentElement.style.setProperty('--actions-height', `${Math.ceil(height)}px`);
 });
 
-// The pattern matcher loads after the page (pattern-deferred.ts): a field typed in before it
-// came had no pattern verdict yet.
-window.addEventListener(MATCHER_READY_EVENT, () => {
+// The pattern and format checks load after the page (checks-deferred.ts): a field typed in
+// before they came had no such verdict yet.
+window.addEventListener(CHECKS_READY_EVENT, () => {
   for (const field of current?.fields ?? []) {
     if (current?.touched.has(field.question.id)) field.showError(verdict(field, false).message);
   }

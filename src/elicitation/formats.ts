@@ -15,9 +15,16 @@ function checkOf(format: TextFormat): (text: string) => boolean {
   throw new Error(`ajv-formats has no check for "${format}"`);
 }
 
+/** `unchecked`: only the form page without its checks bundle says this (webview/checks-deferred.ts). */
+export type FormatOutcome = 'match' | 'no-match' | 'unchecked';
+
 export const FORMAT_CHECKS: Readonly<Record<TextFormat, (text: string) => boolean>> = {
   email: checkOf('email'),
   uri: checkOf('uri'),
   date: checkOf('date'),
   'date-time': checkOf('date-time'),
 };
+
+export function testFormat(format: TextFormat, text: string): FormatOutcome {
+  return FORMAT_CHECKS[format](text) ? 'match' : 'no-match';
+}

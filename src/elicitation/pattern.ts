@@ -12,7 +12,7 @@ import { LIMITS } from './limits';
 import { planPattern, PatternSyntaxError } from './pattern-compile';
 import { LruCache } from './schema-cache';
 
-/** `unchecked`: only the form page without its matcher says this (webview/pattern-deferred.ts). */
+/** `unchecked`: only the form page without its matcher says this (webview/checks-deferred.ts). */
 export type PatternOutcome = 'match' | 'no-match' | 'too-complex' | 'unchecked';
 
 export type PatternCheck = { readonly ok: true; readonly size: number } | { readonly ok: false; readonly message: string };

@@ -3,7 +3,7 @@
  * field. The extension host and the webview both run this module, so the person sees
  * exactly the verdict the host will reach.
  */
-import { FORMAT_CHECKS } from './formats';
+import { testFormat } from './formats';
 import {
   ANSWER_KIND_FOR,
   type Answer,
@@ -30,10 +30,6 @@ const FORMAT_EXAMPLES: Record<TextFormat, string> = {
   date: 'a date, like 2026-11-22',
   'date-time': 'a date and time with a time zone, like 2026-11-22T14:30:00Z',
 };
-
-function matchesFormat(format: TextFormat, text: string): boolean {
-  return FORMAT_CHECKS[format](text);
-}
 
 /** Length as JSON Schema counts it: in code points, not UTF-16 units. */
 export function codePointLength(text: string): number {
@@ -82,7 +78,8 @@ export function checkValue(question: Question, value: unknown): string | undefin
       if ((min !== undefined && length < min) || (max !== undefined && length > max)) {
         return rangeMessage(title, min, max, 'character');
       }
-      if (question.format && !matchesFormat(question.format, value)) {
+      // 'unchecked' (the page without its checks bundle): the host's check on submit decides.
+      if (question.format && testFormat(question.format, value) === 'no-match') {
         return `${title} must be ${FORMAT_EXAMPLES[question.format]}`;
       }
       if (question.pattern !== undefined) {

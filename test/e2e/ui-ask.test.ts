@@ -13,7 +13,6 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FrameLocator } from 'playwright-core';
 import { waitUntil } from '../support/wait';
 import { FIXTURES, requireBuilt, versionName } from './context';
 import { packTestExtension, probeFile } from './test-extensions';
@@ -102,7 +101,7 @@ describe(`UI: a VS Code terminal asks through the window: elicitation-host ask a
     // The fixture client (written with the ACP SDK) starts the proxy as its agent; the proxy starts the fixture agent.
     const client = [process.execPath, ACP_CLIENT, '--prompt', 'form', '--', 'elicitation-host', 'acp-proxy', '--', process.execPath, ACP_AGENT];
     await typeInTerminal(`sh ${quote(script('agent.sh', [], client))}`);
-    const frame: FrameLocator = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+    const frame = workbench.webview();
     await frame.locator('h1.message', { hasText: 'Which colour, and your initials?' }).waitFor({ timeout: 30_000 });
     // The form page names the asker and the tool call (it shows no ACP session: src/ui/form passes none to the page).
     assert.equal((await frame.locator('.source').textContent())?.trim(), "Terminal: acp-agent.js · Choose a colour, for session 'form'");

@@ -45,7 +45,7 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     await focused.waitFor({ timeout: 10_000 });
     return focused.innerText();
   };
-  const formFrame = () => ui!.workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+  const formFrame = () => ui!.workbench.webview();
   const field = (id: string): string => `[data-question-id="${id}"]`;
 
   before(async () => {

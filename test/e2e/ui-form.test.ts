@@ -15,7 +15,7 @@ import { waitUntil } from '../support/wait';
 
 /** The form document inside the Agent Input webview, once it shows this message. */
 async function formWith(workbench: Workbench, message: string): Promise<FrameLocator> {
-  const frame = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+  const frame = workbench.webview();
   await frame.locator('h1.message', { hasText: message }).waitFor({ timeout: 30_000 });
   return frame;
 }
@@ -83,7 +83,7 @@ describe(`UI: the form panel (VS Code ${versionName()})`, function () {
     await results.next();
   });
 
-  it("a pattern is checked as the person types, by the host's matcher loaded into the page (dist/webview/pattern.js)", async () => {
+  it("a pattern is checked as the person types, by the host's matcher loaded into the page (dist/webview/checks.js)", async () => {
     const { workbench } = ui!;
     await runTool(workbench, 'fixture', 'voucher', 'Pattern Shop');
     const frame = await formWith(workbench, 'Enter your voucher');

@@ -23,7 +23,7 @@ const SERVED = 'user-fixture';
 
 /** The form document inside the Agent Input webview. */
 function formFrame(workbench: Workbench): FrameLocator {
-  return workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+  return workbench.webview();
 }
 
 /**

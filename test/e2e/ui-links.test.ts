@@ -101,7 +101,7 @@ describe(`UI: review links and multi round-trip calls (VS Code ${versionName()})
     const { workbench } = ui!;
     await runTool(workbench, 'modern', 'plan_trip', 'Grace');
     // Round 1: two fields, in the form panel.
-    const frame = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+    const frame = workbench.webview();
     await frame.locator('h1.message', { hasText: 'Where should Grace go?' }).waitFor({ timeout: 30_000 });
     await frame.locator('[data-question-id="destination"] input').fill('Porto');
     await frame.locator('[data-question-id="nights"] input').fill('5');

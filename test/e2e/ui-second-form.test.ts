@@ -62,7 +62,7 @@ describe(`UI: a second form in a new panel (VS Code ${versionName()})`, function
       await page.keyboard.press('Enter');
       await tab.waitFor({ timeout: 30_000 });
       const tabShown = Date.now();
-      const form = page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+      const form = workbench.webview();
       await form.locator('[data-question-id] input').first().waitFor({ state: 'visible', timeout: 30_000 });
       const gap = Date.now() - tabShown;
       assert.ok(gap <= FIELD_AFTER_TAB_MS, `the ${which} form's first field showed ${gap} ms after its Agent Input tab (at most ${FIELD_AFTER_TAB_MS} ms)`);

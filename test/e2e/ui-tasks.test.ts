@@ -31,7 +31,7 @@ const field = (id: string): string => `[data-question-id="${id}"]`;
 
 /** The form document inside the Agent Input webview, once it shows this message. */
 async function formWith(workbench: Workbench, message: string): Promise<FrameLocator> {
-  const frame = workbench.page.frameLocator('iframe.webview').first().frameLocator('#active-frame');
+  const frame = workbench.webview();
   await frame.locator('h1.message', { hasText: message }).waitFor({ timeout: 30_000 });
   return frame;
 }

@@ -41,15 +41,15 @@ describe('form page in headless Chromium', function () {
   let page: Page;
   /** The form the next page load carries inside it, as the panel does for the first form. */
   let initialForm: FormView | undefined;
-  /** The pattern matcher is served once this settles (a test holds it back to be late). */
-  let patternGate: Promise<void> = Promise.resolve();
+  /** The checks bundle (patterns, formats) is served once this settles (a test holds it back to be late). */
+  let checksGate: Promise<void> = Promise.resolve();
   const consoleErrors: string[] = [];
 
   before(async () => {
     server = createServer((req, res) => {
-      if (req.url === '/pattern.js') {
-        // The one resource the page fetches, as the panel serves it: the deferred pattern matcher.
-        void patternGate.then(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(WEBVIEW, 'pattern.js'))));
+      if (req.url === '/checks.js') {
+        // The one resource the page fetches, as the panel serves it: the deferred pattern and format checks.
+        void checksGate.then(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(WEBVIEW, 'checks.js'))));
         return;
       }
       if (req.url !== '/') {
@@ -62,7 +62,7 @@ describe('form page in headless Chromium', function () {
         nonce: randomBytes(18).toString('base64url'),
         script: readFileSync(join(WEBVIEW, 'main.js'), 'utf8'),
         styles: readFileSync(join(WEBVIEW, 'styles.css'), 'utf8'),
-        patternScript: `${origin}/pattern.js`,
+        checksScript: `${origin}/checks.js`,
         ...(initialForm && { initialForm }),
       });
       res.writeHead(200, { 'content-type': 'text/html' }).end(html);
@@ -152,8 +152,8 @@ describe('form page in headless Chromium', function () {
   });
 
   it("checks patterns as the person types with the host's matcher, loaded after the page, in linear time", async () => {
-    // The matcher comes in its own script (dist/webview/pattern.js), after the first render.
-    await page.waitForFunction(() => 'elicitationHostPatterns' in window);
+    // The matcher comes in its own script (dist/webview/checks.js), after the first render.
+    await page.waitForFunction(() => 'elicitationHostChecks' in window);
     await render(
       form('Voucher', {
         type: 'object',
@@ -172,19 +172,25 @@ describe('form page in headless Chromium', function () {
     await page.waitForFunction(() => document.querySelector('[data-question-id="trap"] .error')?.textContent === 'Trap must match the pattern ^(a+)+$');
   });
 
-  it('a field typed in before the pattern matcher arrived is checked when it does', async () => {
+  it('fields typed in before the pattern and format checks arrived are checked when they do', async () => {
     await page.close();
     let release = (): void => undefined;
-    patternGate = new Promise((resolve) => (release = resolve));
+    checksGate = new Promise((resolve) => (release = resolve));
     try {
-      await open(form('Voucher', { type: 'object', properties: { code: { type: 'string', title: 'Voucher code', pattern: '^[A-Z]{3}$' }, note: { type: 'string' } } }));
+      await open(form('Voucher', { type: 'object', properties: { code: { type: 'string', title: 'Voucher code', pattern: '^[A-Z]{3}$' }, email: { type: 'string', format: 'email', title: 'Email' }, note: { type: 'string' } } }));
       await page.locator(`${field('code')} input`).fill('abc');
-      assert.equal(await page.evaluate(() => 'elicitationHostPatterns' in window), false, 'the matcher was held back');
+      await page.locator(`${field('email')} input`).fill('not an email');
+      await page.locator(`${field('note')} input`).fill('moved on');
+      assert.equal(await page.evaluate(() => 'elicitationHostChecks' in window), false, 'the checks were held back');
+      // Without them the page gives neither verdict (the host's check on submit would).
+      assert.equal(await page.locator(`${field('code')} .error`).textContent(), '');
+      assert.equal(await page.locator(`${field('email')} .error`).textContent(), '');
       release();
       await page.waitForFunction(() => document.querySelector('[data-question-id="code"] .error')?.textContent === 'Voucher code must match the pattern ^[A-Z]{3}$');
+      await page.waitForFunction(() => document.querySelector('[data-question-id="email"] .error')?.textContent?.startsWith('Email must be an email address'));
     } finally {
       release();
-      patternGate = Promise.resolve();
+      checksGate = Promise.resolve();
     }
   });
 

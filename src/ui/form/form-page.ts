@@ -15,11 +15,12 @@ export interface FormPageParts {
   /** The built stylesheet (dist/webview/styles.css). */
   readonly styles: string;
   /**
-   * Where the page's pattern matcher (dist/webview/pattern.js, re2js: as large as the page
-   * itself) loads from. Fetched after the page and run whenever it arrives, so the first render
-   * never waits for it; until then the host's check on submit judges patterns.
+   * Where the page's pattern matcher and format checks (dist/webview/checks.js: re2js, as
+   * large as the page itself, and ajv-formats) load from. Fetched after the page and run
+   * whenever it arrives, so the first render never waits for it; until then the host's check
+   * on submit judges patterns and formats.
    */
-  readonly patternScript?: string;
+  readonly checksScript?: string;
   /** The form to show at once, if one is waiting. */
   readonly initialForm?: FormView;
 }
@@ -60,7 +61,7 @@ export function formPageHtml(parts: FormPageParts): string {
     body: `<main id="app"></main>
 ${initial}
 <script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>
-${parts.patternScript ? `<script nonce="${nonce}" src="${parts.patternScript.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" async></script>` : ''}`,
+${parts.checksScript ? `<script nonce="${nonce}" src="${parts.checksScript.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" async></script>` : ''}`,
   });
 }
 

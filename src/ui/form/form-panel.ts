@@ -151,8 +151,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     this.pageDrawn = holdWhileDrawing();
     const webview = panel.webview;
     const initialForm = this.currentView();
-    const patternScript = webview.asWebviewUri(vscode.Uri.joinPath(root, 'pattern.js')).toString();
-    webview.html = formPageHtml({ cspSource: webview.cspSource, nonce: nonce(), ...this.pageAssets(root), patternScript, ...(initialForm && { initialForm }) });
+    const checksScript = webview.asWebviewUri(vscode.Uri.joinPath(root, 'checks.js')).toString();
+    webview.html = formPageHtml({ cspSource: webview.cspSource, nonce: nonce(), ...this.pageAssets(root), checksScript, ...(initialForm && { initialForm }) });
     this.shownRequestId = initialForm?.requestId;
     webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
     panel.onDidDispose(() => {
