@@ -61,6 +61,24 @@ async function webviewWith(workbench: Workbench, selector: string, text: string)
   }, 30_000);
 }
 
+/**
+ * Opens the sample's step and clicks its button. VS Code's walkthrough moves the focus to a
+ * step it opens a moment later (its slide's 250 ms): the click waits for that, as a person's
+ * next click comes after it, or the focus lands on the step after the sample's pick came up and
+ * the Enter meant for the pick goes to the step. VS Code 1.103 once rebuilt the slide as the
+ * click came (the button detached and did not come back within 30 s): each attempt opens the
+ * step again, until its button has been clicked once.
+ */
+async function startSampleFromItsStep(wb: Workbench): Promise<void> {
+  const button = wb.page.locator('.getting-started-step.expanded .monaco-button, .getting-started-step.expanded a', { hasText: 'Try a Sample Question' }).first();
+  const stepFocused = (): Promise<boolean> => wb.page.evaluate((selector) => document.activeElement === document.querySelector(selector), step('trySample'));
+  await waitUntil('the sample question started from its step', async () => {
+    await wb.page.locator(step('trySample')).click({ timeout: 5_000 }).catch(() => undefined);
+    if (!(await waitUntil('the opened step to take the focus', stepFocused, 5_000).catch(() => false))) return false;
+    return button.click({ timeout: 5_000 }).then(() => true, () => false);
+  }, 60_000);
+}
+
 /** Installing from inside the running window: on the newest VS Code only (see the header). */
 const INSTALL_SCENARIO_RUNS = versionName() === 'newest';
 
@@ -122,13 +140,7 @@ describe(`UI: the Get Started walkthrough (VS Code ${versionName()})`, function 
 
   it('"Try it with no server" completes by answering the sample: a confirm, a form and a link, headed Sample, nothing sent', async () => {
     const wb = ui!.workbench;
-    await wb.page.locator(step('trySample')).click();
-    // VS Code's walkthrough moves the focus to a step it opens a moment later (its slide's
-    // 250 ms): wait for that, as a person's next click comes after it, or the focus lands on the
-    // step after the sample's pick came up and the Enter meant for the pick goes to the step.
-    await waitUntil('the opened step to take the focus', () =>
-      wb.page.evaluate((selector) => document.activeElement === document.querySelector(selector), step('trySample')), 10_000);
-    await wb.page.locator('.getting-started-step.expanded .monaco-button, .getting-started-step.expanded a', { hasText: 'Try a Sample Question' }).first().click();
+    await startSampleFromItsStep(wb);
     // The confirm, in the quick pick, headed with who asks.
     await wb.waitForQuickInputTitle('Sample');
     await wb.pick('Accept');
