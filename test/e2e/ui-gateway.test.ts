@@ -20,18 +20,12 @@ import { startUi, type Ui, uiHooks } from './ui-setup';
 /** From test/e2e/context.ts userServerSettings(): a user server, served to VS Code's agent by default. */
 const SERVED = 'user-fixture';
 
-
-/** The form document inside the Agent Input webview. */
-function formFrame(workbench: Workbench): FrameLocator {
-  return workbench.webview();
-}
-
 /**
  * Waits for our form to show this message. VS Code first asks its own "Run <tool>" for a
  * tool not marked read-only: that confirmation is answered (Yes) when it shows.
  */
 async function formAfterVsCodeConfirmation(workbench: Workbench, tool: string, message: string, shot: string, probeDir: string): Promise<FrameLocator> {
-  const frame = formFrame(workbench);
+  const frame = workbench.webview();
   const form = frame.locator('h1.message', { hasText: message });
   await afterVsCodeConfirmation(workbench, tool, () => form.isVisible().catch(() => false), `our form with "${message}"`, shot, probeDir);
   return frame;
