@@ -32,7 +32,7 @@ export const FIRST_CALL_SPANS = [
   { key: 'toBroker', label: 'question sent to our broker', ours: 'ours (and the pipe)' },
   { key: 'toPanel', label: 'broker to the form panel', ours: 'ours' },
   { key: 'toRender', label: "panel to the page rendering (the window's first webview)", ours: "ours (and VS Code's webview)" },
-  { key: 'toFocus', label: 'render to the field focused', ours: 'ours (the page)' },
+  { key: 'toFocus', label: 'render to the form on screen, field focused', ours: 'ours (the page)' },
 ] as const;
 
 type Key = (typeof FIRST_CALL_SPANS)[number]['key'] | 'total' | 'callToGateway' | 'gatewayToFocus' | 'arrivalToFocus' | 'person' | 'listed' | 'preparedSdkMs';

@@ -29,7 +29,7 @@ const SPANS = [
   { key: 'toBroker', label: 'question sent to our broker (transport, our checks)', ours: 'ours (and the pipe)' },
   { key: 'toPanel', label: 'broker to the form panel', ours: 'ours' },
   { key: 'toRender', label: 'panel to the page rendering (new panel)', ours: 'ours (and VS Code\'s webview)' },
-  { key: 'toFocus', label: 'render to the field focused', ours: 'ours (the page)' },
+  { key: 'toFocus', label: 'render to the form on screen, field focused', ours: 'ours (the page)' },
 ] as const;
 
 type Spans = Record<(typeof SPANS)[number]['key'] | 'total' | 'arrivalToFocus' | 'oursOutsideThePage' | 'plainWebview' | 'ratio', number>;

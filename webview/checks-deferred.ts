@@ -5,7 +5,8 @@
  * paint waits for. When the checks bundle (dist/webview/checks.js, built from checks.ts) has
  * been loaded into the page, the page runs exactly the host's code; until then a pattern or a
  * format gets no verdict on the page and the host's check on submit decides, with the same
- * message the page would have shown.
+ * message the page would have shown. The page loads the bundle after its own load event
+ * (`loadChecks`).
  */
 import type { FormatOutcome } from '../src/elicitation/formats';
 import type { TextFormat } from '../src/elicitation/model';
@@ -34,4 +35,13 @@ export function testPattern(source: string, text: string): PatternOutcome {
 
 export function testFormat(format: TextFormat, text: string): FormatOutcome {
   return loaded()?.testFormat(format, text) ?? 'unchecked';
+}
+
+/** Adds the checks bundle's script (from `src`, under the page's nonce), unless it is there already. */
+export function loadChecks(src: string | undefined, nonce: string): void {
+  if (!src || loaded()) return;
+  const script = document.createElement('script');
+  script.nonce = nonce;
+  script.src = src;
+  document.head.append(script);
 }

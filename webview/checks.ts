@@ -1,7 +1,7 @@
 /**
  * The host's pattern matcher and format checks for the form page, bundled on their own
  * (dist/webview/checks.js): the host's own modules, so page and host reach the same
- * verdicts. The page fetches it after its first render (see checks-deferred.ts).
+ * verdicts. The page fetches it once it has loaded (see checks-deferred.ts).
  */
 import { testFormat } from '../src/elicitation/formats';
 import { testPattern } from '../src/elicitation/pattern';

@@ -11,7 +11,7 @@ import { readField, requiredMessage } from '../src/elicitation/validation';
 import type { DraftValue, FormView, HostMessage, PageMessage } from '../src/shared/protocol';
 import { createField, type FieldControl } from './fields';
 import { wrapFocus } from './focus-wrap';
-import { CHECKS_READY_EVENT } from './checks-deferred';
+import { CHECKS_READY_EVENT, loadChecks } from './checks-deferred';
 import { readableForm } from './readable';
 
 interface VsCodeApi {
@@ -21,6 +21,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 /** When this script started, for the benchmark's breakdown of a new panel's start-up. */
 const scriptStartedAt = Date.now();
+/** This script's nonce, for the one script the page adds itself (the checks). */
+const ownNonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 const vscode = acquireVsCodeApi();
 const post = (message: PageMessage): void => vscode.postMessage(message);
 const DRAFT_DELAY_MS = 250;
@@ -225,7 +227,17 @@ function render(shown: FormView): void {
   const firstError = fields.find((f) => form.errors?.[f.question.id]);
   (firstError ?? fields[0])?.focus();
   if (!fields[0]) (actions.firstElementChild as HTMLElement | null)?.focus();
-  post({ type: 'shown', requestId: form.requestId, at: Date.now(), scriptStartedAt, renderStartedAt });
+  const focusedAt = Date.now();
+  onceLoaded(() => post({ type: 'shown', requestId: form.requestId, at: Date.now(), focusedAt, scriptStartedAt, renderStartedAt }));
+}
+
+/**
+ * VS Code keeps a new page's frame hidden until the page's load event: the first form is on
+ * screen from then, later ones (the page kept alive) as they render.
+ */
+function onceLoaded(then: () => void): void {
+  if (document.readyState === 'complete') then();
+  else window.addEventListener('load', then, { once: true });
 }
 
 function renderIdle(note?: string): void {
@@ -288,3 +300,6 @@ if (initial) {
   }
 }
 post({ type: 'ready', ...(showing && { showing }) });
+// Only once the page has loaded: a script still loading would hold back the load event, and
+// with it the frame VS Code shows.
+onceLoaded(() => loadChecks(app.dataset.checks, ownNonce));

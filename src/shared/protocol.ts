@@ -47,8 +47,12 @@ export type PageMessage =
   | { readonly type: 'decline'; readonly requestId: string }
   | { readonly type: 'cancel'; readonly requestId: string }
   | { readonly type: 'stepByStep'; readonly requestId: string }
-  /** The first field has focus: the form is ready for the person (timed by the benchmark). */
-  | { readonly type: 'shown'; readonly requestId: string; readonly at: number; readonly scriptStartedAt?: number; readonly renderStartedAt?: number }
+  /**
+   * The form is on screen with its first field focused: the form is ready for the person (timed
+   * by the benchmark). A new page's frame stays hidden until its load event, so `at` is the
+   * later of the focus (`focusedAt`) and that load.
+   */
+  | { readonly type: 'shown'; readonly requestId: string; readonly at: number; readonly focusedAt?: number; readonly scriptStartedAt?: number; readonly renderStartedAt?: number }
   | { readonly type: 'cspViolation'; readonly directive: string; readonly blockedUri: string; readonly sample: string };
 
 function isDraftValue(value: unknown): value is DraftValue {
@@ -98,6 +102,7 @@ export function parsePageMessage(raw: unknown): PageMessage | undefined {
         type: 'shown',
         requestId: id,
         at: raw.at,
+        ...(typeof raw.focusedAt === 'number' && { focusedAt: raw.focusedAt }),
         ...(typeof raw.scriptStartedAt === 'number' && { scriptStartedAt: raw.scriptStartedAt }),
         ...(typeof raw.renderStartedAt === 'number' && { renderStartedAt: raw.renderStartedAt }),
       };

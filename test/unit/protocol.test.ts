@@ -22,6 +22,7 @@ const VALID: Record<PageMessage['type'], PageMessage[]> = {
   shown: [
     { type: 'shown', requestId: 'r1', at: 1000 },
     { type: 'shown', requestId: 'r1', at: 1000, scriptStartedAt: 900, renderStartedAt: 950 },
+    { type: 'shown', requestId: 'r1', at: 1000, focusedAt: 980, scriptStartedAt: 900, renderStartedAt: 950 },
   ],
   cspViolation: [{ type: 'cspViolation', directive: 'img-src', blockedUri: 'data', sample: '' }],
 };
@@ -81,7 +82,7 @@ describe('protocol: the messages the form page may send', () => {
 
   it('only the fields of the protocol come through', () => {
     assert.deepEqual(parsePageMessage({ type: 'cancel', requestId: 'r1', values: { a: 1 }, extra: true }), { type: 'cancel', requestId: 'r1' });
-    assert.deepEqual(parsePageMessage({ type: 'shown', requestId: 'r1', at: 1, scriptStartedAt: 'soon' }), { type: 'shown', requestId: 'r1', at: 1 });
+    assert.deepEqual(parsePageMessage({ type: 'shown', requestId: 'r1', at: 1, scriptStartedAt: 'soon', focusedAt: 'now' }), { type: 'shown', requestId: 'r1', at: 1 });
     // A `showing` that is not a short string is dropped, not trusted.
     assert.deepEqual(parsePageMessage({ type: 'ready', showing: 42 }), { type: 'ready' });
     assert.deepEqual(parsePageMessage({ type: 'ready', showing: 'r'.repeat(501) }), { type: 'ready' });

@@ -16,9 +16,10 @@ export interface FormPageParts {
   readonly styles: string;
   /**
    * Where the page's pattern matcher and format checks (dist/webview/checks.js: re2js, as
-   * large as the page itself, and ajv-formats) load from. Fetched after the page and run
-   * whenever it arrives, so the first render never waits for it; until then the host's check
-   * on submit judges patterns and formats.
+   * large as the page itself, and ajv-formats) load from. The page fetches it once it has
+   * loaded (VS Code shows a new page's frame at its load event, which a script still loading
+   * would hold back), so neither the first render nor the form's showing waits for it; until
+   * it arrives the host's check on submit judges patterns and formats.
    */
   readonly checksScript?: string;
   /** The form to show at once, if one is waiting. */
@@ -58,10 +59,9 @@ export function formPageHtml(parts: FormPageParts): string {
     nonce,
     styles: parts.styles,
     title: 'Agent Input',
-    body: `<main id="app"></main>
+    body: `<main id="app"${parts.checksScript ? ` data-checks="${parts.checksScript.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"` : ''}></main>
 ${initial}
-<script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>
-${parts.checksScript ? `<script nonce="${nonce}" src="${parts.checksScript.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" async></script>` : ''}`,
+<script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>`,
   });
 }
 

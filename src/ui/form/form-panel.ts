@@ -247,7 +247,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const { request } = job;
     switch (message.type) {
       case 'shown':
-        this.timings?.({ event: 'formShown', requestId: request.id, at: message.at, scriptStartedAt: message.scriptStartedAt, renderStartedAt: message.renderStartedAt, askedAt: job.askedAt, createdAt: request.createdAt });
+        this.timings?.({ event: 'formShown', requestId: request.id, at: message.at, focusedAt: message.focusedAt, scriptStartedAt: message.scriptStartedAt, renderStartedAt: message.renderStartedAt, askedAt: job.askedAt, createdAt: request.createdAt });
         return;
       case 'draft': {
         const question = request.questions.find((q) => q.id === message.questionId);
