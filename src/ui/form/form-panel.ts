@@ -228,7 +228,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     }
     if (message.type === 'ready') {
       this.pageReady = true;
-      this.pageDrawn?.();
+      // With nothing to show the page is drawn now; a form is drawn once it is on screen ('shown').
+      if (!this.current) this.pageDrawn?.();
       // The page may already show the current form (it came inside the page).
       if (!this.current || message.showing !== this.current.request.id) this.renderCurrent();
       return;
@@ -247,6 +248,8 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const { request } = job;
     switch (message.type) {
       case 'shown':
+        // On screen (VS Code shows a new page's frame at its load event): the held signs may draw.
+        this.pageDrawn?.();
         this.timings?.({ event: 'formShown', requestId: request.id, at: message.at, focusedAt: message.focusedAt, scriptStartedAt: message.scriptStartedAt, renderStartedAt: message.renderStartedAt, askedAt: job.askedAt, createdAt: request.createdAt });
         return;
       case 'draft': {
