@@ -58,11 +58,12 @@ async function oursOnce(ui: Ui, benchLog: string, form: number, record: number):
   const { workbench } = ui;
   const calls = events(benchLog).filter((e) => e.event === 'firstCall').length;
   const done = events(benchLog).filter((e) => e.event === 'firstCallDone').length;
+  const gatewayCalls = events(benchLog).filter((e) => e.event === 'gatewayToolCall').length;
   await workbench.runCommand('Elicitation Host: Benchmark: First Call of a Served Tool in This Window');
   const called = await toolApiEvent(benchLog, 'firstCall', calls, "the first call's start", 90_000);
   const startedAt = Number(called.at);
   // Should VS Code ask to run the tool, the person's time (the dialog shown to the Yes) is left out.
-  const yesAt = await pastRunConfirmation(workbench, benchLog, form);
+  const yesAt = await pastRunConfirmation(workbench, benchLog, gatewayCalls);
   const person = yesAt === undefined ? 0 : yesAt - Number(events(benchLog).filter((e) => e.event === 'firstCallListed')[calls]?.at);
   const shown = await waitUntil('the form on the page', () => events(benchLog).filter((e) => e.event === 'formShown')[form], 30_000);
   const resolved = firstAfter(benchLog, startedAt, (e) => e.event === 'providerResolve');

@@ -134,7 +134,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
         await workbench.runCommand("Elicitation Host: Benchmark: Call a Served Tool through VS Code's Tool API");
         const called = await toolApiEvent(benchLog, 'invokeTool', calls, "the tool API's call", 90_000);
         // Should VS Code ask to run the tool first (it does not for a read-only one), the spans start at that Yes.
-        const startedAt = (await pastRunConfirmation(workbench, benchLog, form)) ?? Number(called.at);
+        const startedAt = (await pastRunConfirmation(workbench, benchLog, gateway)) ?? Number(called.at);
         const spans = await spansOf(ui, benchLog, { form: form++, record: record++, gateway }, startedAt);
         const done = events(benchLog).filter((e) => e.event === 'invokeToolDone').length;
         await declineForm(ui, 'ask_form_now');
