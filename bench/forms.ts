@@ -70,10 +70,11 @@ export function medians(rows: Array<Record<string, number>>): Record<string, num
  */
 export async function pastRunConfirmation(workbench: Workbench, benchLog: string, gatewayCall: number): Promise<number | undefined> {
   const confirmation = workbench.dialog.filter({ hasText: 'Run ' }).locator('.monaco-button', { hasText: /^(Yes|Allow|Continue)$/ }).first();
-  const atGateway = (): boolean => events(benchLog).filter((e) => e.event === 'gatewayToolCall').length > gatewayCall;
-  const asked = async (): Promise<boolean> => !atGateway() && (await confirmation.isVisible().catch(() => false));
-  await waitUntil('the call at our gateway, or VS Code asking to run the tool', async () => atGateway() || (await asked()) || undefined, 30_000);
-  if (!(await asked())) return undefined;
+  const seen = await waitUntil('the call at our gateway, or VS Code asking to run the tool', async () => {
+    if (events(benchLog).filter((e) => e.event === 'gatewayToolCall').length > gatewayCall) return 'called';
+    return (await confirmation.isVisible().catch(() => false)) ? 'asked' : undefined;
+  }, 30_000);
+  if (seen === 'called') return undefined;
   const yesAt = Date.now();
   await confirmation.click();
   return yesAt;
