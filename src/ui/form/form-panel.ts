@@ -238,6 +238,9 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       this.log.warn(`Form page CSP violation: ${message.directive} blocked ${message.blockedUri} ${message.sample}`);
       return;
     }
+    // On screen (VS Code shows a new page's frame at its load event), whichever form it drew: the
+    // held signs may draw (a form ended before it was drawn would otherwise hold them to the cap).
+    if (message.type === 'shown') this.pageDrawn?.();
     const job = this.current;
     // About a form that is no longer the current one (stale), or one this page was never shown (made up): ignored.
     if (!job || !isAboutShownForm(message.requestId, job.request.id, this.shownRequestId)) return;
@@ -248,8 +251,6 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const { request } = job;
     switch (message.type) {
       case 'shown':
-        // On screen (VS Code shows a new page's frame at its load event): the held signs may draw.
-        this.pageDrawn?.();
         this.timings?.({ event: 'formShown', requestId: request.id, at: message.at, focusedAt: message.focusedAt, scriptStartedAt: message.scriptStartedAt, renderStartedAt: message.renderStartedAt, askedAt: job.askedAt, createdAt: request.createdAt });
         return;
       case 'draft': {
