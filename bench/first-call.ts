@@ -17,7 +17,7 @@ import { waitUntil } from '../test/support/wait';
 import { declineForm, events, medians, pastRunConfirmation, toolApiEvent } from './forms';
 import { QUIET_BEFORE_MS } from './quiet';
 import type { Row } from './row';
-import { inTurn, median, round } from './stats';
+import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 8;
 
@@ -182,6 +182,7 @@ export async function benchFirstCall(ui: Ui, benchLog: string): Promise<FirstCal
       ours: `${m.gatewayToFocus} ms`,
       baseline: `${plain} ms (new plain webview form)`,
       ratio,
+      interval: medianInterval(ratios),
       target: '<= 1.0',
     },
     {
@@ -189,8 +190,9 @@ export async function benchFirstCall(ui: Ui, benchLog: string): Promise<FirstCal
       ours: `${m.arrivalToFocus} ms`,
       baseline: `${plain} ms (new plain webview form)`,
       ratio: arrivalRatio,
+      interval: medianInterval(arrivalRatios),
       target: '<= 1.0',
     },
   ];
-  return { results: { firstCall: { samples: SAMPLES, medianMs: m, plainWebviewMedianMs: plain, floorCallToGatewayMedianMs: floorToGateway, ratio, arrivalRatio, samplesMs: ours, floorSamplesMs: floors } }, rows };
+  return { results: { firstCall: { samples: SAMPLES, medianMs: m, plainWebviewMedianMs: plain, floorCallToGatewayMedianMs: floorToGateway, ratio, arrivalRatio, ratioInterval: medianInterval(ratios), arrivalRatioInterval: medianInterval(arrivalRatios), samplesMs: ours, floorSamplesMs: floors } }, rows };
 }

@@ -10,7 +10,7 @@ import type { Ui } from '../test/e2e/ui-setup';
 import { type ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
 import type { Row } from './row';
-import { inTurn, median, round } from './stats';
+import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 20;
 
@@ -166,6 +166,7 @@ export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTab
       firstFormMedianMs: round(median(first), 1),
       laterFormMedianMs: round(median(later), 1),
       firstRatio: round(median(firstRatios), 2),
+      firstRatioInterval: medianInterval(firstRatios),
       laterRatio: round(median(later) / floor, 2),
       firstBreakdownMedianMs: medians(firstBreakdown),
       laterBreakdownMedianMs: medians(laterBreakdown),
@@ -177,7 +178,7 @@ export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTab
   return {
     results,
     rows: [
-      { measure: `first form focused, from the server's send (new panel; each against a new plain webview made beside it, the two in turn, median of ${SAMPLES} ratios)`, ours: `${round(median(first), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(firstRatios), 2), target: '<= 1.0' },
+      { measure: `first form focused, from the server's send (new panel; each against a new plain webview made beside it, the two in turn, median of ${SAMPLES} ratios)`, ours: `${round(median(first), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(firstRatios), 2), interval: medianInterval(firstRatios), target: '<= 1.0' },
       { measure: `later form focused, from the server's send (panel kept, median of ${SAMPLES}; against the first forms' plain webviews)`, ours: `${round(median(later), 1)} ms`, baseline: `${round(floor, 1)} ms (new plain webview form)`, ratio: round(median(later) / floor, 2), target: '<= 0.10' },
     ],
   };

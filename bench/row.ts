@@ -5,4 +5,12 @@ export interface Row {
   readonly baseline: string;
   readonly ratio: number | string;
   readonly target: string;
+  /** For a median of pairs' ratios: its 95% confidence interval (stats.ts `medianInterval`), printed beside the ratio. */
+  readonly interval?: RatioInterval;
+}
+
+export interface RatioInterval {
+  readonly low: number;
+  readonly high: number;
+  readonly coverage: number;
 }

@@ -188,7 +188,9 @@ function report(results: Record<string, unknown>, rows: readonly Row[], failures
   for (const key of Object.keys(results)) if (key !== 'at' && key !== 'node') measuredAt[key] = String(results.at);
   writeFileSync(file, `${JSON.stringify({ ...earlier, ...results, measuredAt }, null, 2)}\n`);
   const header = ['measure', 'ours', 'baseline', 'ratio', 'target'];
-  const table = [header, ...rows.map((r) => [r.measure, r.ours, r.baseline, String(r.ratio), r.target])];
+  // A median of pairs' ratios carries its 95% interval: a goal met or missed by less than the run's spread says so.
+  const ratioCell = (r: Row): string => (r.interval ? `${r.ratio} [${r.interval.low}-${r.interval.high}]` : String(r.ratio));
+  const table = [header, ...rows.map((r) => [r.measure, r.ours, r.baseline, ratioCell(r), r.target])];
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)));
   process.stdout.write('\n');
   for (const row of table) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i])).join('  ')}\n`);

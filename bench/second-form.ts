@@ -22,7 +22,7 @@ import { openToolList, ResultTabs } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
 import { events, plainWebviews } from './forms';
 import type { Row } from './row';
-import { inTurn, median, round } from './stats';
+import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 7;
 
@@ -129,6 +129,7 @@ export async function benchSecondForm(ui: Ui, benchLog: string): Promise<{ resul
         oursMedianMs: round(median(ours), 1),
         plainWebviewMedianMs: round(median(plain), 1),
         ratio,
+        ratioInterval: medianInterval(ratios),
         ...(hostWaits.length && { hostWaitForWorkerMedianMs: round(median(hostWaits), 1) }),
         oursSamplesMs: ours.map((v) => round(v, 1)),
         plainSamplesMs: plain.map((v) => round(v, 1)),
@@ -140,6 +141,7 @@ export async function benchSecondForm(ui: Ui, benchLog: string): Promise<{ resul
         ours: `${round(median(ours), 1)} ms`,
         baseline: `${round(median(plain), 1)} ms (new plain webview form, same state)`,
         ratio,
+        interval: medianInterval(ratios),
         target: '<= 1.0',
       },
     ],

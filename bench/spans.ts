@@ -15,7 +15,7 @@ import { openToolList, type ResultTabs } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
 import { agentInputClosed, declineForm, events, medians, pastRunConfirmation, type PlainFrom, plainWebviews, toolApiEvent } from './forms';
 import type { Row } from './row';
-import { inTurn, median, round } from './stats';
+import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 20;
 
@@ -147,8 +147,9 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
   const summary = (rows: Spans[]): Record<string, number> => ({ ...medians(rows as unknown as Array<Record<string, number>>), ratio: round(median(rows.map((r) => r.ratio)), 2) });
   const person = summary(runTool);
   const agent = summary(lm);
+  const intervals = { runTool: medianInterval(runTool.map((r) => r.ratio)), invokeTool: medianInterval(lm.map((r) => r.ratio)) };
   const rows: SpansFigures['rows'] = [];
-  for (const [label, m] of [["Run Tool's Enter", person], ['vscode.lm.invokeTool, through the gateway', agent]] as const) {
+  for (const [label, m, interval] of [["Run Tool's Enter", person, intervals.runTool], ['vscode.lm.invokeTool, through the gateway', agent, intervals.invokeTool]] as const) {
     rows.push({
       measure: `from ${label} to a new form's field focused (median of ${SAMPLES}): ${SPANS.map((s) => `${s.label} ${m[s.key]} ms [${s.ours}]`).join('; ')}`,
       ours: `${m.total} ms`,
@@ -168,11 +169,12 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
       ours: `${m.arrivalToFocus} ms`,
       baseline: `${m.plainWebview} ms (new plain webview form)`,
       ratio: round(m.ratio, 2),
+      interval,
       target: '<= 1.0',
     });
   }
   return {
-    results: { spans: { samples: SAMPLES, runToolMedianMs: person, invokeToolMedianMs: agent, runToolSamples: runTool, invokeToolSamples: lm } },
+    results: { spans: { samples: SAMPLES, runToolMedianMs: person, invokeToolMedianMs: agent, ratioIntervals: intervals, runToolSamples: runTool, invokeToolSamples: lm } },
     rows,
   };
 }
