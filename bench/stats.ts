@@ -1,6 +1,6 @@
+/** Small statistics for benchmark samples. */
 import type { RatioInterval } from './row';
 
-/** Small statistics for benchmark samples. */
 export function median(samples: readonly number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
