@@ -26,6 +26,7 @@ declare global {
     __posted: PageMessage[];
     __violations: string[];
     __pwned?: unknown;
+    __checksAtHostLoad?: boolean;
   }
 }
 
@@ -93,6 +94,8 @@ describe('form page in headless Chromium', function () {
       window.__violations = [];
       window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))) });
       document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+      // A load listener added after the page's own, as VS Code's host adds the one that shows the frame.
+      document.addEventListener('DOMContentLoaded', () => addEventListener('load', () => { window.__checksAtHostLoad = document.querySelector('script[src$="/checks.js"]') !== null; }));
     `);
     // Not 'load': a test holds the checks back, and the page may ask for them at its load.
     await page.goto(origin, { waitUntil: 'domcontentloaded' });
@@ -180,7 +183,10 @@ describe('form page in headless Chromium', function () {
       await open(form('Voucher', { type: 'object', properties: { code: { type: 'string', title: 'Voucher code', pattern: '^[A-Z]{3}$' }, email: { type: 'string', format: 'email', title: 'Email' }, note: { type: 'string' } } }));
       // VS Code shows a new page's frame at its load event: a script still loading would hold it back.
       await page.waitForFunction(() => document.readyState === 'complete' && window.__posted.some((m) => m.type === 'shown' && m.requestId === 'r1'));
-      assert.equal(await page.evaluate(() => document.querySelector('script[src$="/checks.js"]') !== null), true, 'the checks are asked for once the page has loaded');
+      // Not in the load event itself: VS Code's host shows the frame in a load listener that runs after the page's.
+      await page.waitForFunction(() => window.__checksAtHostLoad !== undefined);
+      assert.equal(await page.evaluate(() => window.__checksAtHostLoad), false, 'the checks are not asked for before VS Code has shown the frame');
+      await page.waitForFunction(() => document.querySelector('script[src$="/checks.js"]') !== null);
       await page.locator(`${field('code')} input`).fill('abc');
       await page.locator(`${field('email')} input`).fill('not an email');
       await page.locator(`${field('note')} input`).fill('moved on');
