@@ -38,10 +38,12 @@ const app = document.getElementById('app')!;
 wrapFocus(app);
 
 // A focused control must never sit under the sticky Submit bar: the page's scroll padding
-// (styles.css) is the bar's height, however it wraps.
+// (styles.css) is the bar's height, however it wraps. Set as the root's own property: a
+// custom property there would restyle the whole page (every element inherits it) before the
+// first paint.
 const barHeight = new ResizeObserver((entries) => {
   const height = entries[0]?.borderBoxSize[0]?.blockSize ?? 0;
-  document.documentElement.style.setProperty('--actions-height', `${Math.ceil(height)}px`);
+  document.documentElement.style.scrollPaddingBottom = `${Math.ceil(height) + 8}px`;
 });
 
 // The pattern and format checks load after the page (checks-deferred.ts): a field typed in

@@ -203,6 +203,24 @@ describe('form page in headless Chromium', function () {
     }
   });
 
+  it('a field that takes the focus under the sticky bar scrolls clear of it', async () => {
+    await page.setViewportSize({ width: 800, height: 360 });
+    await render(form('Ten fields', { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}`, { type: 'string', title: `Field ${i}` }])) }));
+    // The page's scroll padding follows the bar's height once the bar is laid out.
+    await page.waitForFunction(() => document.documentElement.style.scrollPaddingBottom !== '');
+    const seen = await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      const bar = document.querySelector('.actions')!;
+      const under = [...document.querySelectorAll('input')].find((input) => input.getBoundingClientRect().bottom > bar.getBoundingClientRect().top);
+      if (!under) return undefined;
+      under.focus();
+      return { field: under.getBoundingClientRect().bottom, bar: bar.getBoundingClientRect().top, padding: getComputedStyle(document.documentElement).scrollPaddingBottom, barHeight: bar.getBoundingClientRect().height };
+    });
+    assert.ok(seen, 'a field starts under the sticky bar');
+    assert.ok(seen.field <= seen.bar, `the focused field is above the bar: ${JSON.stringify(seen)}`);
+    assert.equal(seen.padding, `${Math.ceil(seen.barHeight) + 8}px`, 'the padding is the bar\'s height and a margin');
+  });
+
   it('every field kind is rendered and answered with the right type', async () => {
     const schema = {
       type: 'object',
