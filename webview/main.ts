@@ -41,9 +41,11 @@ wrapFocus(app);
 // (styles.css) is the bar's height, however it wraps. Set as the root's own property: a
 // custom property there would restyle the whole page (every element inherits it) before the
 // first paint.
+/** The room left between a focused control and the bar (styles.css's 72 px until measured: 64 + this). */
+const BAR_CLEARANCE_PX = 8;
 const barHeight = new ResizeObserver((entries) => {
   const height = entries[0]?.borderBoxSize[0]?.blockSize ?? 0;
-  document.documentElement.style.scrollPaddingBottom = `${Math.ceil(height) + 8}px`;
+  document.documentElement.style.scrollPaddingBottom = `${Math.ceil(height) + BAR_CLEARANCE_PX}px`;
 });
 
 // The pattern and format checks load after the page (checks-deferred.ts): a field typed in
