@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { provisionVsCode } from '../e2e/harness/provision';
+import { cacheRoot, provisionVsCode } from '../e2e/harness/provision';
 import { type RunningVsCode, startVsCodeServer } from '../e2e/harness/server';
 import { AhpTestClient } from './ahp-test-client';
 import { REPO } from './servers';
@@ -74,7 +74,7 @@ async function provisioned(log: (line: string) => void) {
   try {
     return await provisionVsCode('newest', log);
   } catch (error) {
-    throw new Error(`VS Code 1.139.1's server (the e2e tests' code-server 4.139.1) is not provisioned and could not be: ${error instanceof Error ? error.message : String(error)}\nRun "npx tsx test/e2e/harness/provision.ts newest" with the npm registry reachable (once; it is cached in ~/.cache/elicitation-host).`, { cause: error });
+    throw new Error(`VS Code 1.139.1's server (the e2e tests' code-server 4.139.1) is not provisioned and could not be: ${error instanceof Error ? error.message : String(error)}\nRun "npx tsx test/e2e/harness/provision.ts newest" with the npm registry reachable (once; it is cached in ${cacheRoot()}).`, { cause: error });
   }
 }
 
