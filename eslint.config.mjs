@@ -15,6 +15,13 @@ const noGateway = { group: ['**/gateway/**'], message: LAYERS };
 // The ACP layer asks permissions the way the gateway asks Claude Code's (one model, one way to show a command): that pure module only.
 const noGatewayButPermissionQuestion = { group: ['**/gateway/**', '!**/gateway/permission-question'], message: `${LAYERS} src/acp may use src/gateway/permission-question only.` };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
+// src/base is below every layer: it imports nothing, so anything may take it.
+const nothingAtAll = { regex: '.*', message: 'src/base imports nothing (see ARCHITECTURE.md): what it holds is for every layer.' };
+// The page's messages carry the questions it renders: the model's types (erased in the build), src/base, and each other; nothing else.
+const sharedOnly = [
+  { regex: '^(?!\\./|\\.\\./base/|\\.\\./elicitation/model$)', message: 'src/shared imports nothing but src/base and the types of src/elicitation/model (see ARCHITECTURE.md).' },
+  { regex: '^\\.\\./elicitation/model$', allowTypeImports: true, message: 'src/shared takes only the types of src/elicitation/model (import type): the messages carry questions; they run no model code.' },
+];
 
 /** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans. */
 function restrictImports(files, paths, patterns) {
@@ -108,7 +115,11 @@ export default tseslint.config(
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.
-  restrictImports(['src/elicitation/**', 'src/shared/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
+  restrictImports(['src/elicitation/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
+  // The messages between the host and the form page: src/base and the model's types only.
+  restrictImports(['src/shared/**'], [], sharedOnly),
+  // What every layer uses: it imports nothing.
+  restrictImports(['src/base/**'], [], [nothingAtAll]),
   // The form page: the pure layers, without what only the host runs.
   restrictImports(['webview/**'], [noVscode], [noIo, noUiOrMcp, noHostOnly]),
   {

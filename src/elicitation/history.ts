@@ -13,7 +13,7 @@ import { SecretMask } from './secret-mask';
 import { shownAnswer } from './shown-answer';
 import { findRequest, type InputStore, type RequestState, type RequestStatus } from './store';
 import { fromAnswerValue, ownAnswer } from './validation';
-import { isRecord } from './is-record';
+import { isRecord } from '../base/is-record';
 
 export type HistoryOutcome = 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'abandoned' | 'timed out';
 

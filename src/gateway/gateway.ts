@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Broker } from '../elicitation/broker';
 import type { ResultSink } from '../elicitation/history';
 import type { InputStore } from '../elicitation/store';
-import { Listeners } from '../mcp/listeners';
+import { Listeners } from '../base/listeners';
 import { serverSdk } from '../mcp/sdk/sdk-loader';
 import type { Upstream } from '../mcp/servers/upstream';
 import { createForwardingServer } from './forwarding';

@@ -57,6 +57,12 @@ describe('lint holds the layers', function () {
     ['src/shared/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/shared'],
     ['src/shared/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/shared'],
     ['src/shared/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/shared'],
+    ['src/shared/virtual.ts', "import { x } from '../elicitation/validation';", 'nothing of src/elicitation in src/shared but the model'],
+    ['src/shared/virtual.ts', "import { TEXT_FORMATS } from '../elicitation/model';", "only the model's types in src/shared, no value"],
+    ['src/shared/virtual.ts', "import { x } from 'node:fs';", 'no I/O in src/shared'],
+    ['src/base/virtual.ts', "import { x } from '../elicitation/model';", 'src/base imports nothing (not even the model)'],
+    ['src/base/virtual.ts', "import type { x } from '../elicitation/model';", 'src/base imports nothing (not even types)'],
+    ['src/base/virtual.ts', "import { x } from 'node:events';", 'src/base imports nothing (not even Node)'],
     ['webview/virtual.ts', "import { x } from '../src/ui/text';", 'nothing of src/ui in webview'],
     ['webview/virtual.ts', "import { x } from '../src/mcp/config';", 'nothing of src/mcp in webview'],
     ['webview/virtual.ts', "import * as x from 'vscode';", 'no vscode in webview'],
@@ -92,6 +98,11 @@ describe('lint holds the layers', function () {
     await assertPasses('src/mcp/virtual.ts', use("import { x } from '../elicitation/schema';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from '../src/elicitation/validation';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from 'ajv-formats/dist/formats';"), 'no-restricted-imports');
+    await assertPasses('src/shared/virtual.ts', use("import type { x } from '../elicitation/model';"), 'no-restricted-imports');
+    await assertPasses('src/shared/virtual.ts', use("import { x } from '../base/is-record';"), 'no-restricted-imports');
+    await assertPasses('src/shared/virtual.ts', use("import { x } from './protocol';"), 'no-restricted-imports');
+    await assertPasses('src/elicitation/virtual.ts', use("import { x } from '../base/once';"), 'no-restricted-imports');
+    await assertPasses('webview/virtual.ts', use("import { x } from '../src/base/is-record';"), 'no-restricted-imports');
   });
 });
 
@@ -135,7 +146,7 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from '../config/config';"), 'no-restricted-imports');
     await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from './calls';"), 'no-restricted-imports');
     await assertPasses('src/mcp/sign-in/virtual.ts', use("import { x } from '../sdk/sdk-loader';"), 'no-restricted-imports');
-    await assertPasses('src/mcp/config/virtual.ts', use("import { x } from '../../elicitation/is-record';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/config/virtual.ts', use("import { x } from '../../base/is-record';"), 'no-restricted-imports');
     await assertPasses('src/mcp/virtual.ts', use("import { x } from './config/config';"), 'no-restricted-imports');
     await assertPasses('src/mcp/servers/virtual.ts', use("import { x } from '../connection/connection';"), 'no-restricted-imports');
     await assertPasses('src/acp/virtual.ts', use("import { x } from '../mcp/ports';"), 'no-restricted-imports');

@@ -42,7 +42,6 @@ import { ElicitBridge, sourceOf } from './elicit-bridge';
 import {
   abortMessage,
   CallError,
-  errorMessage,
   describeLoss,
   isConnectionClosed,
   networkCodeOf,
@@ -51,7 +50,8 @@ import {
   RpcError,
   rpcCodeOf,
 } from '../errors';
-import { Listeners } from '../listeners';
+import { errorMessage } from '../../base/error-message';
+import { Listeners } from '../../base/listeners';
 import type { CallOptions, ConnectionDeps, ListKind, ServerLog } from '../ports';
 import { type CrashInfo, describeCrash } from './process-watch';
 import { ReconnectTimer } from './reconnect';

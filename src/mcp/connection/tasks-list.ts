@@ -4,7 +4,7 @@
  * and how to cancel it. Fires a change for every task added, updated or gone, and a
  * settlement for a resumed task, whose result nobody's call is waiting for.
  */
-import { Listeners } from '../listeners';
+import { Listeners } from '../../base/listeners';
 import type { SettledTask, TaskInfo, TaskStatus } from '../ports';
 import { clampPollInterval, statusText } from './tasks-bounds';
 

@@ -22,9 +22,10 @@ import type {
   SessionTaskCapabilities,
 } from '@modelcontextprotocol/ext-tasks/client';
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
-import { isRecord } from '../../elicitation/is-record';
+import { isRecord } from '../../base/is-record';
 import { TASKS_EXTENSION, withCallCapabilities } from './capabilities';
-import { errorMessage, RpcError, rpcCodeOf } from '../errors';
+import { RpcError, rpcCodeOf } from '../errors';
+import { errorMessage } from '../../base/error-message';
 import type { Sdk, TasksLib } from '../sdk/sdk-loader';
 import { clampTaskHints } from './tasks-bounds';
 import type { Connected } from './transports';

@@ -17,7 +17,7 @@ import type { ApplicationInputHandler, TaskEnabledSession } from '@modelcontextp
 import type { TaskId } from '@modelcontextprotocol/ext-tasks/core';
 import type { ElicitResult } from '../../elicitation/model';
 import type { ElicitBridge, InFlightCall } from './elicit-bridge';
-import { errorMessage } from '../errors';
+import { errorMessage } from '../../base/error-message';
 import type { Root, ServerLog } from '../ports';
 import type { TasksLib } from '../sdk/sdk-loader';
 import { clampPollInterval } from './tasks-bounds';

@@ -20,9 +20,10 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import type { TaskReceiverBinding } from '@modelcontextprotocol/ext-tasks/receiver';
-import { isRecord } from '../../elicitation/is-record';
+import { isRecord } from '../../base/is-record';
 import type { ElicitBridge, InFlightCall } from './elicit-bridge';
-import { errorMessage, RpcCode, RpcError, toRpcError } from '../errors';
+import { RpcCode, RpcError, toRpcError } from '../errors';
+import { errorMessage } from '../../base/error-message';
 import type { ServerLog } from '../ports';
 import type { TasksLib } from '../sdk/sdk-loader';
 import type { ServerRequests } from './server-requests';

@@ -18,7 +18,8 @@
  *   `tasks/result` is kept open (the spec's "SHOULD preemptively call tasks/result").
  */
 import type { SerializedTaskReference, TaskEnabledSession, TaskView } from '@modelcontextprotocol/ext-tasks/client';
-import { abortMessage, CallError, errorMessage } from '../errors';
+import { abortMessage, CallError } from '../errors';
+import { errorMessage } from '../../base/error-message';
 import type { Caller, ServerLog, TaskInfo, TaskRecord, TaskReferences } from '../ports';
 import { clampPollInterval, type TaskBounds } from './tasks-bounds';
 import type { TaskList } from './tasks-list';

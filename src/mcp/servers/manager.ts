@@ -2,7 +2,7 @@
  * The room `src/mcp/servers/`: every configured server at once: this file (the manager) and
  * `upstream` (one server as the gateway's port, made over any source of a connection, so it
  * does not know the manager). The top of `src/mcp` holds what every room shares: `ports`
- * (what hosts implement), `errors`, `listeners`, `tool-info`, `tool-args`, `result-format`,
+ * (what hosts implement), `errors`, `tool-info`, `tool-args`, `result-format`, `tool-consent`,
  * `create-broker`.
  *
  * All configured servers: definitions from every `mcp.json` and the user setting, one
@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ConfigProblem, ConfigSource, InputDefinition, ParsedConfig, ServerDefinition } from '../config/config';
 import { ServerConnection } from '../connection/connection';
 import { CallError } from '../errors';
-import { Listeners } from '../listeners';
+import { Listeners } from '../../base/listeners';
 import type { CallOptions, ConnectionDeps, ListKind, ServerLog } from '../ports';
 import { mayStart } from '../config/trust';
 import { type Upstream, upstreamOver } from './upstream';

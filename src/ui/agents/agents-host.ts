@@ -12,7 +12,7 @@ import type { AgentSession } from '../../acp/agent-session';
 import type { AgentHost } from '../../acp/ports';
 import type { Broker } from '../../elicitation/broker';
 import type { InputStore } from '../../elicitation/store';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import { showInfo, showWarning } from '../notify';
 import { type ConfiguredAgent, readAgents, startMode } from './agent-definitions';
 import { editorFiles } from './editor-files';

@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../../acp/agent-session';
 import type { SessionEvent } from '../../acp/session-events';
 import type { InputStore } from '../../elicitation/store';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import { parseSessionPageMessage, type SessionHeader, type SessionHostMessage, type SessionOption } from '../../shared/session-protocol';
 import { reportFailure } from '../notify';
 import { sessionPageHtml } from './session-page';

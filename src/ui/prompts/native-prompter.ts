@@ -13,7 +13,7 @@ import type { InputRequest, UrlInputRequest } from '../../elicitation/request';
 import type { InputStore } from '../../elicitation/store';
 import { toAnswerValue } from '../../elicitation/validation';
 import { checkUrl } from '../../elicitation/url-check';
-import { isEndedByThePerson } from '../../elicitation/ended-by-person';
+import { isEndedByThePerson } from '../../base/ended-by-person';
 import { dialogChoices, mayUseModal } from './dialog-choices';
 import { MutedServers } from './mutes';
 import { type Dialog, errorText, showDialog, showError, showInfo } from '../notify';

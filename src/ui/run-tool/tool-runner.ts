@@ -17,7 +17,7 @@ import type { ServerManager } from '../../mcp/servers/manager';
 import { formatToolResult } from '../../mcp/result-format';
 import { argumentSkeleton } from '../../mcp/tool-args';
 import type { ResultSink } from '../../elicitation/history';
-import { endedByThePerson } from '../../elicitation/ended-by-person';
+import { endedByThePerson } from '../../base/ended-by-person';
 import { CallProgressView } from './call-progress';
 import { errorText, showError, showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
