@@ -52,6 +52,7 @@ import { vsCodeUrlFlow } from './ui/links/url-flow';
 import { reportRefusedLink } from './ui/links/url-prompt';
 
 import type { StandIns } from './extension';
+import { errorMessage } from './base/error-message';
 
 export async function activateMain(context: vscode.ExtensionContext, standIns: StandIns): Promise<ElicitationHostApi> {
   // Only the benchmark build has these (scripts/build.mjs; the shipped one leaves them out),
@@ -268,7 +269,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     try {
       putCliOnPath(context.environmentVariableCollection, join(context.globalStorageUri.fsPath, 'bin'), context.extensionPath);
     } catch (error) {
-      log.warn(`elicitation-host is not on terminals' PATH: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`elicitation-host is not on terminals' PATH: ${errorMessage(error)}`);
     }
   }
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);

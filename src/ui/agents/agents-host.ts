@@ -17,6 +17,7 @@ import { showInfo, showWarning } from '../notify';
 import { type ConfiguredAgent, readAgents, startMode } from './agent-definitions';
 import { editorFiles } from './editor-files';
 import { SessionPanel } from './session-panel';
+import { errorMessage } from '../../base/error-message';
 
 export const AGENTS_SETTING = 'elicitationHost.agents';
 
@@ -145,7 +146,7 @@ export class AgentsHost implements vscode.Disposable {
       });
       return client;
     } catch (error) {
-      entry.exited = error instanceof Error ? error.message : String(error);
+      entry.exited = errorMessage(error);
       throw error;
     } finally {
       entry.starting = undefined;
@@ -186,7 +187,7 @@ export class AgentsHost implements vscode.Disposable {
     try {
       await session.setMode(target);
     } catch (error) {
-      void showInfo(`${agent.definition.name}: could not start in mode "${target}": ${error instanceof Error ? error.message : String(error)}`);
+      void showInfo(`${agent.definition.name}: could not start in mode "${target}": ${errorMessage(error)}`);
     }
   }
 

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { type ConfigSource, parseMcpJson, type ParsedConfig, parseSettingsServers } from '../../mcp/config/config';
 import type { LoadedSource, ServerManager } from '../../mcp/servers/manager';
 import { affects, userServers } from '../settings';
+import { errorMessage } from '../../base/error-message';
 
 const EMPTY: ParsedConfig = { servers: [], inputs: [], problems: [] };
 
@@ -109,7 +110,7 @@ export class ConfigLoader implements vscode.Disposable {
     try {
       await this.manager.update(loaded, onKnown);
     } catch (error) {
-      this.log.error(`could not apply the server configuration: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(`could not apply the server configuration: ${errorMessage(error)}`);
     }
   }
 
