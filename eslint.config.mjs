@@ -34,19 +34,30 @@ function restrictImports(files, paths, patterns) {
  * Each block repeats the layer's own bans (a later block replaces an earlier one's options).
  */
 function roomRules(layer, levels, paths, layerPatterns) {
-  const blocks = [];
-  levels.forEach((level, index) => {
-    const above = levels.slice(index).flat();
-    for (const room of level) {
-      const files = room === '' ? [`${layer}/*.ts`] : [`${layer}/${room}/**`];
-      const from = room === '' ? './' : '../';
-      // The top level's files are named one by one: a glob such as ../* would match every room too.
-      const topLevel = readdirSync(layer).filter((name) => name.endsWith('.ts')).map((name) => `${from}${name.replace(/\.ts$/, '')}`);
-      const group = above.filter((other) => other !== room).flatMap((other) => (other === '' ? topLevel : [`${from}${other}/**`]));
-      blocks.push(restrictImports(files, paths, [...layerPatterns, ...(group.length ? [{ group, message: `${LAYERS} Inside ${layer}, a room imports only the rooms below it: ${levels.map((l) => l.map((r) => r || '(top level)').join(', ')).join(' < ')}.` }] : [])]));
-    }
-  });
-  return blocks;
+  return levels.flat().map((room) => restrictImports(room === '' ? [`${layer}/*.ts`] : [`${layer}/${room}/**`], paths, [...layerPatterns, ...roomBans(layer, levels, room, room === '' ? './' : '../')]));
+}
+
+/** What one room of a layer may not import (none or one pattern), written as its files import: `from` leads back to the layer's top. */
+function roomBans(layer, levels, room, from) {
+  const above = levels.slice(levels.findIndex((level) => level.includes(room))).flat();
+  // The top level's files are named one by one: a glob such as ../* would match every room too.
+  const topLevel = readdirSync(layer).filter((name) => name.endsWith('.ts')).map((name) => `${from}${name.replace(/\.ts$/, '')}`);
+  const group = above.filter((other) => other !== room).flatMap((other) => (other === '' ? topLevel : [`${from}${other}/**`]));
+  return group.length ? [{ group, message: `${LAYERS} Inside ${layer}, a room imports only the rooms below it: ${levels.map((l) => l.map((r) => r || '(top level)').join(', ')).join(' < ')}.` }] : [];
+}
+
+/**
+ * A room inside a room (`src/mcp/connection/tasks/`): the rest of its room enters it through
+ * its way in (`face`) alone, and it imports none of the files of its room that use it
+ * (`users`), nor what its room may not. These blocks follow roomRules' and replace its
+ * options for the room's files.
+ */
+function innerRoomRules(layer, levels, room, inner, face, users, paths, layerPatterns) {
+  const message = `${LAYERS} Inside ${layer}/${room}, ${inner}/ is entered through ${inner}/${face} alone, and imports none of ${users.join(', ')}, which use it.`;
+  return [
+    restrictImports([`${layer}/${room}/*.ts`], paths, [...layerPatterns, ...roomBans(layer, levels, room, '../'), { group: [`./${inner}/*`, `!./${inner}/${face}`], message }]),
+    restrictImports([`${layer}/${room}/${inner}/**`], paths, [...layerPatterns, ...roomBans(layer, levels, room, '../../'), { group: users.map((file) => `../${file}`), message }]),
+  ];
 }
 
 // src/mcp's rooms: the SDK bundle; configuration and sign-in; the shared vocabulary (ports,
@@ -93,6 +104,8 @@ export default tseslint.config(
   // The connection layer: no editor, nothing above it (the UI, the gateway, ACP, the runner,
   // activation); inside it, each room only the rooms below.
   ...roomRules('src/mcp', MCP_ROOMS, [noVscode], [noUi, noGateway, noAcp, noCliOrExtension]),
+  // Inside a connection, MCP Tasks are a room: the connection and its calls take it through tasks/tasks.ts.
+  ...innerRoomRules('src/mcp', MCP_ROOMS, 'connection', 'tasks', 'tasks', ['connection', 'calls'], [noVscode], [noUi, noGateway, noAcp, noCliOrExtension]),
   // The UI: nothing of the runner or activation; inside it, each room only the rooms below.
   ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.

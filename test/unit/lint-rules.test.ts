@@ -119,6 +119,11 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     ['src/mcp/sign-in/virtual.ts', "import { x } from '../config/config';", 'sign-in and configuration are one level'],
     ['src/mcp/connection/virtual.ts', "import { x } from '../servers/manager';", 'a connection does not reach the manager'],
     ['src/mcp/virtual.ts', "import { x } from './connection/connection';", "the connection layer's ports do not reach a connection"],
+    ['src/mcp/connection/virtual.ts', "import { x } from './tasks/port';", "a connection enters MCP Tasks' room through its way in (tasks/tasks) alone"],
+    ['src/mcp/connection/tasks/virtual.ts', "import { x } from '../connection';", 'MCP Tasks do not reach the connection that uses them'],
+    ['src/mcp/connection/tasks/virtual.ts', "import { x } from '../calls';", "MCP Tasks do not reach the connection's calls, which use them"],
+    ['src/mcp/connection/tasks/virtual.ts', "import { x } from '../../servers/manager';", 'MCP Tasks do not reach the manager'],
+    ['src/mcp/connection/tasks/virtual.ts', "import * as x from 'vscode';", 'no vscode in MCP Tasks'],
     ['src/mcp/virtual.ts', "import { x } from './servers/upstream';", "the connection layer's ports do not reach the manager"],
     ['src/mcp/servers/virtual.ts', "import { x } from '../../acp/client';", 'nothing of src/acp in src/mcp'],
     ['src/gateway/virtual.ts', "import { x } from '../acp/client';", 'nothing of src/acp in src/gateway'],
@@ -145,6 +150,10 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from '../ports';"), 'no-restricted-imports');
     await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from '../config/config';"), 'no-restricted-imports');
     await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from './calls';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from './tasks/tasks';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/tasks/virtual.ts', use("import { x } from '../elicit-bridge';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/tasks/virtual.ts', use("import { x } from './bounds';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/tasks/virtual.ts', use("import { x } from '../../ports';"), 'no-restricted-imports');
     await assertPasses('src/mcp/sign-in/virtual.ts', use("import { x } from '../sdk/sdk-loader';"), 'no-restricted-imports');
     await assertPasses('src/mcp/config/virtual.ts', use("import { x } from '../../base/is-record';"), 'no-restricted-imports');
     await assertPasses('src/mcp/virtual.ts', use("import { x } from './config/config';"), 'no-restricted-imports');

@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import type { Broker } from '../../elicitation/broker';
 import { InvalidSchemaError } from '../../elicitation/schema';
-import type { ToolInfo } from '../../mcp/connection/connection';
+import type { ToolInfo } from '../../mcp/tool-info';
 import type { ServerManager } from '../../mcp/servers/manager';
 import { formatToolResult } from '../../mcp/result-format';
 import { argumentSkeleton } from '../../mcp/tool-args';

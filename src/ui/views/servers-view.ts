@@ -12,7 +12,8 @@
  * invisible characters.
  */
 import * as vscode from 'vscode';
-import type { ServerConnection, ToolInfo } from '../../mcp/connection/connection';
+import type { ServerConnection } from '../../mcp/connection/connection';
+import type { ToolInfo } from '../../mcp/tool-info';
 import type { ServerEntry, ServerManager } from '../../mcp/servers/manager';
 import { ServeChoices } from '../gateway/serve-choices';
 import type { MutedServers } from '../prompts/mutes';
