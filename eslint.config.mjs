@@ -23,9 +23,12 @@ const sharedOnly = [
   { regex: '^\\.\\./elicitation/model$', allowTypeImports: true, message: 'src/shared takes only the types of src/elicitation/model (import type): the messages carry questions; they run no model code.' },
 ];
 
-/** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans. */
+// The product never imports its bench or its tests: a build that measures it hooks in through a port (src/extension-main.ts's MainHooks).
+const noHarness = { group: ['**/bench/**', '**/test/**'], message: 'The product does not import its bench or tests: they hook in through its ports (see ARCHITECTURE.md).' };
+
+/** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans (and every block bans the harness). */
 function restrictImports(files, paths, patterns) {
-  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
+  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, noHarness] }] } };
 }
 
 /**
@@ -100,6 +103,9 @@ export default tseslint.config(
     },
   },
   { files: ['src/**'], rules: { 'no-restricted-properties': ['error', ...ownSurfaces] } },
+  // Activation's two halves, what they hand each other, and the API: everything below, nothing of
+  // the bench or the tests; nothing imports activation, which is the top (not even for a type: src/stand-ins.ts).
+  restrictImports(['src/*.ts', 'src/api/**'], [], [{ group: ['**/extension', '**/extension.ts'], message: `${LAYERS} Activation (src/extension.ts) is the top: what it hands the extension proper is src/stand-ins.ts.` }]),
   { files: ['src/ui/notify.ts', 'src/ui/quick-input/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
   // The connection layer: no editor, nothing above it (the UI, the gateway, ACP, the runner,
   // activation); inside it, each room only the rooms below.

@@ -75,6 +75,19 @@ describe('lint holds the layers', function () {
 
   it('fails: nothing of the extension proper in src/ui', () => assertFails('src/ui/virtual.ts', use("import { x } from '../extension-main';"), 'no-restricted-imports'));
 
+  // The bench hooks in through the extension proper's port (MainHooks, bench/extension-main.ts); activation is the top.
+  it('the product imports nothing of its bench or its tests, and nothing imports activation', async () => {
+    await assertFails('src/extension-main.ts', use("import { x } from '../bench/extension-hooks';"), 'no-restricted-imports');
+    await assertFails('src/extension.ts', use("import type { x } from '../bench/extension-hooks';"), 'no-restricted-imports');
+    await assertFails('src/ui/prompts/virtual.ts', use("import { x } from '../../../test/support/servers';"), 'no-restricted-imports');
+    await assertFails('src/mcp/connection/tasks/virtual.ts', use("import { x } from '../../../../bench/extension-hooks';"), 'no-restricted-imports');
+    await assertFails('webview/virtual.ts', use("import { x } from '../bench/extension-hooks';"), 'no-restricted-imports');
+    await assertFails('src/extension-main.ts', use("import type { x } from './extension';"), 'no-restricted-imports');
+    await assertFails('src/api/virtual.ts', use("import type { x } from '../extension';"), 'no-restricted-imports');
+    await assertPasses('src/extension-main.ts', use("import type { x } from './stand-ins';"), 'no-restricted-imports');
+    await assertPasses('bench/virtual.ts', use("import { x } from '../src/extension-main';"), 'no-restricted-imports');
+  });
+
   // dist/extension.js is what VS Code times: its stand-ins only; the rest is required after the activate call.
   it('activation imports its stand-ins and vscode, and only types of the rest', async () => {
     await assertFails('src/extension.ts', use("import { x } from './mcp/servers/manager';"), '@typescript-eslint/no-restricted-imports');
