@@ -103,9 +103,11 @@ export default tseslint.config(
     },
   },
   { files: ['src/**'], rules: { 'no-restricted-properties': ['error', ...ownSurfaces] } },
-  // Activation's two halves, what they hand each other, and the API: everything below, nothing of
-  // the bench or the tests; nothing imports activation, which is the top (not even for a type: src/stand-ins.ts).
-  restrictImports(['src/*.ts', 'src/api/**'], [], [{ group: ['**/extension', '**/extension.ts'], message: `${LAYERS} Activation (src/extension.ts) is the top: what it hands the extension proper is src/stand-ins.ts.` }]),
+  // Activation's two halves and what they hand each other: everything below, nothing of the bench
+  // or the tests; nothing imports activation, which is the top (not even for a type: src/stand-ins.ts).
+  restrictImports(['src/*.ts'], [], [{ group: ['**/extension', '**/extension.ts'], message: `${LAYERS} Activation (src/extension.ts) is the top: what it hands the extension proper is src/stand-ins.ts.` }]),
+  // The API other extensions get: the broker and the servers, with VS Code's types only (the extension proper hands it what it needs).
+  restrictImports(['src/api/**'], [{ ...noVscode, allowTypeImports: true }], [noUi, noGateway, noAcp, noCliOrExtension]),
   { files: ['src/ui/notify.ts', 'src/ui/quick-input/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
   // The connection layer: no editor, nothing above it (the UI, the gateway, ACP, the runner,
   // activation); inside it, each room only the rooms below.

@@ -68,6 +68,9 @@ describe('lint holds the layers', function () {
     ['webview/virtual.ts', "import * as x from 'vscode';", 'no vscode in webview'],
     ['webview/virtual.ts', "import x from 'ajv';", 'no ajv in webview'],
     ['webview/virtual.ts', "import { x } from '../src/elicitation/schema-check';", 'no schema-check in webview'],
+    ['src/api/virtual.ts', "import * as x from 'vscode';", "only VS Code's types in src/api"],
+    ['src/api/virtual.ts', "import { x } from '../ui/notify';", 'nothing of src/ui in src/api'],
+    ['src/api/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/api'],
   ];
   for (const [file, line, why] of forbidden) {
     it(`fails: ${why}`, () => assertFails(file, use(line), 'no-restricted-imports'));
@@ -112,6 +115,8 @@ describe('lint holds the layers', function () {
     await assertPasses('webview/virtual.ts', use("import { x } from '../src/elicitation/validation';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from 'ajv-formats/dist/formats';"), 'no-restricted-imports');
     await assertPasses('src/shared/virtual.ts', use("import type { x } from '../elicitation/model';"), 'no-restricted-imports');
+    await assertPasses('src/api/virtual.ts', use("import type { CancellationToken } from 'vscode';"), 'no-restricted-imports');
+    await assertPasses('src/api/virtual.ts', use("import { x } from '../mcp/servers/manager';"), 'no-restricted-imports');
     await assertPasses('src/shared/virtual.ts', use("import { x } from '../base/is-record';"), 'no-restricted-imports');
     await assertPasses('src/shared/virtual.ts', use("import { x } from './protocol';"), 'no-restricted-imports');
     await assertPasses('src/elicitation/virtual.ts', use("import { x } from '../base/once';"), 'no-restricted-imports');

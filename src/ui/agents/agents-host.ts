@@ -1,4 +1,11 @@
 /**
+ * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
+ * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
+ * `known-agents` (the agents it offers) and `command-line` (a typed command line, split),
+ * `session-panel` (one session's panel) with `session-page` (its HTML and policy) and
+ * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
+ * open editors). The page itself is `webview/session/`.
+ *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
  * command starts only in a trusted workspace (as its servers do); an agent's questions and

@@ -1,6 +1,8 @@
 /**
  * The room `src/ui/servers/`: the configured servers' life in the window: this file (their
- * configuration, read and watched) and `logs` (one output channel per server).
+ * configuration, read and watched), `logs` (one output channel per server), `live-tasks`
+ * (every server's running MCP tasks, for the views), `task-references` (2026-07-28 tasks kept
+ * across a reload) and `lost-tasks` (the 2025-era tasks a reload lost, named once after it).
  *
  * Feeds the server manager: every workspace folder's `.vscode/mcp.json` and the user
  * setting, reloaded when they change. File problems become diagnostics on the file.
