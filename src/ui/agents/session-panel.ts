@@ -17,11 +17,12 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../../acp/agent-session';
 import type { SessionEvent } from '../../acp/session-events';
 import type { InputStore } from '../../elicitation/store';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import { parseSessionPageMessage, type SessionHeader, type SessionHostMessage, type SessionOption } from '../../shared/session-protocol';
 import { reportFailure } from '../notify';
 import { sessionPageHtml } from './session-page';
 import { Transcript } from './transcript';
+import { errorMessage } from '../../base/error-message';
 
 /** Said in the header when the current mode is one where the agent acts without asking. */
 const NON_ASKING_MODES = /^(auto|bypass ?permissions|bypasspermissions|yolo|full ?access)$/i;
@@ -101,7 +102,7 @@ export class SessionPanel implements vscode.Disposable {
     try {
       await turn;
     } catch (error) {
-      this.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${error instanceof Error ? error.message : String(error)}`, 'error') });
+      this.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${errorMessage(error)}`, 'error') });
     } finally {
       this.postHeader();
     }
