@@ -59,8 +59,8 @@ async function realRoots(roots: readonly string[]): Promise<string[]> {
   return real.filter((r): r is string => r !== undefined);
 }
 
-/** The nearest part of `path` that exists, itself not followed, and the names below it. */
-async function nearestExisting(path: string, asked: string): Promise<{ at: string; missing: string[] }> {
+/** The nearest part of `path` that exists, itself not followed, and the names below it. Throws the system's error otherwise. */
+async function nearestExisting(path: string): Promise<{ at: string; missing: string[] }> {
   const missing: string[] = [];
   let at = path;
   for (;;) {
@@ -69,9 +69,9 @@ async function nearestExisting(path: string, asked: string): Promise<{ at: strin
       return { at, missing };
     } catch (error) {
       // Only "does not exist" walks up; a folder we may not read is not a way around the rule.
-      if (code(error) !== 'ENOENT' && code(error) !== 'ENOTDIR') throw new FileAccessError(`${asked} cannot be checked: ${code(error) ?? String(error)}`);
+      if (code(error) !== 'ENOENT' && code(error) !== 'ENOTDIR') throw error;
       const parent = dirname(at);
-      if (parent === at) throw new FileAccessError(`${asked} has no existing parent folder`);
+      if (parent === at) throw error;
       missing.unshift(basename(at));
       at = parent;
     }
@@ -89,12 +89,14 @@ export async function checkFileAccess(path: string, roots: readonly string[], wh
   if (!isAbsolute(path)) throw new FileAccessError(`${path} is not an absolute path (ACP paths are absolute)`);
   const refused = (why: string, shown = path): FileAccessError => new FileAccessError(`Refused to ${what} ${shown}: ${why}`, why);
   const rule = `an agent may ${what} files only inside its session's working directories (${roots.join(', ')})`;
-  const { at, missing } = await nearestExisting(resolve(path), path);
+  let at = resolve(path);
+  let missing: string[] = [];
   let existing: string;
   try {
+    ({ at, missing } = await nearestExisting(at));
     existing = await realpath(at);
   } catch (error) {
-    // `at` exists (lstat said so) yet cannot be resolved: a link to nothing, or links in a circle.
+    // `at` exists (lstat said so) yet cannot be resolved, a link to nothing; or links in a circle on the way.
     if (code(error) === 'ENOENT' || code(error) === 'ENOTDIR') {
       const link = at === resolve(path) ? 'it is' : `${at} is`;
       throw refused(`${link} a symbolic link to something that does not exist${what === 'write' ? ' (writing would create whatever it names, wherever that is, so a link that leads nowhere is refused)' : ''}`);

@@ -48,7 +48,7 @@ async function kernelPath(handle: FileHandle): Promise<string | undefined> {
  */
 async function checkOpened(handle: FileHandle, opened: Stats, expected: string, target: FileTarget): Promise<void> {
   const changed = (): FileAccessError =>
-    new FileAccessError(`Refused to ${target.what} ${target.asked}: a folder on its way was replaced by a symbolic link while it was being ${target.what === 'read' ? 'read' : 'written'}`);
+    new FileAccessError(`Refused to ${target.what} ${target.asked}: it, or a folder on its way, was replaced or moved (a symbolic link put in its place?) while it was being ${target.what === 'read' ? 'read' : 'written'}`);
   const kernel = await kernelPath(handle);
   if (kernel !== undefined) {
     // A deleted file reads "<path> (deleted)": not the file that was checked either.
