@@ -271,7 +271,10 @@ export class AgentClient {
         this.host.log.warn(`${this.name}: ${error.message}`);
         throw new this.sdk.RequestError(-32602, error.message);
       }
-      if (what === 'read' && (error as NodeJS.ErrnoException).code === 'ENOENT') throw this.sdk.RequestError.resourceNotFound(path);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (what === 'read' && code === 'ENOENT') throw this.sdk.RequestError.resourceNotFound(path);
+      // The system's code, not its message: the agent learns what failed, not more of the disk.
+      if (typeof code === 'string') throw new this.sdk.RequestError(-32603, `Could not ${what} ${path}: ${code}`);
       throw error;
     }
   }

@@ -90,7 +90,7 @@ export async function checkFileAccess(path: string, roots: readonly string[], wh
   const refused = (why: string, shown = path): FileAccessError => new FileAccessError(`Refused to ${what} ${shown}: ${why}`, why);
   const rule = `an agent may ${what} files only inside its session's working directories (${roots.join(', ')})`;
   let at = resolve(path);
-  let missing: string[] = [];
+  let missing: string[];
   let existing: string;
   try {
     ({ at, missing } = await nearestExisting(at));
