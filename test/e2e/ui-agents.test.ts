@@ -280,11 +280,13 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await reply(frame, 'write: ok');
     assert.equal(readFileSync(plan, 'utf8'), 'step two');
     const planEditor = workbench.page.locator('.editor-group-container', { has: workbench.page.locator('.tab.active', { hasText: 'plan.md' }) }).locator('.editor-instance .view-lines').first();
-    await waitUntil('the editor to show the new text', async () => /step two/.test(await planEditor.innerText().catch(() => '')), 20_000);
+    // The editor renders spaces as no-break spaces.
+    const planText = async (): Promise<string> => (await planEditor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    await waitUntil('the editor to show the new text', async () => /step two/.test(await planText()), 20_000);
     await workbench.screenshot('agents-write-shown');
     await planEditor.click();
     await workbench.page.keyboard.press('Control+z');
-    await waitUntil('Undo to bring the old text back', async () => /step one/.test(await planEditor.innerText().catch(() => '')), 20_000);
+    await waitUntil('Undo to bring the old text back', async () => /step one/.test(await planText()), 20_000);
     // Unsaved text: the agent reads it, and may not write over it.
     await send(frame, `read ${plan}`);
     await reply(frame, 'read: step one');
