@@ -259,16 +259,18 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
   it("the fixture's files: the file buttons open only what the agent may read; its write shows in an editor, Undo takes it back; links out are refused", async () => {
     const { workbench } = ui!;
     const frame = await sessionFrame('fixture');
-    const escape = join(folder, '..', basename(outside), 'secret.txt');
+    // Spelled with its `..` (join would take it out).
+    const escape = `${folder}/../${basename(outside)}/secret.txt`;
     await send(frame, `locations ${escape} ${join(folder, 'elsewhere.txt')} ${join(folder, 'notes.txt')}`);
     await reply(frame, 'locations: shown');
     const fileButton = (path: string) => frame.locator('button.file', { hasText: path }).last();
     // Out by `..`, and by a link inside: refused, with why, and nothing opened.
     await fileButton(escape).click();
-    await workbench.waitForNotification(/secret\.txt was not opened: an agent may read files only inside its session's working directories/);
+    await workbench.page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'secret.txt was not opened' }).waitFor({ timeout: 20_000 });
+    await workbench.screenshot('agents-file-button-refused');
+    await workbench.waitForNotification(/\.\.\/[^ ]*secret\.txt was not opened: an agent may read files only inside its session's working directories/);
     await fileButton(join(folder, 'elsewhere.txt')).click();
     await workbench.waitForNotification(/elsewhere\.txt was not opened: an agent may read files only inside its session's working directories/);
-    await workbench.screenshot('agents-file-button-refused');
     assert.equal(await workbench.page.locator('.tab', { hasText: /secret\.txt|elsewhere\.txt/ }).count(), 0, 'no editor opened on a file outside');
     await fileButton(join(folder, 'notes.txt')).click();
     await workbench.page.locator('.tab', { hasText: 'notes.txt' }).first().waitFor({ timeout: 20_000 });
