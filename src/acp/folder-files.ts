@@ -14,10 +14,12 @@
  *   file keeps its permissions. Folders that do not exist yet are made one at a time, each
  *   checked to be a real folder inside before the next.
  *
- * Node has no openat(), so a link swapped in for a folder on the way between the last
- * check and the open is caught after the open (the file is then closed unread, or the
- * temporary file removed), not before; outside Linux the check after the open compares
- * two lookups, which a swap back and forth between them could still pass.
+ * Node has no openat() or mkdirat(), so a link swapped in for a folder on the way between
+ * the last check and the open is caught after the open (the file is then closed unread, or
+ * the temporary file removed), not before; between a new folder's check and the next
+ * mkdir such a swap can still leave one empty folder where the link leads (no file is
+ * written there). Outside Linux the check after the open compares two lookups, which a
+ * swap back and forth between them could still pass.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
@@ -41,14 +43,17 @@ async function kernelPath(handle: FileHandle): Promise<string | undefined> {
   }
 }
 
+function changedWhile(target: FileTarget): FileAccessError {
+  return new FileAccessError(`Refused to ${target.what} ${target.asked}: it, or a folder on its way, was replaced or moved (a symbolic link put in its place?) while it was being ${target.what === 'read' ? 'read' : 'written'}`);
+}
+
 /**
  * Throws unless the open `handle` is the file at `expected` (a real path inside the roots);
  * the error carries the kernel's path of what was opened where known (`openedAt`), so a
  * temporary file made in the wrong place can be removed.
  */
 async function checkOpened(handle: FileHandle, opened: Stats, expected: string, target: FileTarget): Promise<void> {
-  const changed = (): FileAccessError =>
-    new FileAccessError(`Refused to ${target.what} ${target.asked}: it, or a folder on its way, was replaced or moved (a symbolic link put in its place?) while it was being ${target.what === 'read' ? 'read' : 'written'}`);
+  const changed = (): FileAccessError => changedWhile(target);
   const kernel = await kernelPath(handle);
   if (kernel !== undefined) {
     // A deleted file reads "<path> (deleted)": not the file that was checked either.
@@ -87,36 +92,39 @@ export async function readInside(target: FileTarget): Promise<string> {
   }
 }
 
-/** Makes the folders `target` names that do not exist yet; returns the real folder the file goes in. */
-async function folderFor(target: FileTarget): Promise<string> {
-  if (target.missing.length === 0) return dirname(target.real);
-  let folder = target.existing;
-  for (const name of target.missing.slice(0, -1)) {
-    folder = join(folder, name);
-    try {
-      // One at a time, never recursive: mkdir does not follow a link at the end; the check below catches one on the way.
-      await mkdir(folder);
-    } catch (error) {
-      if (code(error) !== 'EEXIST') throw error;
-    }
-  }
-  return folder;
-}
-
-/** Writes `content` as the whole text of the checked file `target`, without following a link made after the check. */
-export async function writeInside(target: FileTarget, content: string): Promise<void> {
-  const folder = await folderFor(target);
-  const name = target.missing.length === 0 ? basename(target.real) : target.missing[target.missing.length - 1];
+/** Throws unless `folder` is, now, a real folder (no link on its way) inside the roots. */
+async function checkFolder(folder: string, target: FileTarget): Promise<void> {
   let real: string;
   try {
     real = await realpath(folder);
   } catch (error) {
     throw new FileAccessError(`${target.asked} cannot be written: its folder ${code(error) === 'ENOENT' ? 'was removed' : `cannot be checked (${code(error) ?? String(error)})`}`);
   }
-  if (real !== folder || !insideAny(target.roots, real)) {
-    throw new FileAccessError(`Refused to write ${target.asked}: a folder on its way was replaced by a symbolic link while it was being written`);
-  }
+  if (real !== folder || !insideAny(target.roots, real)) throw changedWhile(target);
   if (!(await stat(real)).isDirectory()) throw new FileAccessError(`${target.asked} cannot be written: ${real} is not a folder`);
+}
+
+/** The real folder the file goes in, checked; folders that do not exist yet are made one at a time, each checked before the next. */
+async function folderFor(target: FileTarget): Promise<string> {
+  let folder = target.missing.length === 0 ? dirname(target.real) : target.existing;
+  await checkFolder(folder, target);
+  for (const name of target.missing.slice(0, -1)) {
+    folder = join(folder, name);
+    try {
+      // Never recursive: mkdir does not follow a link at the end, and the check after it catches one on the way.
+      await mkdir(folder);
+    } catch (error) {
+      if (code(error) !== 'EEXIST') throw error;
+    }
+    await checkFolder(folder, target);
+  }
+  return folder;
+}
+
+/** Writes `content` as the whole text of the checked file `target`, without following a link made after the check. */
+export async function writeInside(target: FileTarget, content: string): Promise<void> {
+  const real = await folderFor(target);
+  const name = target.missing.length === 0 ? basename(target.real) : target.missing[target.missing.length - 1];
   const path = join(real, name);
   let keepMode: number | undefined;
   try {
