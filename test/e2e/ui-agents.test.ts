@@ -64,6 +64,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     ui = await startUi(
       'agents',
       {
+        // The web workbench saves after a delay unless told otherwise (desktop VS Code does not): the steps with unsaved text need it off.
+        'files.autoSave': 'off',
         'elicitationHost.agents': {
           fixture: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--ask-before-session'] },
           claude: {
