@@ -51,6 +51,16 @@ export function affects(event: vscode.ConfigurationChangeEvent, key: string): bo
   return event.affectsConfiguration(`${SECTION}.${key}`);
 }
 
+/**
+ * `elicitationHost.agents.startInAskingMode`, from the person's user settings only: turned
+ * off, it starts their agent in a mode that acts without asking, which is theirs to choose,
+ * never a repository's (the setting is application-scoped too, so VS Code keeps it out of
+ * workspace settings; read this way, it stays the person's whatever the scope).
+ */
+export function startInAskingMode(): boolean {
+  return config().inspect<boolean>('agents.startInAskingMode')?.globalValue !== false;
+}
+
 /** `elicitationHost.gateway.enabled`: serve our servers to agents. */
 export function gatewayEnabled(): boolean {
   return vscode.workspace.getConfiguration('elicitationHost').get<boolean>('gateway.enabled', true);
