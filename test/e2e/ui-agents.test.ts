@@ -315,8 +315,10 @@ describe(`UI: a repository's agent settings in a workspace not trusted (VS Code 
       'elicitationHost.agents': { 'repo-agent': { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js')] } },
       'elicitationHost.agents.startInAskingMode': false,
     }, null, 2));
-    // The person's own agent, whose own default mode (auto) acts without asking.
-    ui = await startUi('agents-untrusted', { 'elicitationHost.agents': { fixture: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--start-mode', 'auto'] } } }, {}, folder, [], { trusted: false });
+    // The person's own agents: the fixture, whose own default mode (auto) acts without asking, and
+    // one more, so New Agent Session always asks which (with a single agent it starts that one).
+    const own = (...args: string[]) => ({ command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), ...args] });
+    ui = await startUi('agents-untrusted', { 'elicitationHost.agents': { fixture: own('--start-mode', 'auto'), helper: own() } }, {}, folder, [], { trusted: false });
   });
   uiHooks(() => ui, () => rmSync(folder, { recursive: true, force: true }));
 
