@@ -3,6 +3,8 @@
  * question before the session, opens a session in the current folder, sets the mode and
  * config options asked for, sends the prompt and prints the turn as text or JSON lines.
  * Questions are answered as `call` answers them; permissions by --permissions, else the same way.
+ * A permission a rule answered is printed with the tool call as the dialog would have shown it
+ * (src/elicitation/permission-text.ts), so a CI log says what the rule allowed or refused.
  */
 import { readFileSync } from 'node:fs';
 import { AgentClient, describeExit } from '../acp/agent-client';
