@@ -30,6 +30,8 @@ describe('the agents setting', () => {
     assert.equal(agentsInSettingsText('{ "editor.tabSize": 2 }', 'folder'), undefined);
     assert.equal(agentsInSettingsText('not json at all {', 'folder'), undefined);
     assert.equal(agentsInSettingsText(`{ "elicitationHost.agents": { "x": { "command": "${'x'.repeat(SETTINGS_FILE_LIMIT)}" } } }`, 'folder'), undefined, 'too large: not read');
+    // VS Code's value tree puts the sibling setting agents.startInAskingMode inside this object: it is no agent.
+    assert.deepEqual(readAgents({ startInAskingMode: false, c: { command: 'c' } }, undefined), { agents: [{ definition: { name: 'c', command: 'c', args: [] }, fromWorkspace: false }], problems: [] });
     // What it read is checked as any workspace value is: the agent waits for trust.
     const { agents } = readAgents(undefined, agentsInSettingsText(folder, 'folder'));
     assert.deepEqual(agents.map((a) => [a.definition.name, a.fromWorkspace]), [['repo-agent', true]]);

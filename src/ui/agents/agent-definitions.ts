@@ -23,6 +23,7 @@ export interface AgentsRead {
 }
 
 const NAME = /^[\w][\w .-]{0,63}$/;
+const ASKING_MODE_KEY = 'startInAskingMode';
 
 function readOne(name: string, raw: unknown, fromWorkspace: boolean, problems: string[]): ConfiguredAgent | undefined {
   if (!NAME.test(name)) {
@@ -78,6 +79,8 @@ export function readAgents(userValue: unknown, workspaceValue: unknown): AgentsR
       continue;
     }
     for (const [name, raw] of Object.entries(value)) {
+      // The sibling setting elicitationHost.agents.startInAskingMode: VS Code's value tree puts it inside this object.
+      if (name === ASKING_MODE_KEY && typeof raw === 'boolean') continue;
       const agent = readOne(name, raw, fromWorkspace, problems);
       if (agent) byName.set(name, agent);
       else if (fromWorkspace) byName.delete(name);
