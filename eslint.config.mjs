@@ -12,8 +12,6 @@ const noUi = { group: ['**/ui/**'], message: LAYERS };
 const noAcp = { group: ['**/acp/**'], message: LAYERS };
 const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts', '**/extension-main', '**/extension-main.ts'], message: LAYERS };
 const noGateway = { group: ['**/gateway/**'], message: LAYERS };
-// The ACP layer asks permissions the way the gateway asks Claude Code's (one model, one way to show a command): that pure module only.
-const noGatewayButPermissionQuestion = { group: ['**/gateway/**', '!**/gateway/permission-question'], message: `${LAYERS} src/acp may use src/gateway/permission-question only.` };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
 // src/base is below every layer: it imports nothing, so anything may take it.
 const nothingAtAll = { regex: '.*', message: 'src/base imports nothing (see ARCHITECTURE.md): what it holds is for every layer.' };
@@ -117,7 +115,7 @@ export default tseslint.config(
   // The UI: nothing of the runner or activation; inside it, each room only the rooms below.
   ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
-  restrictImports(['src/acp/**'], [noVscode], [noUi, noGatewayButPermissionQuestion, noCliOrExtension]),
+  restrictImports(['src/acp/**'], [noVscode], [noUi, noGateway, noCliOrExtension]),
   // Activation's own bundle (dist/extension.js, which VS Code times) holds its stand-ins only:
   // the rest is in the extension proper, required after the activate call; types are free.
   {
