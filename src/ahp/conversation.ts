@@ -34,6 +34,8 @@ export interface ConversationListener {
   opened(item: OpenItem): void;
   answerChanged(key: string, questionId: string, answer: WireAnswer | undefined, byUs: boolean): void;
   closed(key: string, closing: Closing): void;
+  /** A request or tool call of the snapshot that could not be read (it is not asked). */
+  refused(reason: string): void;
 }
 
 const TURN_WORDS: Readonly<Record<TurnEnd, string>> = {
@@ -95,6 +97,7 @@ export class Conversation {
   /** The channel's state, whole (a snapshot): what is new opens, what is gone closes, changed answers are told. */
   reset(state: Record<string, unknown>, goneWhy = 'the agent host no longer asks it'): void {
     const view: ConversationView = readConversation(state);
+    for (const problem of view.problems) this.listener.refused(`agent host chat ${this.channel}: left out a question: ${problem}`);
     this.activeTurnId = view.activeTurnId;
     const requestIds = new Set(view.requests.map((r) => r.id));
     for (const id of [...this.requests.keys()]) if (!requestIds.has(id)) this.closeRequest(id, { kind: 'withdrawn', why: goneWhy });

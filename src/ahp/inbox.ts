@@ -112,7 +112,7 @@ export class AgentHostInbox {
     const inbox = new AgentHostInbox(options);
     inbox.client = await HostClient.connect({ ...options, stillWanted: (channel, action) => inbox.stillWanted(channel, action) }, {
       snapshot: (snapshot) => inbox.guard(`the ${snapshot.resource} snapshot`, () => inbox.snapshot(snapshot)),
-      action: (envelope) => inbox.guard(`a ${envelope.action.type} action`, () => inbox.action(envelope)),
+      action: (envelope) => inbox.guard(`a ${envelope.action.type.slice(0, 100)} action`, () => inbox.action(envelope), /\/(inputRequested|toolCallReady)$/.test(envelope.action.type)),
       notification: (method, params) => inbox.guard(`a ${method} notification`, () => inbox.notification(method, params)),
       missing: (channel) => inbox.dropChannel(channel, 'the agent host no longer has it'),
       reconnected: () => void inbox.sync(),
@@ -145,12 +145,17 @@ export class AgentHostInbox {
     for (const uri of [...this.sessions.keys()]) this.dropSession(uri, 'the connection to the agent host was closed');
   }
 
-  /** A message the checkers refused, or a slip of ours: logged and dropped, never thrown at the caller. */
-  private guard(what: string, run: () => void): void {
+  /**
+   * A message the checkers refused, or a slip of ours: logged and dropped, never thrown at the
+   * caller. A question refused so (over a limit, say) is told too: nobody was asked it.
+   */
+  private guard(what: string, run: () => void, question = false): void {
     try {
       run();
     } catch (error) {
-      this.log.warn(`agent host ${this.hostName}: dropped ${what}: ${error instanceof WireError ? error.message : String(error)}`);
+      const reason = `agent host ${this.hostName}: dropped ${what}: ${error instanceof WireError ? error.message : String(error)}`;
+      this.log.warn(reason);
+      if (question) this.events.refused?.(undefined, reason);
     }
   }
 
@@ -296,6 +301,10 @@ export class AgentHostInbox {
         if (!byUs) this.asking.get(key)?.remoteAnswer?.(questionId, answer);
       },
       closed: (key, closing) => this.closed(key, closing),
+      refused: (reason) => {
+        this.log.warn(reason);
+        this.events.refused?.(undefined, reason);
+      },
     };
   }
 

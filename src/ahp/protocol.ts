@@ -503,25 +503,40 @@ export interface ConversationView {
   readonly activeTurnId?: string;
   readonly requests: readonly WireInputRequest[];
   readonly toolCalls: ReadonlyArray<{ readonly turnId: string; readonly call: WireToolCall }>;
+  /** Requests and tool calls left out because they broke the protocol or a limit (each names where). */
+  readonly problems: readonly string[];
 }
 
 export function readConversation(state: Record<string, unknown>): ConversationView {
   const requests: WireInputRequest[] = [];
   const toolCalls: Array<{ turnId: string; call: WireToolCall }> = [];
+  const problems: string[] = [];
+  // One bad request does not cost the others: each is read on its own.
+  const each = (read: () => void): void => {
+    try {
+      read();
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      problems.push(error.message);
+    }
+  };
   // The earlier generation kept open requests at the top of the session's state.
-  if (state.inputRequests !== undefined) requests.push(...list(state.inputRequests, 'state.inputRequests', AHP_LIMITS.openPerChat, 'request', readInputRequest));
+  if (state.inputRequests !== undefined) {
+    const open = Array.isArray(state.inputRequests) ? state.inputRequests.slice(0, AHP_LIMITS.openPerChat) : fail('state.inputRequests', 'must be a list');
+    open.forEach((r: unknown, i) => each(() => requests.push(readInputRequest(r, `state.inputRequests[${i}]`))));
+  }
   const turn = optional(state.activeTurn, (x) => record(x, 'state.activeTurn'));
-  if (!turn) return { requests, toolCalls };
+  if (!turn) return { requests, toolCalls, problems };
   const turnId = id(turn.id, 'state.activeTurn.id');
   // Parts other than open requests and tool calls (text, reasoning...) are not read at all.
   const parts = Array.isArray(turn.responseParts) ? turn.responseParts : [];
   parts.forEach((part: unknown, i) => {
     const path = `state.activeTurn.responseParts[${i}]`;
     if (!isRecord(part)) return;
-    if (part.kind === 'inputRequest' && part.response === undefined && requests.length < AHP_LIMITS.openPerChat) requests.push(readInputRequest(part.request, `${path}.request`));
-    if (part.kind === 'toolCall' && isRecord(part.toolCall) && part.toolCall.status === 'pending-confirmation' && toolCalls.length < AHP_LIMITS.openPerChat) toolCalls.push({ turnId, call: readToolCall(part.toolCall, `${path}.toolCall`) });
+    if (part.kind === 'inputRequest' && part.response === undefined && requests.length < AHP_LIMITS.openPerChat) each(() => requests.push(readInputRequest(part.request, `${path}.request`)));
+    if (part.kind === 'toolCall' && isRecord(part.toolCall) && part.toolCall.status === 'pending-confirmation' && toolCalls.length < AHP_LIMITS.openPerChat) each(() => toolCalls.push({ turnId, call: readToolCall(part.toolCall, `${path}.toolCall`) }));
   });
-  return { activeTurnId: turnId, requests, toolCalls };
+  return { activeTurnId: turnId, requests, toolCalls, problems };
 }
 
 export interface SessionView {
