@@ -144,6 +144,7 @@ describe('elicitation-host ahp', function () {
     const { code, stdout } = await run(['--url', host.url, '--token-file', tokenFile, '--decline']);
     assert.equal(code, 0);
     assert.match(stdout, /Red \[31malert\[0m evil/, 'the controls are gone, the rest is plain text');
+    // eslint-disable-next-line no-control-regex -- these characters are what the test looks for
     assert.doesNotMatch(stdout, /\u001b|\u202e|\u0007/);
   });
 });
