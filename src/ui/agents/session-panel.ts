@@ -9,7 +9,7 @@
  * Why our own panel and not VS Code's Chat view: in VS Code 1.139 without a signed-in
  * Copilot a chat participant's request fails ("Language model unavailable") unless the
  * extension also registers a language model of its own, and VS Code 1.103 (the oldest we
- * support) has no stable API for that (see the README).
+ * support) has no stable API for that (see docs/acp.md).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
