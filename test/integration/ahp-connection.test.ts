@@ -168,6 +168,24 @@ describe('AHP connection', function () {
       assert.deepEqual(host.rejections, []);
     });
 
+    it('a host that stops answering pings is dropped and reconnected; the open question stays one prompt', async () => {
+      host = await FixtureHost.start();
+      const { chat } = host.addSession();
+      host.requestInput(chat, { id: 'p', questions: [QUESTION] });
+      let answer: ((outcome: Outcome) => void) | undefined;
+      rig = new AhpRig([(request) => new Promise<Outcome>((resolve) => (answer = () => resolve({ action: 'accept', answers: submitted(request, { name: 'after the ping' }) })))]);
+      await rig.open(host.url, host.token, { pingIntervalMs: 100, reconnectDelaysMs: [50, 50, 50, 50, 50, 50, 50, 50] });
+      await waitUntil('the question', () => answer);
+      host.silentPings = true;
+      await waitUntil('the inbox to drop the silent host', () => rig!.told.statuses.includes('reconnecting'));
+      assert.match(rig.warnings.join('\n'), /did not answer a ping; reconnecting/);
+      host.silentPings = false;
+      await waitUntil('reconnected', () => rig!.told.statuses.at(-1) === 'connected');
+      answer!({ action: 'accept' });
+      assert.equal((await completion(host, 'p')).action.response, 'accept');
+      assert.equal(rig.prompter.asked.length, 1);
+    });
+
     it('a host gone for good: after the last attempt every prompt is withdrawn', async () => {
       host = await FixtureHost.start();
       const { chat } = host.addSession();
