@@ -12,32 +12,24 @@ import { join } from 'node:path';
 import type { Outcome } from '../../src/elicitation/broker';
 import type { InputRequest } from '../../src/elicitation/request';
 import { sourceLabel } from '../../src/elicitation/request';
-import { type FakeAnthropic, startFakeAnthropic, type ToolResult } from '../fixtures/acp/fake-anthropic';
+import type { FakeAnthropic, ToolResult } from '../fixtures/acp/fake-anthropic';
 import { ASK_PROMPT, BASH_COMMAND, BASH_PROMPT, claudeTurns, FINAL_PREFIX } from '../fixtures/ahp/claude-turns';
 import { AhpRig } from '../support/ahp-harness';
-import { type RunningAgentHost, startAgentHost } from '../support/agent-host';
+import { claudeAgentHostForSuite, type RunningAgentHost } from '../support/agent-host';
 import { AhpTestClient } from '../support/ahp-test-client';
 import { submitted, waitForAbort } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
 
 describe('AHP inbox against a real VS Code 1.139.1 agent host running Claude', function () {
   this.timeout(60_000);
+  const suite = claudeAgentHostForSuite(claudeTurns);
   let model: FakeAnthropic;
   let host: RunningAgentHost;
   let driver: AhpTestClient;
   let rig: AhpRig | undefined;
 
-  before(async function () {
-    // Once per machine the first start provisions VS Code 1.139.1 (minutes).
-    this.timeout(900_000);
-    model = await startFakeAnthropic(claudeTurns);
-    host = await startAgentHost({ anthropicBaseUrl: model.url, log: (line) => process.stdout.write(`      ${line}\n`) });
-  });
-  after(async () => {
-    await host?.stop();
-    await model?.close();
-  });
   beforeEach(async () => {
+    ({ host, model } = suite);
     driver = await AhpTestClient.connect(host.url, { name: 'driver' });
   });
   afterEach(async () => {
