@@ -150,8 +150,9 @@ export class AgentHostInbox {
 
   /** Disconnects; every open prompt closes (withdrawn: the connection was closed). */
   close(): void {
-    this.client.close();
+    // Before the client closes: its 'closed' status would call them lost.
     for (const uri of [...this.sessions.keys()]) this.dropSession(uri, 'the connection to the agent host was closed');
+    this.client.close();
   }
 
   /**

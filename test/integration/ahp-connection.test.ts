@@ -186,6 +186,21 @@ describe('AHP connection', function () {
       assert.equal(rig.prompter.asked.length, 1);
     });
 
+    it('closing the inbox closes its prompts, saying it was closed (not lost)', async () => {
+      host = await FixtureHost.start();
+      const { chat } = host.addSession();
+      host.requestInput(chat, { id: 'c', questions: [QUESTION] });
+      let closed: unknown;
+      rig = new AhpRig([(_request, options) => new Promise<Outcome>((resolve) => options.signal.addEventListener('abort', () => ((closed = options.signal.reason), resolve({ action: 'cancel' })), { once: true }))]);
+      const inbox = await rig.open(host.url, host.token);
+      await waitUntil('the question', () => rig!.prompter.asked.length === 1);
+      inbox.close();
+      await waitUntil('the prompt to close', () => closed);
+      assert.match(String((closed as Error).message), /the connection to the agent host was closed$/);
+      await waitUntil('the host to see us go', () => host!.clientCount === 0);
+      assert.ok(!host.clientActions.some((e) => e.action.type.endsWith('/inputCompleted')), 'closing answers nothing');
+    });
+
     it('a host gone for good: after the last attempt every prompt is withdrawn', async () => {
       host = await FixtureHost.start();
       const { chat } = host.addSession();
