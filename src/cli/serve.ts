@@ -13,7 +13,7 @@
 import { pathToFileURL } from 'node:url';
 import { sourceLabel } from '../elicitation/request';
 import { Gateway } from '../gateway/gateway';
-import { TOKEN_VARIABLE } from '../gateway/agent-setup';
+import { TOKEN_VARIABLE } from '../gateway/contract';
 import type { ServerDefinition } from '../mcp/config/config';
 import { ServerConnection } from '../mcp/connection/connection';
 import { connectionUpstream } from '../mcp/servers/upstream';
