@@ -9,7 +9,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createOutput } from '../../src/cli/output';
-import { parseServeArgs, type ServeOptions, startServe } from '../../src/cli/serve';
+import { parseServeArgs, type ServeOptions } from '../../src/cli/serve-args';
+import { startServe } from '../../src/cli/serve-main';
 import { workFolder } from '../support/acp-harness';
 import { CLI, type Finished, finished, requireCli } from '../support/cli-run';
 import { gatewaysPerTest, TOKEN } from '../support/gateway-harness';
@@ -135,6 +136,7 @@ describe('elicitation-host ask', function () {
     writeFileSync(answers, JSON.stringify([{ action: 'accept', content: {} }]));
     const printed: string[] = [];
     const running = await startServe(parseServeArgs(['--json', '--answers', answers, '--', process.execPath, join(FIXTURES, 'stdio.js')]) as ServeOptions, {
+      version: '0.0.0-test',
       env: { ELICITATION_HOST_MCP_TOKEN: TOKEN },
       out: createOutput(true, (text) => printed.push(text) > 0, (text) => printed.push(text) > 0),
     });
