@@ -17,7 +17,7 @@ import type { FormParams } from '../elicitation/broker';
 import type { ElicitResult } from '../elicitation/model';
 import { DIALOG_ROOM, type Room, shownInput, textRows } from '../elicitation/fit-text';
 import type { RequestSource, WholeInput } from '../elicitation/request';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import { DECISION_FIELD } from '../gateway/permission-question';
 
 /** Rows each piece of text beside the input (the title, a description, a file) may take. */

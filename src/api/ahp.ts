@@ -8,7 +8,7 @@
 import type { Answer, Answers, AnswerValue } from '../elicitation/model';
 import { type FieldError, ownAnswer } from '../elicitation/validation';
 import type { InputAnswer, InputAnswerValue, InputQuestion, InputRequest } from '../../elicitation-host';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import { joinOwnAnswer, type OwnAnswerQuestion, ownAnswerId, ownAnswerMissing, ownAnswerProperty, splitOwnAnswer } from './freeform';
 
 // The d.ts stands alone (extensions copy it), so it spells the answer values again: the

@@ -20,6 +20,7 @@ import { fromInputAnswer, fromInputAnswers, RequestAnswers, RequestShapeError, t
 import { ElicitationRequestError, invalidParams } from './errors';
 import { callToolFor } from './tool-calls';
 import type { ConsentExtension, ToolConsents } from '../mcp/tool-consent';
+import { errorMessage } from '../base/error-message';
 
 export { ElicitationRequestError } from './errors';
 
@@ -145,7 +146,7 @@ function asker({ broker, store, manager, applyDefaults, consents }: ApiDeps, ext
           try {
             changes = answers.toStore(questionId, answer === undefined ? undefined : fromInputAnswer(answer));
           } catch (error) {
-            return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+            return { ok: false, reason: errorMessage(error) };
           }
           for (const [storeId, converted] of changes) {
             const result = store.dispatch({ type: 'answerChanged', requestId, questionId: storeId, ...(converted && { answer: converted }) });

@@ -6,7 +6,7 @@
  * does not offer denies; a permission no rule covers is asked.
  */
 import type { PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 
 const KINDS: readonly PermissionOptionKind[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
 

@@ -18,6 +18,7 @@ import { createOutput } from './output';
 import { runnerHost } from './runner-host';
 import { runnerSignIn } from './runner-sign-in';
 import { taskLines } from './task-lines';
+import { errorMessage } from '../base/error-message';
 
 /** The script or package the command runs (`node server.js --port 3` is "server.js"), else the command. */
 function stdioServerName(command: string, args: readonly string[]): string {
@@ -73,7 +74,7 @@ export async function callMain(argv: readonly string[], meta: { readonly version
   try {
     await connection.start();
   } catch (error) {
-    out.error(errorText(error));
+    out.error(errorMessage(error));
     await connection.stop();
     await signIn.close();
     return ExitCode.failure;
@@ -94,7 +95,7 @@ export async function callMain(argv: readonly string[], meta: { readonly version
         // One tool's failure is its own outcome: call-all goes on to the next tool.
         verdict.note(ExitCode.failure);
         const code = (error as { code?: unknown }).code;
-        out.error(`${tool.name} failed: ${errorText(error)}`, { tool: tool.name, ...(typeof code === 'number' && { code }) });
+        out.error(`${tool.name} failed: ${errorMessage(error)}`, { tool: tool.name, ...(typeof code === 'number' && { code }) });
         continue;
       }
       const isError = result.isError === true;
@@ -106,8 +107,4 @@ export async function callMain(argv: readonly string[], meta: { readonly version
     await connection.stop();
     await signIn.close();
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

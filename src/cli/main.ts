@@ -4,6 +4,7 @@
  * (the run): serve, acp, acp-proxy, ask; `call` and `call-all` for anything else (whose
  * usage lists every command).
  */
+import { errorMessage } from '../base/error-message';
 import { terminalSafe } from '../elicitation/plain-text';
 import { acpMain } from './acp-main';
 import { acpProxyMain } from './acp-proxy-main';
@@ -26,7 +27,7 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`error: ${terminalSafe(error instanceof Error ? error.message : String(error))}\n`);
+      process.stderr.write(`error: ${terminalSafe(errorMessage(error))}\n`);
       process.exit(1);
     },
   );

@@ -14,7 +14,7 @@ import type { FormParams } from '../elicitation/broker';
 import { DIALOG_ROOM, type Room, shownInput, type TextKind, textRows } from '../elicitation/fit-text';
 import type { ElicitResult } from '../elicitation/model';
 import type { RequestSource, WholeInput } from '../elicitation/request';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 
 /** A permission update entry as Claude Code sends and reads it (`permission_suggestions`, `updatedPermissions`). */
 export interface PermissionUpdate {

@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { PERMISSION_SERVER_NAME, TOKEN_VARIABLE } from './contract';
 import { ConfigParseError, editJsonConfig, readJsonConfig } from './json-config-edit';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 
 export interface RecipeContext {
   /** The servers served now: configured name and endpoint address. */

@@ -1,6 +1,6 @@
 /** The extension's settings, read fresh each time they matter. */
 import * as vscode from 'vscode';
-import type { ConnectionSettings } from '../mcp/connection/connection';
+import type { ConnectionSettings } from '../mcp/ports';
 import { isClientMetadataUrl } from '../mcp/sign-in/sign-in';
 
 const SECTION = 'elicitationHost';
@@ -21,7 +21,7 @@ export function connectionSettings(): ConnectionSettings {
     negotiation: c.get<string>('protocol', 'auto') === '2025' ? 'legacy' : 'auto',
     tasks: {
       optionalAsTask: c.get<boolean>('tasks.optionalToolsAsTasks', false) === true,
-      // Out-of-range values fall back to the defaults in tasks-bounds.ts.
+      // Out-of-range values fall back to the defaults in src/mcp/connection/tasks/bounds.ts.
       maxWaitMs: Math.min(1440, Number(c.get<number>('tasks.maxWaitMinutes', 60)) || 0) * 60_000,
       maxLive: Math.min(100, Math.floor(Number(c.get<number>('tasks.maxLivePerServer', 10)) || 0)),
     },

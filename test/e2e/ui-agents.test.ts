@@ -12,9 +12,9 @@
  * announces (a turn once it ends), each entry named for who speaks, the prompt box labelled.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { CLAUDE_ADAPTER, colourAndBuildModel } from '../support/acp-harness';
@@ -28,6 +28,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
   let ui: Ui | undefined;
   let fake: FakeAnthropic;
   let folder: string;
+  /** Beside the folder, its name starting like the folder's: what the agent must not reach. */
+  let outside: string;
   let claudeHome: string;
   /** The Claude Code session's page, checked again in the high-contrast themes. */
   let claudeFrame: Frame | undefined;
@@ -36,10 +38,18 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     fake = await startFakeAnthropic(colourAndBuildModel);
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agents-work-')));
     writeFileSync(join(folder, 'notes.txt'), 'first line\n');
+    outside = `${folder}-outside`;
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.txt'), 'OUTSIDE secret\n');
+    // What a repository may ship: a link out to a file, and one to a file that does not exist yet.
+    symlinkSync(join(outside, 'secret.txt'), join(folder, 'elsewhere.txt'));
+    symlinkSync(join(outside, 'authorized_keys'), join(folder, 'keys.txt'));
     claudeHome = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agents-claude-home-')));
     ui = await startUi(
       'agents',
       {
+        // The web workbench saves after a delay unless told otherwise (desktop VS Code does not): the steps with unsaved text need it off.
+        'files.autoSave': 'off',
         'elicitationHost.agents': {
           fixture: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--ask-before-session'] },
           claude: {
@@ -59,6 +69,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     () => {
       void fake?.close();
       rmSync(folder, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
       rmSync(claudeHome, { recursive: true, force: true });
     },
   );
@@ -229,6 +240,53 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     // the question closes, before the status bar's refresh waited for above.
     assert.deepEqual((await workbench.notifications()).filter((n) => /closed: the turn was cancelled/.test(n)), [], 'no "question closed" notice after Stop');
     await workbench.screenshot('agents-stopped');
+  });
+
+  it("the fixture's files: the file buttons open only what the agent may read; its write shows in an editor, Undo takes it back; links out are refused", async () => {
+    const { workbench } = ui!;
+    const frame = await sessionFrame('fixture');
+    // Spelled with its `..` (join would take it out).
+    const escape = `${folder}/../${basename(outside)}/secret.txt`;
+    await send(frame, `locations ${escape} ${join(folder, 'elsewhere.txt')} ${join(folder, 'notes.txt')}`);
+    await reply(frame, 'locations: shown');
+    const fileButton = (path: string) => frame.locator('button.file', { hasText: path }).last();
+    // Out by `..`, and by a link inside: refused, with why, and nothing opened.
+    await fileButton(escape).click();
+    await workbench.page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'secret.txt was not opened' }).waitFor({ timeout: 20_000 });
+    await workbench.screenshot('agents-file-button-refused');
+    await workbench.waitForNotification(/\.\.\/[^ ]*secret\.txt was not opened: an agent may read files only inside its session's working directories/);
+    await fileButton(join(folder, 'elsewhere.txt')).click();
+    await workbench.waitForNotification(/elsewhere\.txt was not opened: an agent may read files only inside its session's working directories/);
+    assert.equal(await workbench.page.locator('.tab', { hasText: /secret\.txt|elsewhere\.txt/ }).count(), 0, 'no editor opened on a file outside');
+    await fileButton(join(folder, 'notes.txt')).click();
+    await workbench.page.locator('.tab', { hasText: 'notes.txt' }).first().waitFor({ timeout: 20_000 });
+
+    // The agent's write: on disk, shown beside in an editor where Undo takes it back.
+    const plan = join(folder, 'plan.md');
+    writeFileSync(plan, 'step one\n');
+    await send(frame, `write ${plan} step two`);
+    await reply(frame, 'write: ok');
+    assert.equal(readFileSync(plan, 'utf8'), 'step two');
+    const planEditor = workbench.page.locator('.editor-group-container', { has: workbench.page.locator('.tab.active', { hasText: 'plan.md' }) }).locator('.editor-instance .view-lines').first();
+    // The editor renders spaces as no-break spaces.
+    const planText = async (): Promise<string> => (await planEditor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    await waitUntil('the editor to show the new text', async () => /step two/.test(await planText()), 20_000);
+    await workbench.screenshot('agents-write-shown');
+    await planEditor.click();
+    await workbench.page.keyboard.press('Control+z');
+    await waitUntil('Undo to bring the old text back', async () => /step one/.test(await planText()), 20_000);
+    // Unsaved text: the agent reads it, and may not write over it.
+    await send(frame, `read ${plan}`);
+    await reply(frame, 'read: step one');
+    await send(frame, `write ${plan} step three`);
+    await reply(frame, /write: error -32602: Refused to write \S*plan\.md: it has unsaved changes in an editor/);
+    assert.equal(readFileSync(plan, 'utf8'), 'step two');
+    await workbench.runCommand('File: Revert File');
+
+    // A link to a file that does not exist yet: refused, and nothing is created where it leads.
+    await send(frame, `write ${join(folder, 'keys.txt')} ssh-ed25519 AAAA the-agent`);
+    await reply(frame, /write: error -32602: Refused to write \S*keys\.txt: it is a symbolic link to something that does not exist/);
+    assert.equal(existsSync(join(outside, 'authorized_keys')), false);
   });
 
   it('Claude Code (claude-agent-acp, fake model): starts in Manual, AskUserQuestion in our form with its "Other", Bash as our modal with No the default', async () => {

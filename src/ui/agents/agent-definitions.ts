@@ -6,7 +6,7 @@
  * chose, so it starts only in a trusted workspace (as workspace servers do). Pure.
  */
 import type { AgentDefinition } from '../../acp/ports';
-import { isRecord } from '../../elicitation/is-record';
+import { isRecord } from '../../base/is-record';
 
 export interface ConfiguredAgent {
   readonly definition: AgentDefinition;

@@ -1,4 +1,12 @@
 /**
+ * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
+ * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
+ * `acp-agent-catalog` (the agents it offers) and `command-line` (a typed command line, split),
+ * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
+ * `session-page` (its HTML, in the page every panel of ours serves) and
+ * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
+ * open editors). The page itself is `webview/session/`.
+ *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
  * command starts only in a trusted workspace (as its servers do); an agent's questions and
@@ -12,11 +20,12 @@ import type { AgentSession } from '../../acp/agent-session';
 import type { AgentHost } from '../../acp/ports';
 import type { Broker } from '../../elicitation/broker';
 import type { InputStore } from '../../elicitation/store';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import { showInfo, showWarning } from '../notify';
 import { type ConfiguredAgent, readAgents, startMode } from './agent-definitions';
 import { editorFiles } from './editor-files';
 import { SessionPanel } from './session-panel';
+import { errorMessage } from '../../base/error-message';
 
 export const AGENTS_SETTING = 'elicitationHost.agents';
 
@@ -145,7 +154,7 @@ export class AgentsHost implements vscode.Disposable {
       });
       return client;
     } catch (error) {
-      entry.exited = error instanceof Error ? error.message : String(error);
+      entry.exited = errorMessage(error);
       throw error;
     } finally {
       entry.starting = undefined;
@@ -186,7 +195,7 @@ export class AgentsHost implements vscode.Disposable {
     try {
       await session.setMode(target);
     } catch (error) {
-      void showInfo(`${agent.definition.name}: could not start in mode "${target}": ${error instanceof Error ? error.message : String(error)}`);
+      void showInfo(`${agent.definition.name}: could not start in mode "${target}": ${errorMessage(error)}`);
     }
   }
 
