@@ -16,28 +16,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { CLAUDE_ADAPTER } from '../support/acp-harness';
+import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import { CLAUDE_ADAPTER, colourAndBuildModel } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
 import { axeViolations } from './axe';
 import { FIXTURES, RESULTS, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-
-/** The fake model's side: AskUserQuestion for "ask me", Bash for "clean the build", else a greeting. */
-function model(turn: ModelTurn) {
-  const [result] = turn.toolResults;
-  if (result) return { text: `Tool said: ${result.content}` };
-  if (turn.userText === 'ask me') {
-    return {
-      toolUse: {
-        name: 'AskUserQuestion',
-        input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] },
-      },
-    };
-  }
-  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build', description: 'Delete the build folder' } } };
-  return { text: 'Hello from the fake model.' };
-}
 
 /** The session page's frame: the webview whose document has the transcript, headed with this agent. */
 async function sessionFrameOf(ui: Ui, agent: string): Promise<Frame> {
@@ -98,7 +82,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
   let claudeFrame: Frame | undefined;
 
   before(async () => {
-    fake = await startFakeAnthropic(model);
+    fake = await startFakeAnthropic(colourAndBuildModel);
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agents-work-')));
     writeFileSync(join(folder, 'notes.txt'), 'first line\n');
     outside = `${folder}-outside`;
@@ -356,7 +340,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.equal(focused, 'No', 'the reject option is the default');
     await workbench.screenshot('agents-claude-bash');
     await workbench.clickDialogButton('No');
-    await reply(frame, /Tool said:/, 90_000);
+    await reply(frame, /Tool failed:/, 90_000);
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'first line\n');
     assert.deepEqual(await axeViolations(frame), [], 'axe on the session page with a refused tool call');
     claudeFrame = frame;

@@ -8,25 +8,11 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { AgentClient } from '../../src/acp/agent-client';
 import type { AgentSession } from '../../src/acp/agent-session';
-import type { SessionEvent } from '../../src/acp/session-events';
 import type { InputRequest } from '../../src/elicitation/request';
 import { sourceLabel } from '../../src/elicitation/request';
-import { type AcpHost, createAcpHost, fixtureAgent, workFolder } from '../support/acp-harness';
+import { type AcpHost, createAcpHost, fixtureAgent, turn, workFolder } from '../support/acp-harness';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
-
-/** Runs one turn and returns the agent's reply text and every event of the session meanwhile. */
-async function turn(session: AgentSession, prompt: string): Promise<{ reply: string; events: SessionEvent[]; stop: string }> {
-  const events: SessionEvent[] = [];
-  const stopListening = session.events.add((e) => events.push(e));
-  try {
-    const stop = await session.prompt(prompt);
-    const reply = events.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? [e.text] : [])).join('');
-    return { reply, events, stop };
-  } finally {
-    stopListening();
-  }
-}
 
 function question(request: InputRequest, id: string) {
   const q = request.questions.find((x) => x.id === id);
