@@ -148,6 +148,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
   );
   const agents = new AgentsHost({
     extensionUri: context.extensionUri,
+    storageUri: context.globalStorageUri,
     broker,
     store,
     log,
@@ -218,6 +219,9 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       ),
     ),
     vscode.commands.registerCommand(OPEN_SESSION_COMMAND, (name: string, sessionId: string) => agents.openSession(name, sessionId)),
+    vscode.commands.registerCommand('elicitationHost.closeAgentSession', (node?: AgentsNode) => {
+      if (node?.kind === 'session') agents.closeSession(node.agent, node.panel.session.id);
+    }),
     vscode.commands.registerCommand('elicitationHost.stopAgent', (node?: AgentsNode) => {
       if (node?.kind === 'agent') report(agents.stop(node.entry.agent.definition.name));
     }),

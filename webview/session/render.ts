@@ -42,7 +42,8 @@ function inline(runs: readonly Inline[], into: HTMLElement): void {
   }
 }
 
-function block(b: Block): HTMLElement {
+/** A Markdown block as its element (a streamed reply draws its blocks one by one: reply-view.ts). */
+export function block(b: Block): HTMLElement {
   switch (b.t) {
     case 'paragraph': {
       const p = el('p');

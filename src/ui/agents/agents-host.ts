@@ -3,16 +3,19 @@
  * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
  * `acp-agent-catalog` (the agents it offers) and `command-line` (a typed command line, split),
  * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
- * `session-page` (its HTML, in the page every panel of ours serves) and
- * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
- * open editors). The page itself is `webview/session/`.
+ * `session-page` (its HTML, in the page every panel of ours serves),
+ * `transcript` (what it shows), `page-batches` (what it posts, gathered per frame's time) and
+ * `whole-replies` (a reply's whole past its cap, in a file opened on demand), and `editor-files`
+ * (an agent's file reads and writes, through open editors). The page itself is `webview/session/`.
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
  * command starts only in a trusted workspace (as its servers do); an agent's questions and
  * permissions go through the same broker and prompts as every server's, with the agent's
  * configured name as who asks. New sessions start in the agent's mode that asks before it
- * acts, where it has one, unless the person chose otherwise.
+ * acts, where it has one, unless the person chose otherwise. A session lives until Close Session
+ * (or its panel closed with no turn running, see session-panel.ts): then the agent is told
+ * (`session/close` where it has it) and everything of the session is let go of.
  */
 import * as vscode from 'vscode';
 import { AgentClient, describeExit } from '../../acp/agent-client';
@@ -28,6 +31,7 @@ import { agentsInSettingsText, type ConfiguredAgent, readAgents, SETTINGS_FILE_L
 import { editorFiles } from './editor-files';
 import { SessionPanel } from './session-panel';
 import { errorMessage } from '../../base/error-message';
+import { sweepWholeReplies, WHOLE_REPLY_SCHEME, WholeReplyDocuments } from './whole-replies';
 
 export const AGENTS_SETTING = 'elicitationHost.agents';
 
@@ -50,6 +54,8 @@ interface Running {
 
 export interface AgentsHostDeps {
   readonly extensionUri: vscode.Uri;
+  /** The extension's global storage: sessions write their whole replies under it. */
+  readonly storageUri: vscode.Uri;
   readonly broker: Broker;
   readonly store: InputStore;
   readonly log: vscode.LogOutputChannel;
@@ -62,8 +68,14 @@ export class AgentsHost implements vscode.Disposable {
   private configured: readonly ConfiguredAgent[] = [];
   private readonly running = new Map<string, Running>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly wholeDocuments = new WholeReplyDocuments();
+  private readonly wholeReplies: string;
 
   constructor(private readonly deps: AgentsHostDeps) {
+    this.wholeReplies = vscode.Uri.joinPath(deps.storageUri, 'whole-replies').fsPath;
+    // What windows that crashed left behind (a live window's folder stays).
+    sweepWholeReplies(this.wholeReplies);
+    this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(WHOLE_REPLY_SCHEME, this.wholeDocuments));
     this.read();
     void this.readUntrusted();
     this.disposables.push(
@@ -232,7 +244,15 @@ export class AgentsHost implements vscode.Disposable {
     const session = await client.newSession({ cwd: folder, ...(config && { config }) });
     await this.applyStartMode(agent, session);
     const running = this.running.get(name)!;
-    const panel = new SessionPanel(session, { extensionUri: this.deps.extensionUri, store: this.deps.store, log: this.deps.log, agentEnded: () => !this.running.get(name)?.client });
+    const panel = new SessionPanel(session, {
+      extensionUri: this.deps.extensionUri,
+      store: this.deps.store,
+      log: this.deps.log,
+      agentEnded: () => !this.running.get(name)?.client,
+      wholeReplies: this.wholeReplies,
+      wholeDocuments: this.wholeDocuments,
+      closed: (closed) => this.sessionClosed(name, closed),
+    });
     running.sessions.push(panel);
     panel.onDidChange.add(() => this.onDidChange.fire());
     this.onDidChange.fire();
@@ -256,6 +276,21 @@ export class AgentsHost implements vscode.Disposable {
   /** Shows a session's panel again. */
   openSession(name: string, sessionId: string): void {
     this.running.get(name)?.sessions.find((p) => p.session.id === sessionId)?.reveal();
+  }
+
+  /** Close Session (the Agents view's): the panel closes, the session ends. */
+  closeSession(name: string, sessionId: string): void {
+    this.running.get(name)?.sessions.find((p) => p.session.id === sessionId)?.close();
+  }
+
+  /** A session ended in its panel: out of the list, and the agent told (it frees what it holds for it too). */
+  private sessionClosed(name: string, panel: SessionPanel): void {
+    const running = this.running.get(name);
+    const at = running?.sessions.indexOf(panel) ?? -1;
+    if (running && at >= 0) running.sessions.splice(at, 1);
+    this.onDidChange.fire();
+    const client = running?.client;
+    if (client) void client.closeSession(panel.session.id).catch((error: unknown) => this.deps.log.warn(`${name} could not close session ${panel.session.id}: ${errorMessage(error)}`));
   }
 
   /** Stops the agent's process; its sessions take no more prompts. */

@@ -1,7 +1,8 @@
 /**
  * The Agents tree: each configured ACP agent with its state (not started, starting, running,
  * ended, or waiting for the workspace's trust), and under a running one its sessions, each
- * with its mode and whether a turn runs or waits for the person. A session opens its panel.
+ * with its mode and whether a turn runs or waits for the person (or, its panel closed while a
+ * turn ran, that it ends with that turn). A session opens its panel; Close Session ends it.
  * Agent and session text goes into labels and plain-text tooltips only.
  */
 import * as vscode from 'vscode';
@@ -73,8 +74,9 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
     item.id = `agent:${node.agent}/session:${node.panel.session.id}`;
     item.iconPath = new vscode.ThemeIcon(header.state === 'waiting' ? 'bell-dot' : header.state === 'running' ? 'sync~spin' : 'comment-discussion');
     const mode = header.mode?.options.find((o) => o.value === header.mode?.current)?.name;
-    item.description = oneLine([mode ? `mode: ${mode}` : undefined, header.state === 'waiting' ? 'waiting for you' : header.state === 'running' ? 'working' : undefined].filter(Boolean).join(' · '), 200);
-    item.tooltip = plain([`${node.agent} in ${header.cwd}`, ...(header.modeWarning ? [header.modeWarning] : [])].join('\n'));
+    const ending = node.panel.endingWithTurn ? 'panel closed: ends when its turn does' : undefined;
+    item.description = oneLine([mode ? `mode: ${mode}` : undefined, header.state === 'waiting' ? 'waiting for you' : header.state === 'running' ? 'working' : undefined, ending].filter(Boolean).join(' · '), 200);
+    item.tooltip = plain([`${node.agent} in ${header.cwd}`, ...(header.modeWarning ? [header.modeWarning] : []), ...(ending ? [`Its panel was closed while a turn ran: the session ends when the turn does (open it to keep it).`] : [])].join('\n'));
     item.command = { command: OPEN_SESSION_COMMAND, title: 'Open Session', arguments: [node.agent, node.panel.session.id] };
     item.contextValue = 'agentSession';
     return item;

@@ -1,0 +1,125 @@
+/**
+ * The whole of what an agent streamed past an entry's cap (a reply, a thought), kept out of
+ * the extension host's memory but within reach: written to a file of the session's own in the
+ * extension's storage as it streams, opened read-only in an editor by Open Whole Reply, and
+ * deleted with the session (Close Session) or the window. A folder is named for the extension
+ * host's process, so a window that starts sweeps away what a window that crashed left behind,
+ * and never what another live window writes.
+ */
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { WholeTexts } from './transcript';
+
+export const WHOLE_REPLY_SCHEME = 'elicitation-host-reply';
+
+/** Whether the process `pid` still runs (a folder of a window still open). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Deletes what windows no longer running left under `root`. */
+export function sweepWholeReplies(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return; // Nothing written yet.
+  }
+  for (const name of names) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && !running(pid)) rmSync(join(root, name), { recursive: true, force: true });
+  }
+}
+
+/** One session's whole texts: a file per entry that passed its cap, in a folder made when the first one does. */
+export class WholeReplyFiles implements WholeTexts, vscode.Disposable {
+  private folder: string | undefined;
+  private readonly files = new Map<string, { readonly path: string; readonly stream: WriteStream }>();
+
+  constructor(
+    /** Where the sessions' folders go (the extension's global storage). */
+    private readonly root: string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  begin(id: string, soFar: string): void {
+    this.folder ??= this.makeFolder();
+    const path = join(this.folder, `${id.replace(/[^\w-]/g, '_')}.md`);
+    const stream = createWriteStream(path, { mode: 0o600 });
+    // A full disk loses the whole text, not the session: the entry still says what it left out.
+    stream.on('error', (error) => this.log.warn(`The whole reply could not be written to ${path}: ${error.message}`));
+    stream.write(soFar);
+    this.files.set(id, { path, stream });
+  }
+
+  more(id: string, text: string): void {
+    this.files.get(id)?.stream.write(text);
+  }
+
+  drop(id: string): void {
+    const file = this.files.get(id);
+    if (!file) return;
+    this.files.delete(id);
+    file.stream.end(() => rmSync(file.path, { force: true }));
+  }
+
+  /** Whether the entry's whole text is kept. */
+  has(id: string): boolean {
+    return this.files.has(id);
+  }
+
+  /** The file holding the entry's whole text, once everything written so far is in it. */
+  async written(id: string): Promise<string | undefined> {
+    const file = this.files.get(id);
+    if (!file) return undefined;
+    // Writes are done in order: once an empty one is, so is everything before it.
+    await new Promise<void>((resolve) => file.stream.write(Buffer.alloc(0), () => resolve()));
+    return file.path;
+  }
+
+  private makeFolder(): string {
+    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    return mkdtempSync(join(this.root, `${process.pid}-`));
+  }
+
+  /** Everything goes: the streams are closed and the folder deleted. */
+  dispose(): void {
+    const files = [...this.files.values()];
+    this.files.clear();
+    const folder = this.folder;
+    this.folder = undefined;
+    let open = files.length;
+    const gone = (): void => {
+      if (--open <= 0 && folder) rmSync(folder, { recursive: true, force: true });
+    };
+    if (files.length === 0) gone();
+    for (const file of files) file.stream.end(gone);
+  }
+}
+
+/** Open Whole Reply's documents: read-only, their text read from the file when opened. */
+export class WholeReplyDocuments implements vscode.TextDocumentContentProvider {
+  private count = 0;
+  private readonly paths = new Map<string, string>();
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const path = this.paths.get(uri.toString());
+    if (!path) return '';
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
+  }
+
+  /** Opens the file `path` holds, its tab named `title`. */
+  async open(path: string, title: string): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: WHOLE_REPLY_SCHEME, path: `/${++this.count}/${title.replace(/[/\\:*?"<>|]+/g, ' ').trim().slice(0, 80)}.md` });
+    this.paths.set(uri.toString(), path);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { preview: false });
+  }
+}
