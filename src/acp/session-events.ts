@@ -71,8 +71,12 @@ export type SessionEvent =
   | { readonly type: 'commands'; readonly commands: readonly CommandView[] }
   | { readonly type: 'title'; readonly title: string }
   | { readonly type: 'notice'; readonly severity: string; readonly title: string; readonly description?: string }
-  /** A permission was answered (our side): who asked (the label), the tool call, the option chosen by name ("cancelled" for none). */
-  | { readonly type: 'permission'; readonly asker: string; readonly toolCall: string; readonly kind: string; readonly answer: string; readonly optionKind?: string }
+  /**
+   * A permission was answered (our side): who asked (the label), the tool call, the option
+   * chosen as the person reads it ("cancelled" for none), who answered (the person, or the
+   * runner's rule without asking), and what the dialog shows of the call (the command fitted as it shows it).
+   */
+  | { readonly type: 'permission'; readonly asker: string; readonly toolCall: string; readonly kind: string; readonly answer: string; readonly optionKind?: string; readonly by: 'person' | 'rule'; readonly shown: string }
   /** A question was asked (our side): who asked (the label), its message, how it ended. */
   | { readonly type: 'question'; readonly asker: string; readonly message: string; readonly action: string }
   | { readonly type: 'turn-end'; readonly stopReason: StopReason };
@@ -128,8 +132,9 @@ export function inputDetail(input: unknown): string | undefined {
   return text === undefined ? undefined : capped(text, MAX_TOOL_DETAIL);
 }
 
-function isEmptyObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+/** Whether a tool call's raw input says anything: an empty object is no input (agents send `{}` before they know it). */
+export function saysInput(rawInput: unknown): boolean {
+  return rawInput !== undefined && rawInput !== null && !(typeof rawInput === 'object' && Object.keys(rawInput).length === 0);
 }
 
 function merge(previous: ToolCallView | undefined, update: ToolCallUpdate & { toolCallId: string }): ToolCallView {
@@ -142,7 +147,7 @@ function merge(previous: ToolCallView | undefined, update: ToolCallUpdate & { to
   const locations = update.locations
     ? update.locations.map((l) => ({ path: l.path, ...(typeof l.line === 'number' && { line: l.line }) }))
     : previous?.locations ?? [];
-  const newInput = update.rawInput !== undefined && !isEmptyObject(update.rawInput);
+  const newInput = saysInput(update.rawInput);
   const status = update.status ?? previous?.status ?? 'pending';
   const detail = newInput ? inputDetail(update.rawInput) : previous?.detail;
   // Once the call has ended nobody asks about its input again: its text (detail) is what stays.
