@@ -99,11 +99,6 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Whether a tool call's raw input says anything: an empty object is no input (agents send `{}` before they know it). */
-export function saysInput(rawInput: unknown): boolean {
-  return rawInput !== undefined && rawInput !== null && !(typeof rawInput === 'object' && Object.keys(rawInput).length === 0);
-}
-
 /** Kept text with the word for what was left out of it: `dropped` characters past its end. */
 export function withLeftOut(kept: string, dropped: number): string {
   return dropped > 0 ? `${kept}\n… (${dropped} more characters not shown)` : kept;
@@ -135,6 +130,11 @@ export function inputDetail(input: unknown): string | undefined {
   if (typeof input === 'object' && input !== null && typeof (input as { command?: unknown }).command === 'string') return capped((input as { command: string }).command, MAX_TOOL_DETAIL);
   const text = typeof input === 'string' ? input : JSON.stringify(input, null, 2);
   return text === undefined ? undefined : capped(text, MAX_TOOL_DETAIL);
+}
+
+/** Whether a tool call's raw input says anything: an empty object is no input (agents send `{}` before they know it). */
+export function saysInput(rawInput: unknown): boolean {
+  return rawInput !== undefined && rawInput !== null && !(typeof rawInput === 'object' && Object.keys(rawInput).length === 0);
 }
 
 function merge(previous: ToolCallView | undefined, update: ToolCallUpdate & { toolCallId: string }): ToolCallView {

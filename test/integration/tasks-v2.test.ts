@@ -50,10 +50,10 @@ describe('MCP Tasks, 2026-07-28 extension', function () {
   const records = (): Array<Record<string, unknown>> =>
     readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  function connection(prompter: ScriptedPrompter, references?: TaskReferences, store = new InputStore()): ServerConnection {
+  function connection(prompter: ScriptedPrompter, references?: TaskReferences, store = new InputStore(), log = new MemoryLog()): ServerConnection {
     const created = new ServerConnection(fixture.definition('trips'), {
       broker: createBroker({ store, prompter }),
-      log: new MemoryLog(),
+      log,
       settings: () => DEFAULT_SETTINGS,
       roots: () => [],
       clientInfo: { name: 'tasks-tests', version: '0' },
@@ -127,15 +127,7 @@ describe('MCP Tasks, 2026-07-28 extension', function () {
 
   it('a task whose cancel the server refuses is let go of once its call has ended: it is polled no more', async () => {
     const log = new MemoryLog();
-    const c = new ServerConnection(fixture.definition('trips'), {
-      broker: createBroker({ store: new InputStore(), prompter: new ScriptedPrompter() }),
-      log,
-      settings: () => DEFAULT_SETTINGS,
-      roots: () => [],
-      clientInfo: { name: 'tasks-tests', version: '0' },
-      urlFlow: new ScriptedUrlFlow(),
-    });
-    connections.push(c);
+    const c = connection(new ScriptedPrompter(), undefined, undefined, log);
     await c.start();
     const person = new AbortController();
     const call = c.callTool('stubborn', {}, { signal: person.signal });
