@@ -19,6 +19,7 @@ import { benchAgents, benchAgentSettings } from './agents';
 import { benchFirstCall } from './first-call';
 import { benchForms, events } from './forms';
 import { benchSecondForm } from './second-form';
+import { benchSession } from './session';
 import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
 import { CONFIRM_AFTER_MS } from './quiet';
@@ -58,7 +59,7 @@ function quickInputShows(title: string, text: string): string {
   })()`;
 }
 
-export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean }): Promise<Figures> {
+export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean; session: boolean }): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
@@ -159,6 +160,11 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       const agents = await benchAgents(ui, benchLog, results);
       Object.assign(figures.results, agents.results);
       figures.rows.push(...agents.rows);
+    }
+    if (which.session) {
+      const session = await benchSession(ui, benchLog);
+      Object.assign(figures.results, session.results);
+      figures.rows.push(...session.rows);
     }
     if (which.spans) {
       const spans = await benchSpans(ui, benchLog, results);

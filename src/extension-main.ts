@@ -64,6 +64,8 @@ export interface MainHooks {
   readonly activated: () => void;
   /** Sees each question arrive in the extension host. */
   readonly watch: (store: InputStore) => void;
+  /** Sees the agents' sessions (the session bench times their streaming). */
+  readonly agents?: (agents: AgentsHost) => void;
 }
 
 export async function activateMain(context: vscode.ExtensionContext, standIns: StandIns, bench?: MainHooks): Promise<ElicitationHostApi> {
@@ -158,6 +160,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       return { urlMode, applyDefaults, elicitationTimeoutMs };
     },
   });
+  bench?.agents?.(agents);
   const agentsView = new AgentsTreeProvider(agents);
   const pickAgent = async (node?: AgentsNode): Promise<string | undefined> => {
     if (node?.kind === 'agent') return node.entry.agent.definition.name;

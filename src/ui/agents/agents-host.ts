@@ -278,6 +278,18 @@ export class AgentsHost implements vscode.Disposable {
     this.running.get(name)?.sessions.find((p) => p.session.id === sessionId)?.reveal();
   }
 
+  /**
+   * A session of the agent's in the first workspace folder, with no panel: who asks for it
+   * draws it (the session bench's baseline, a plain page). Closed with `client.closeSession`.
+   */
+  async sessionWithoutPanel(name: string): Promise<{ readonly session: AgentSession; readonly client: AgentClient }> {
+    const agent = this.find(name);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!agent || !folder) throw new Error(`No agent "${name}", or no folder open`);
+    const client = await this.client(agent);
+    return { session: await client.newSession({ cwd: folder }), client };
+  }
+
   /** Close Session (the Agents view's): the panel closes, the session ends. */
   closeSession(name: string, sessionId: string): void {
     this.running.get(name)?.sessions.find((p) => p.session.id === sessionId)?.close();
