@@ -371,6 +371,43 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     }
   });
 
+  it('a reply past its cap says so and opens whole; Close Session in the Agents view ends a session and its panel; a panel closed while its turn runs ends it with the turn, as the view says', async () => {
+    const { workbench } = ui!;
+    const page = workbench.page;
+    // A reply past the panel's cap of 200,000 characters: it says how much is not shown, and Open Whole Reply opens all of it, read-only.
+    const frame = await askerSession();
+    await send(frame, 'stream 260000');
+    await waitUntil('the long turn to end', () => frame.locator('#send').isEnabled(), 120_000);
+    const leftOut = frame.locator('.entry.agent .left-out');
+    await waitUntil('the cap said', async () => /60,000 more characters not shown here/.test(await leftOut.innerText().catch(() => '')), 30_000);
+    await workbench.screenshot('agents-reply-capped');
+    await leftOut.getByRole('button', { name: 'Open Whole Reply' }).click();
+    await page.locator('.tab', { hasText: /^asker reply/ }).first().waitFor({ timeout: 20_000 });
+    await workbench.waitForEditorText(/## Step 0/);
+    await workbench.runCommand('View: Close Editor');
+
+    // Close Session, from the session's row in the Agents view: the panel closes and the row goes.
+    const agents = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Agents/ }) }).first();
+    await agentsViewRows(ui!, (r) => r.some((t) => t.includes('stream 260000')));
+    const row = agents.locator('.monaco-list-row', { hasText: 'stream 260000' }).first();
+    await row.hover();
+    await row.locator('.action-label[aria-label^="Close Session"]').click();
+    await waitUntil('the panel closed', async () => frame.isDetached() || (await page.locator('.tab', { hasText: 'asker: stream 260000' }).count()) === 0, 20_000);
+    await waitUntil('the row gone', async () => !(await workbench.viewRows(/Agents/)).some((t) => t.includes('stream 260000')), 20_000);
+
+    // The panel closed while a turn runs: the session goes on, the view says it ends with the turn; it goes once the turn ends.
+    const second = await askerSession();
+    await send(second, 'confirm 3000');
+    await waitUntil('the turn running', () => second.locator('#send').isDisabled(), 10_000);
+    await page.locator('.tab', { hasText: 'asker: confirm 3000' }).first().locator('.tab-actions .action-label').first().click();
+    const ending = await agentsViewRows(ui!, (r) => r.some((t) => /confirm 3000[\s\S]*panel closed: ends when its turn does/.test(t)));
+    assert.ok(ending.some((t) => /confirm 3000[\s\S]*panel closed: ends when its turn does/.test(t)), `the view says the session ends with its turn: ${ending.join(' | ')}`);
+    await workbench.screenshot('agents-session-ends-with-turn');
+    await workbench.waitForQuickInputTitle(/^asker/, 30_000);
+    await workbench.clickRow(/Accept/);
+    await waitUntil('the session gone once its turn ended', async () => !(await workbench.viewRows(/Agents/)).some((t) => t.includes('confirm 3000')), 30_000);
+  });
+
   it('Claude Code (claude-agent-acp, fake model): starts in Manual, AskUserQuestion in our form with its "Other", Bash as our modal with No the default', async () => {
     const { workbench } = ui!;
     const frame = await newSession('claude');

@@ -5,7 +5,8 @@
  * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
  * `session-page` (its HTML, in the page every panel of ours serves),
  * `transcript` (what it shows), `page-batches` (what it posts, gathered per frame's time) and
- * `whole-replies` (a reply's whole past its cap, in a file opened on demand), and `editor-files`
+ * `whole-replies` with `whole-reply-documents` (a reply's whole past its cap, in a file opened on
+ * demand in an editor), and `editor-files`
  * (an agent's file reads and writes, through open editors). The page itself is `webview/session/`.
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
@@ -31,7 +32,8 @@ import { agentsInSettingsText, type ConfiguredAgent, readAgents, SETTINGS_FILE_L
 import { editorFiles } from './editor-files';
 import { SessionPanel } from './session-panel';
 import { errorMessage } from '../../base/error-message';
-import { sweepWholeReplies, WHOLE_REPLY_SCHEME, WholeReplyDocuments } from './whole-replies';
+import { WHOLE_REPLY_SCHEME, WholeReplyDocuments } from './whole-reply-documents';
+import { sweepWholeReplies } from './whole-replies';
 
 export const AGENTS_SETTING = 'elicitationHost.agents';
 

@@ -28,7 +28,8 @@ import { PageHost } from '../webview/page-host';
 import { PageBatches } from './page-batches';
 import { sessionPageHtml } from './session-page';
 import { type TranscriptChange, Transcript } from './transcript';
-import { type WholeReplyDocuments, WholeReplyFiles } from './whole-replies';
+import type { WholeReplyDocuments } from './whole-reply-documents';
+import { WholeReplyFiles } from './whole-replies';
 import { errorMessage } from '../../base/error-message';
 
 /** Said in the header when the current mode is one where the agent acts without asking. */
@@ -66,7 +67,7 @@ export class SessionPanel implements vscode.Disposable {
     readonly session: AgentSession,
     private readonly deps: SessionPanelDeps,
   ) {
-    this.whole = new WholeReplyFiles(deps.wholeReplies, deps.log);
+    this.whole = new WholeReplyFiles(deps.wholeReplies, (message) => deps.log.warn(message));
     // An entry the transcript lets go of takes its tool call out of the session too.
     this.transcript = new Transcript(session.updates, this.whole);
     this.unsubscribe.push(

@@ -4,14 +4,12 @@
  * extension's storage as it streams, opened read-only in an editor by Open Whole Reply, and
  * deleted with the session (Close Session) or the window. A folder is named for the extension
  * host's process, so a window that starts sweeps away what a window that crashed left behind,
- * and never what another live window writes.
+ * and never what another live window writes. Free of `vscode` (whole-reply-documents.ts opens
+ * them), so it is unit tested.
  */
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import * as vscode from 'vscode';
 import type { WholeTexts } from './transcript';
-
-export const WHOLE_REPLY_SCHEME = 'elicitation-host-reply';
 
 /** Whether the process `pid` still runs (a folder of a window still open). */
 function running(pid: number): boolean {
@@ -39,14 +37,14 @@ export function sweepWholeReplies(root: string): void {
 }
 
 /** One session's whole texts: a file per entry that passed its cap, in a folder made when the first one does. */
-export class WholeReplyFiles implements WholeTexts, vscode.Disposable {
+export class WholeReplyFiles implements WholeTexts {
   private folder: string | undefined;
   private readonly files = new Map<string, { readonly path: string; readonly stream: WriteStream }>();
 
   constructor(
     /** Where the sessions' folders go (the extension's global storage). */
     private readonly root: string,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly warn: (message: string) => void,
   ) {}
 
   begin(id: string, soFar: string): void {
@@ -54,7 +52,7 @@ export class WholeReplyFiles implements WholeTexts, vscode.Disposable {
     const path = join(this.folder, `${id.replace(/[^\w-]/g, '_')}.md`);
     const stream = createWriteStream(path, { mode: 0o600 });
     // A full disk loses the whole text, not the session: the entry still says what it left out.
-    stream.on('error', (error) => this.log.warn(`The whole reply could not be written to ${path}: ${error.message}`));
+    stream.on('error', (error) => this.warn(`The whole reply could not be written to ${path}: ${error.message}`));
     stream.write(soFar);
     this.files.set(id, { path, stream });
   }
@@ -101,25 +99,5 @@ export class WholeReplyFiles implements WholeTexts, vscode.Disposable {
     };
     if (files.length === 0) gone();
     for (const file of files) file.stream.end(gone);
-  }
-}
-
-/** Open Whole Reply's documents: read-only, their text read from the file when opened. */
-export class WholeReplyDocuments implements vscode.TextDocumentContentProvider {
-  private count = 0;
-  private readonly paths = new Map<string, string>();
-
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const path = this.paths.get(uri.toString());
-    if (!path) return '';
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
-  }
-
-  /** Opens the file `path` holds, its tab named `title`. */
-  async open(path: string, title: string): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: WHOLE_REPLY_SCHEME, path: `/${++this.count}/${title.replace(/[/\\:*?"<>|]+/g, ' ').trim().slice(0, 80)}.md` });
-    this.paths.set(uri.toString(), path);
-    const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(document, { preview: false });
   }
 }
