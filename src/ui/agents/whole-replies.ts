@@ -9,18 +9,8 @@
  */
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { processRunning } from '../../base/process-running';
 import type { WholeTexts } from './transcript';
-
-/** Whether the process `pid` still runs (a folder of a window still open). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Deletes what windows no longer running left under `root`. */
 export function sweepWholeReplies(root: string): void {
@@ -32,7 +22,7 @@ export function sweepWholeReplies(root: string): void {
   }
   for (const name of names) {
     const pid = Number(/^(\d+)-/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !running(pid)) rmSync(join(root, name), { recursive: true, force: true });
+    if (Number.isInteger(pid) && pid !== process.pid && !processRunning(pid)) rmSync(join(root, name), { recursive: true, force: true });
   }
 }
 
