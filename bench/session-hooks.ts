@@ -14,7 +14,7 @@ import type { Timings } from '../src/mcp/ports';
 import type { AgentsHost } from '../src/ui/agents/agents-host';
 
 /** Busy time is read every this many chunks: the first and the last such spans are compared. */
-export const CHUNKS_PER_MARK = 1_000;
+const CHUNKS_PER_MARK = 1_000;
 
 /**
  * Records each turn's busy time of the extension host's thread (its event loop's active time,
@@ -32,7 +32,7 @@ function timeTurns(session: AgentSession, side: 'ours' | 'plain', record: Timing
       return;
     }
     if (event.type !== 'turn-end') return;
-    const turn = { chunks, marks, afterChunks: performance.eventLoopUtilization().active };
+    const turn = { chunks, perMark: CHUNKS_PER_MARK, marks, afterChunks: performance.eventLoopUtilization().active };
     chunks = 0;
     marks = [];
     setTimeout(() => record({ event: 'hostStream', side, ...turn, end: performance.eventLoopUtilization().active, at: Date.now() }), 250);
