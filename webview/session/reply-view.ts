@@ -3,9 +3,15 @@
  * final are drawn once and never touched again; only what is still open is drawn anew each
  * frame, and an open code fence only gains its new lines. A frame draws at most a budget of
  * new text (the rest waits for the next), so a fast agent cannot make one frame long.
+ *
+ * Final blocks go in groups of GROUP_SIZE: a full group is laid out and painted only while on
+ * screen (styles.css, `content-visibility`), so laying out a frame's new blocks costs about
+ * them, not every block of the reply before them.
  */
 import type { Block } from './markdown';
 import { MarkdownStream, type StreamStep } from './markdown-stream';
+
+const GROUP_SIZE = 24;
 
 export class ReplyView {
   private readonly stream = new MarkdownStream();
@@ -15,6 +21,8 @@ export class ReplyView {
   private open: Node[] = [];
   /** An open fence's code element: its lines so far, then its last line. */
   private fence: { readonly code: Element; readonly last: Text } | undefined;
+  /** The group final blocks go into now. */
+  private group: HTMLElement | undefined;
 
   constructor(
     /** Where the blocks go (the entry's `.markdown`). */
@@ -42,8 +50,7 @@ export class ReplyView {
   }
 
   private apply(step: StreamStep): void {
-    const before = this.open[0] ?? null;
-    for (const b of step.frozen) this.root.insertBefore(this.block(b), before);
+    for (const b of step.frozen) this.final(b);
     const open = step.open;
     if (open.t === 'blocks') {
       for (const node of this.open) this.root.removeChild(node);
@@ -64,5 +71,16 @@ export class ReplyView {
     // Each frame's new lines as a text node of their own: nothing drawn before is copied again.
     if (open.add) this.fence.code.insertBefore(document.createTextNode(open.add), this.fence.last);
     this.fence.last.data = open.last;
+  }
+
+  /** A final block, last of the current group (a new group once it is full). */
+  private final(b: Block): void {
+    if (!this.group || this.group.childElementCount >= GROUP_SIZE) {
+      this.group?.classList.add('full');
+      this.group = document.createElement('div');
+      this.group.className = 'blocks';
+      this.root.insertBefore(this.group, this.open[0] ?? null);
+    }
+    this.group.append(this.block(b));
   }
 }

@@ -27,7 +27,7 @@ const FRAME_BUDGET_MS = 8;
  * adjusted to it (laying out new text costs about its length), so a fast agent makes the
  * reply appear a little later, never a frame long.
  */
-const DRAW_BUDGET_MS = 9;
+const DRAW_BUDGET_MS = 6;
 const MIN_CHARS = 1_000;
 const MAX_CHARS = 64_000;
 /** How often a page without frames (hidden) still takes what came. */
@@ -76,7 +76,7 @@ export class TranscriptView {
   /** Show earlier was asked and not yet answered. */
   private asked = false;
   /** How much new reply text the next frame draws (see DRAW_BUDGET_MS). */
-  private chars = 8_000;
+  private chars = 4_000;
   private lastFrame = 0;
   /** The view follows the newest entry (the person has not scrolled up from it). */
   private following = true;
