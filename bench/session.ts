@@ -41,19 +41,30 @@ interface Frames {
   readonly intervals: readonly number[];
 }
 
-/** Watches the frames of a page: each requestAnimationFrame's time since the one before, until `__framesStop()`. */
+/**
+ * Watches the frames of a page: each requestAnimationFrame's time since the one before, and
+ * the page's changes. `__framesStop()` gives the frames up to the page's last change (the
+ * frames while it drew what streamed; not the idle ones after it).
+ */
 const RECORD_FRAMES = `(() => {
-  const intervals = [];
+  const frames = [];
   let last = 0;
+  let changed = 0;
   let stopped = false;
   const loop = (t) => {
     if (stopped) return;
-    if (last) intervals.push(t - last);
+    if (last) frames.push([t, t - last]);
     last = t;
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);
-  window.__framesStop = () => { stopped = true; return { intervals: intervals.map((d) => Math.round(d * 10) / 10) }; };
+  const observer = new MutationObserver(() => { changed = performance.now(); });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  window.__framesStop = () => {
+    stopped = true;
+    observer.disconnect();
+    return { intervals: frames.filter(([t]) => t <= changed + 20).map(([, d]) => Math.round(d * 10) / 10) };
+  };
 })()`;
 
 const mb = (bytes: number): number => round(bytes / 1024 / 1024, 1);

@@ -21,7 +21,7 @@ import type { Block } from './markdown';
 import { ReplyView } from './reply-view';
 
 /** A frame's time for taking in what came (the rest of the 16.7 ms is the browser's). */
-const FRAME_BUDGET_MS = 8;
+const FRAME_BUDGET_MS = 4;
 /**
  * A frame's time for drawing new reply text and laying it out: the text a frame draws is
  * adjusted to it (laying out new text costs about its length), so a fast agent makes the
