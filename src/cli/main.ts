@@ -17,6 +17,7 @@ import { serveMain } from './serve';
 import { acpMain } from './acp-main';
 import { acpProxyMain } from './acp-proxy';
 import { askMain } from './ask-main';
+import { mcpBridgeMain } from './mcp-bridge';
 import { consoleUrlFlow } from './console-prompter';
 import { createOutput } from './output';
 import { runnerHost } from './runner-host';
@@ -49,6 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'acp') return acpMain(argv.slice(1), { version: VERSION });
   if (argv[0] === 'acp-proxy') return acpProxyMain(argv.slice(1));
   if (argv[0] === 'ask') return askMain(argv.slice(1));
+  if (argv[0] === 'mcp-bridge') return mcpBridgeMain(argv.slice(1));
   const parsed = optionsOrExit(argv, parseArgs, USAGE);
   if ('exit' in parsed) return parsed.exit;
   const options: CliOptions = parsed.options;

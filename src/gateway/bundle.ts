@@ -7,3 +7,4 @@
 export { Gateway, type GatewayOptions, type ServedServer, type UpstreamSource } from './gateway';
 export { AGENTS, type AgentId, type AgentSetup, agentSetup, type FileChange, type Snippet, TOKEN_VARIABLE, URL_VARIABLE } from './agent-setup';
 export { outsideWorkspace } from './config-path';
+export { sessionServers } from './session-servers';

@@ -44,6 +44,8 @@ export interface AgentsHostDeps {
   readonly log: vscode.LogOutputChannel;
   readonly version: string;
   readonly settings: AgentHost['settings'];
+  /** The person's MCP servers for each new session (shared-servers.ts). */
+  readonly shareServers?: AgentHost['shareServers'];
 }
 
 export class AgentsHost implements vscode.Disposable {
@@ -107,6 +109,7 @@ export class AgentsHost implements vscode.Disposable {
       },
       settings: this.deps.settings,
       clientInfo: { name: 'elicitation-host', version: this.deps.version },
+      ...(this.deps.shareServers && { shareServers: this.deps.shareServers }),
     };
   }
 
