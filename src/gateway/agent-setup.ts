@@ -17,7 +17,7 @@ import { isRecord } from '../elicitation/is-record';
 export const TOKEN_VARIABLE = 'ELICITATION_HOST_MCP_TOKEN';
 export const URL_VARIABLE = 'ELICITATION_HOST_MCP_URL';
 
-export type AgentId = 'claude-code' | 'copilot-cli' | 'codex' | 'gemini-cli' | 'cline' | 'roo-code' | 'continue';
+export type AgentId = 'claude-code' | 'copilot-cli' | 'codex' | 'gemini-cli' | 'cline' | 'roo-code' | 'continue' | 'vscode';
 
 export const AGENTS: ReadonlyArray<{ readonly id: AgentId; readonly label: string }> = [
   { id: 'claude-code', label: 'Claude Code' },
@@ -27,6 +27,8 @@ export const AGENTS: ReadonlyArray<{ readonly id: AgentId; readonly label: strin
   { id: 'cline', label: 'Cline' },
   { id: 'roo-code', label: 'Roo Code' },
   { id: 'continue', label: 'Continue' },
+  // Offered from VS Code 1.140 on, whose MCP: Add Server writes .mcp.json (src/ui/gateway/connect-agent.ts).
+  { id: 'vscode', label: 'VS Code (.mcp.json)' },
 ];
 
 export interface SetupContext {
@@ -118,7 +120,7 @@ function isOurs(entry: unknown): boolean {
  * A JSON file with a `mcpServers` object: our entries set, our stale ones removed,
  * foreign ones with a name we need replaced (and reported).
  */
-function mcpServersFile(ctx: SetupContext, path: string, entry: (url: string) => Record<string, unknown>): FileChange {
+function mcpServersFile(ctx: SetupContext, path: string, entry: (url: string) => Record<string, unknown>, ours: (entry: unknown) => boolean = isOurs): FileChange {
   const before = ctx.read(path);
   const current = readJsonConfig(before, path);
   const existing = isRecord(current.mcpServers) ? current.mcpServers : {};
@@ -128,8 +130,8 @@ function mcpServersFile(ctx: SetupContext, path: string, entry: (url: string) =>
   const replaced: string[] = [];
   for (const [name, value] of Object.entries(existing)) {
     if (wanted.has(name)) {
-      if (!isOurs(value)) replaced.push(name);
-    } else if (isOurs(value)) {
+      if (!ours(value)) replaced.push(name);
+    } else if (ours(value)) {
       changes.push([['mcpServers', name], undefined]);
     }
   }
@@ -259,6 +261,24 @@ function copilotCli(ctx: SetupContext, out: Builder): void {
   }
 }
 
+/** Our stdio bridge by the server's name (`elicitation-host mcp-bridge <server>`): no address, no token in the file. */
+function isBridgeEntry(entry: unknown): boolean {
+  return isRecord(entry) && entry.command === 'elicitation-host' && Array.isArray(entry.args) && entry.args[0] === 'mcp-bridge';
+}
+
+/**
+ * VS Code runs a `.mcp.json` stdio server from its extension host, with that process's
+ * environment, where we set the gateway's address, token and PATH: our bridge by name needs
+ * nothing in the file. Claude Code and Copilot CLI started in a VS Code terminal read it too.
+ */
+function vsCode(ctx: SetupContext, out: Builder): void {
+  const bridge = (url: string): Record<string, unknown> => ({ type: 'stdio', command: 'elicitation-host', args: ['mcp-bridge', new URL(url).pathname.split('/').pop()!] });
+  out.file(() => mcpServersFile(ctx, '.mcp.json', bridge, isBridgeEntry));
+  out.note(
+    "VS Code runs these through Elicitation Host's bridge, in the environment where the gateway's address and token are set; so do Claude Code and Copilot CLI started in a VS Code terminal. Turn off Serve to VS Code's Agent for these servers, or VS Code lists their tools twice. VS Code's agent host, which runs servers in a process of its own, has no token: the bridge says so.",
+  );
+}
+
 function codex(ctx: SetupContext, out: Builder): void {
   const path = '.codex/config.toml';
   const names = entryNames(ctx.servers);
@@ -346,6 +366,7 @@ const BUILDERS: Record<AgentId, (ctx: SetupContext, out: Builder) => void> = {
   'roo-code': rooCode,
   cline,
   continue: continueDev,
+  vscode: vsCode,
 };
 
 const LANGUAGES: Record<string, Snippet['language']> = { json: 'json', toml: 'toml', yaml: 'yaml' };
@@ -396,7 +417,7 @@ export function agentSetup(agent: AgentId, ctx: SetupContext): AgentSetup {
   // A file that leads elsewhere is not read: what it holds there is not the workspace's to show in a diff.
   BUILDERS[agent]({ ...ctx, read: (path) => (refusal(path) === undefined ? ctx.read(path) : undefined) }, out);
   if (ctx.servers.length === 0) out.note('No server is served to agents yet: turn on Serve to agents for one in the Servers view.');
-  if (agent !== 'roo-code' && agent !== 'cline' && agent !== 'continue') out.note(TERMINAL_NOTE);
+  if (agent !== 'roo-code' && agent !== 'cline' && agent !== 'continue' && agent !== 'vscode') out.note(TERMINAL_NOTE);
   const label = AGENTS.find((a) => a.id === agent)!.label;
   return { agent, label, files: out.files, snippets: out.snippets, notes: out.notes, problems: out.problems };
 }

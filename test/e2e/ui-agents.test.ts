@@ -19,6 +19,7 @@ import type { Frame } from 'playwright-core';
 import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { CLAUDE_ADAPTER } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
+import { formFrame, newSession, reply, send, sessionFrame } from './agent-steps';
 import { axeViolations } from './axe';
 import { FIXTURES, RESULTS, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
@@ -79,66 +80,6 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     },
   );
 
-  /** The session page's frame: the webview whose document has the transcript, headed with this agent. */
-  async function sessionFrame(agent: string): Promise<Frame> {
-    let found: Frame | undefined;
-    await waitUntil(
-      `the session panel of ${agent}`,
-      async () => {
-        for (const frame of ui!.workbench.page.frames()) {
-          if (await frame.evaluate((a) => document.getElementById('transcript') !== null && (document.getElementById('title')?.textContent ?? '').startsWith(`${a} · `), agent).catch(() => false)) {
-            found = frame;
-            return true;
-          }
-        }
-        return false;
-      },
-      30_000,
-    );
-    return found!;
-  }
-
-  /** The form panel's frame. */
-  async function formFrame(message: string): Promise<Frame> {
-    let found: Frame | undefined;
-    await waitUntil(
-      `our form "${message}"`,
-      async () => {
-        for (const frame of ui!.workbench.page.frames()) {
-          const shown = await frame.evaluate((m) => document.querySelector('h1.message')?.textContent === m, message).catch(() => false);
-          if (shown) {
-            found = frame;
-            return true;
-          }
-        }
-        return false;
-      },
-      30_000,
-    );
-    return found!;
-  }
-
-  /** Sends a prompt once the previous turn has ended (Send is off while a turn runs). */
-  async function send(frame: Frame, text: string): Promise<void> {
-    await waitUntil('the previous turn to end', () => frame.locator('#send').isEnabled(), 90_000);
-    await frame.locator('#prompt').fill(text);
-    await frame.locator('#prompt').press('Enter');
-  }
-
-  /** Waits for the newest agent reply to contain `text`; returns the transcript's text. */
-  async function reply(frame: Frame, text: string | RegExp, timeout = 60_000): Promise<string> {
-    let all = '';
-    await waitUntil(
-      `the reply ${String(text)}`,
-      async () => {
-        all = (await frame.locator('#transcript').innerText()).replace(/\u00a0/g, ' ');
-        return typeof text === 'string' ? all.includes(text) : text.test(all);
-      },
-      timeout,
-    );
-    return all;
-  }
-
   /** What axe does not check, read from the accessibility tree: the transcript a log a screen reader announces, each entry named, the prompt labelled. */
   async function readAloud(frame: Frame): Promise<void> {
     const tree = (await frame.locator('body').ariaSnapshot()).split('\n').map((line) => line.trim());
@@ -154,14 +95,6 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.ok(tree.includes('- button "Send"'), 'Send is named');
   }
 
-  async function newSession(agent: string): Promise<Frame> {
-    const { workbench } = ui!;
-    await workbench.runCommand('Elicitation Host: New Agent Session…');
-    await workbench.waitForQuickInputTitle('New Agent Session');
-    await workbench.pick(agent);
-    return sessionFrame(agent);
-  }
-
   it('the fixture agent: a question before the session, the reply streamed, a form, a permission with its always option, the mode, Stop', async () => {
     const { workbench } = ui!;
     await workbench.openAgentInputs();
@@ -175,7 +108,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await workbench.waitForQuickInputTitle('New Agent Session');
     await workbench.pick('fixture');
     // The agent's own session form (the Session Input Options proposal, in our form), then its question before the session.
-    const options = await formFrame('fixture: options for the new session (all optional)');
+    const options = await formFrame(ui!.workbench, 'fixture: options for the new session (all optional)');
     await workbench.screenshot('agents-session-options');
     await options.locator('button', { hasText: 'Submit' }).click();
     await workbench.waitForQuickInputTitle(/^fixture · before the session starts/, 30_000);
@@ -187,7 +120,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
       return (await box.inputValue()) === 'shop';
     }, 10_000);
     await box.press('Enter');
-    const frame = await sessionFrame('fixture');
+    const frame = await sessionFrame(ui!.workbench, 'fixture');
     assert.equal(await frame.locator('select[data-option-id="__mode"]').inputValue(), 'ask', 'the current mode is shown');
 
     await send(frame, 'hello');
@@ -202,7 +135,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
 
     // A form from the agent: our form panel, headed with who asks.
     await send(frame, 'form');
-    const form = await formFrame('Which colour, and your initials?');
+    const form = await formFrame(ui!.workbench, 'Which colour, and your initials?');
     assert.match((await form.locator('.source').innerText()) ?? '', /^fixture · Choose a colour, for session 'fix the tests'$/);
     await form.locator('[data-question-id="colour"] label', { hasText: 'Blue' }).click();
     await form.locator('[data-question-id="initials"] input').fill('AB');
@@ -233,7 +166,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
 
     // Stop: the turn's open question closes, the agent hears cancel.
     await send(frame, 'form');
-    await formFrame('Which colour, and your initials?');
+    await formFrame(ui!.workbench, 'Which colour, and your initials?');
     await workbench.page.locator('.tab', { hasText: 'fixture: fix the tests' }).click();
     await frame.locator('#stop').click();
     await reply(frame, 'Stopped.');
@@ -249,7 +182,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
 
   it('Claude Code (claude-agent-acp, fake model): starts in Manual, AskUserQuestion in our form with its "Other", Bash as our modal with No the default', async () => {
     const { workbench } = ui!;
-    const frame = await newSession('claude');
+    const frame = await newSession(ui!.workbench, 'claude');
     await waitUntil('Manual mode', async () => (await frame.locator('select[data-option-id="__mode"]').inputValue().catch(() => '')) === 'default', 60_000);
     assert.equal(await frame.locator('#mode-warning').isVisible(), false, 'Manual asks: no warning');
 
@@ -257,7 +190,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await reply(frame, 'Hello from the fake model.', 90_000);
 
     await send(frame, 'ask me');
-    const form = await formFrame('Which colour?');
+    const form = await formFrame(ui!.workbench, 'Which colour?');
     assert.match((await form.locator('.source').innerText()) ?? '', /^claude · /);
     await form.locator('[data-question-id="question_0_custom"] input, [data-question-id="question_0_custom"] textarea').first().fill('actually teal');
     await form.locator('button', { hasText: 'Submit' }).click();
