@@ -110,22 +110,34 @@ describe(`UI: one MCP config, shared with the agents started here (VS Code ${ver
 
   it('lists the servers of .mcp.json and ~/.copilot/mcp-config.json, the one in two files once, and runs them', async () => {
     const { workbench } = ui!;
-    const header = workbench.page.locator('.pane-header', { hasText: /Servers/ }).first();
-    let rows: string[] = [];
-    for (let attempt = 0; attempt < 20; attempt++) {
-      // As the workbench restores its own side bar it may go back to the Explorer (seen on 1.139 with this folder): open ours again.
-      await workbench.openAgentInputs();
-      if (!(await header.isVisible())) continue;
-      await collapseServers(workbench).catch(() => undefined);
-      rows = await workbench.waitForViewRows(/Servers/i, (r) => ['portable', 'both', 'from-copilot'].every((name) => r.some((row) => row.startsWith(name) && /\d+ tools?/.test(row))), 3000);
-      if (['portable', 'both', 'from-copilot'].every((name) => rows.some((row) => row.startsWith(name) && /\d+ tools?/.test(row)))) break;
-    }
-    await workbench.screenshot('agent-servers-servers-view');
-    for (const name of ['portable', 'both', 'from-copilot']) assert.ok(rows.some((r) => r.startsWith(name) && /\d+ tools?/.test(r)), `${name} is listed and runs: ${rows.join(' | ')}`);
-    assert.equal(rows.filter((r) => r.startsWith('both')).length, 1, `the server in .vscode/mcp.json and .mcp.json is listed once: ${rows.join(' | ')}`);
+    const names = ['portable', 'both', 'from-copilot'];
+    // Run Tool's first step lists every configured server.
+    await workbench.runCommand('Elicitation Host: Run Tool');
+    await workbench.waitForQuickInputTitle(/^Run Tool/);
+    let offered: string[] = [];
+    await waitUntil('the servers offered', async () => {
+      offered = (await workbench.quickInput.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((r) => r.trim());
+      return names.every((n) => offered.includes(n));
+    }, 30_000);
+    assert.deepEqual([...offered].sort(), [...names].sort(), 'each server once, the one in two files too');
+    await workbench.page.keyboard.press('Escape');
     await runTool(workbench, 'portable', 'echo', 'from .mcp.json');
     await new ResultTabs(workbench).next();
     assert.match(await workbench.waitForEditorText(/echo on portable/), /"echo":"from \.mcp\.json"/);
+    // The Servers view: each running with its tools, the shared one once.
+    const header = workbench.page.locator('.pane-header', { hasText: /Servers/ }).first();
+    const running = (rows: string[]): boolean => names.every((name) => rows.some((row) => row.startsWith(name) && /\d+ tools?/.test(row)));
+    let rows: string[] = [];
+    for (let attempt = 0; attempt < 20 && !running(rows); attempt++) {
+      // As the workbench restores its own side bar it may go back to the Explorer (seen on 1.139 with this folder): open ours again.
+      if (!(await header.isVisible())) await workbench.runCommand('Agent Inputs: Focus on Servers View');
+      if (!(await header.isVisible())) continue;
+      await collapseServers(workbench).catch(() => undefined);
+      rows = await workbench.waitForViewRows(/Servers/i, running, 3000);
+    }
+    await workbench.screenshot('agent-servers-servers-view');
+    assert.ok(running(rows), `each server listed and running: ${rows.join(' | ')}`);
+    assert.equal(rows.filter((r) => r.startsWith('both')).length, 1, `the server in .vscode/mcp.json and .mcp.json is listed once: ${rows.join(' | ')}`);
   });
 
   it("the fixture agent over our stdio bridge: the panel lists its servers, it lists their tools, and a server's question comes in our form headed with server, agent and session", async () => {
