@@ -145,7 +145,7 @@ export class Broker {
   /**
    * Puts a form or URL elicitation to the person. Throws InvalidSchemaError for a schema
    * outside the elicitation subset (the caller answers -32602), TooManyRequestsError for a
-   * flooding server. Resolves with `cancel` when `ctx.signal` fires first.
+   * flooding server. Resolves with `cancel` when `ctx.signal` fires first, or has already.
    */
   async elicit(params: FormParams | UrlParams, ctx: ElicitContext): Promise<ElicitResult> {
     if (this.options.isMuted?.(ctx.source)) return { action: 'decline' };
@@ -204,6 +204,10 @@ export class Broker {
     ctx: ElicitContext,
   ): Promise<ElicitResult> {
     const { store, prompter } = this.options;
+    // Already over (the person stopped the turn a moment before the question came): an
+    // abort listener would never fire, so the question would stay open with nobody waiting.
+    // It ends as cancel without ever being shown.
+    if (ctx.signal.aborted) return { action: 'cancel' };
     store.dispatch({ type: 'requested', request });
     if (ctx.drafts) for (const [questionId, answer] of Object.entries(ctx.drafts)) {
       const drafted = store.dispatch({ type: 'answerChanged', requestId: request.id, questionId, answer });

@@ -229,6 +229,22 @@ describe('ACP: src/acp with the fixture agent', function () {
     assert.equal(acp.store.state.requests.filter((r) => r.status === 'open').length, 0);
   });
 
+  for (const second of ['link', 'permission'] as const) {
+    it(`a ${second} the agent asks after Stop is answered cancelled at once, never shown, and the turn ends stopped`, async () => {
+      const { session } = await started();
+      // The second step would show the second question if it reached the person (and answer it, so the turn still ends).
+      prompter.push(waitForAbort, decline);
+      const running = turn(session, second === 'link' ? 'twice' : 'twice permission');
+      await waitUntil('the form on screen', () => prompter.asked.length === 1);
+      session.cancel();
+      const { reply, stop } = await running;
+      assert.equal(prompter.asked.length, 1, `only the form was shown: ${prompter.asked.map((a) => a.request.message).join(' | ')}`);
+      assert.equal(reply, `twice: form {"action":"cancel"}; then ${second === 'link' ? '{"action":"cancel"}' : '{"outcome":"cancelled"}'}`);
+      assert.equal(stop, 'cancelled');
+      assert.equal(acp.store.state.requests.filter((r) => r.status === 'open').length, 0, 'nothing waits for an answer');
+    });
+  }
+
   it('reads and writes inside the working directory only, and writes nothing in an untrusted workspace', async () => {
     const { session } = await started();
     const notes = join(folder, 'sub', 'notes.txt');
