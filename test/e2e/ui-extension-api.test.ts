@@ -48,7 +48,8 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     const changes = join(probeDir, 'changes.jsonl');
     return existsSync(changes) ? readFileSync(changes, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Change) : [];
   };
-  const rowLabels = async (): Promise<string[]> => (await ui!.workbench.quickPickRows()).map((r) => r.split('\n')[0].trim());
+  /** The visible rows' labels, without their descriptions. */
+  const rowLabels = async (): Promise<string[]> => (await ui!.workbench.quickInput.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((r) => r.trim());
 
   /** The dialog's default button: the one that has the focus (Enter presses it). */
   const defaultButton = async (): Promise<string> => {
@@ -158,6 +159,8 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     const { workbench } = ui!;
     const quick = workbench.quickInput;
     const options = [{ id: 'sea', label: 'Sea view' }, { id: 'court', label: 'Courtyard' }];
+    // The box, by its whole placeholder (the pick's own may speak of your own answer too).
+    const ownAnswerBox = (placeholder: string) => waitUntil(`the box "${placeholder}"`, async () => (await workbench.placeholder()) === placeholder || undefined, 10_000);
     // Required: the options and Other…, no Leave empty.
     let answer = await ask<{ response: string; answers: Record<string, unknown> }>('requestInput', {
       message: 'Which room?',
@@ -171,7 +174,7 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     await workbench.screenshot('api-request-input-other');
     await workbench.clickRow('Other…');
     // The box for their own answer: blank is refused, typed is a draft the extension sees.
-    await waitUntil('the box for the own answer', async () => /your own answer/.test(await workbench.placeholder()) || undefined, 10_000);
+    await ownAnswerBox('Room: your own answer');
     await workbench.page.keyboard.press('Enter');
     await quick.locator('.quick-input-message', { hasText: 'Not sent: Room: your own answer is required' }).waitFor({ timeout: 10_000 });
     await workbench.typeInQuickInput('Attic');
@@ -185,9 +188,10 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'Other…' }).waitFor({ timeout: 30_000 });
     assert.ok((await rowLabels()).includes('Leave empty'), 'an optional one can be left empty');
     await workbench.clickRow('Other…');
-    await waitUntil('the box for the own answer', async () => /your own answer/.test(await workbench.placeholder()) || undefined, 10_000);
+    await ownAnswerBox('Room: your own answer');
     await workbench.typeInQuickInput('Loft');
-    await quick.locator('.action-label[aria-label="Back"]').first().click();
+    // Back: the one button on the title bar's left (1.103 and 1.139).
+    await quick.locator('.quick-input-left-action-bar .action-label').first().click();
     await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'Courtyard' }).waitFor({ timeout: 10_000 });
     await workbench.clickRow('Courtyard');
     assert.deepEqual(await answer(), { value: { response: 'accept', answers: { room: { state: 'submitted', value: { kind: 'selected', value: 'court' } } } } });
@@ -205,7 +209,7 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     await waitUntil('the extension to see the ticked option', () => changesSoFar().some((c) => c.questionId === 'extras' && c.answer?.state === 'draft' && JSON.stringify(c.answer.value?.value) === '["wifi"]') || undefined, 10_000);
     await workbench.clickRow('Other…');
     await workbench.page.keyboard.press('Enter');
-    await waitUntil('the box for the own answers', async () => /your own answer/.test(await workbench.placeholder()) || undefined, 10_000);
+    await ownAnswerBox('Extras: your own answer: separate several with commas');
     await workbench.typeInQuickInput('cot, late checkout');
     await workbench.page.keyboard.press('Enter');
     assert.deepEqual(await answer(), {

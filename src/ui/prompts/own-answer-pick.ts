@@ -43,12 +43,10 @@ function answered(questions: OwnAnswerQuestions, chosen: ContentValue | undefine
 /** The box for the own answer: required once Other… is chosen, and never blank. */
 function askOwnText(questions: OwnAnswerQuestions, frame: PromptFrame, drafts: Drafts, onChange: (text: string) => void): Promise<StepResult> {
   const multi = questions.select.kind === 'multi-select';
-  const own: TextQuestion = {
-    ...questions.own,
-    required: true,
-    description: multi ? 'Beside the options you ticked; separate several with commas.' : 'Instead of one of the options.',
-  };
-  return askInput(own, { ...frame, canGoBack: true }, drafts.draftOf(questions.own), undefined, {
+  // Its title says whose own answer it is ("Room: your own answer"); the form's description speaks of the options above it.
+  const { description: _above, ...own } = questions.own;
+  const asked: TextQuestion = { ...own, required: true, ...(multi && { description: 'separate several with commas' }) };
+  return askInput(asked, { ...frame, canGoBack: true }, drafts.draftOf(questions.own), undefined, {
     check: (value) => (typedValues(typeof value === 'string' ? value : '', multi).length === 0 ? `type ${multi ? 'at least one value' : 'your answer'}, or go back to the options` : undefined),
     onChange,
   });
