@@ -83,16 +83,19 @@ async function askMany(questions: OwnAnswerQuestions & { readonly select: MultiS
   // What was typed is kept while Other… is unticked (its draft is cleared then: it would not be sent).
   let typed = textOf(drafts.draftOf(own));
   let otherTicked = typed !== undefined;
+  // Only what changed is told: each draft is a change the asker hears of.
+  const save = (question: Question, value: ContentValue | undefined): void => {
+    if (JSON.stringify(value) !== JSON.stringify(drafts.draftOf(question))) drafts.saveDraft(question, value);
+  };
   const tickOther = (ticked: boolean): void => {
-    if (ticked === otherTicked) return;
     otherTicked = ticked;
-    drafts.saveDraft(own, ticked ? typed : undefined);
+    save(own, ticked ? typed : undefined);
   };
   for (;;) {
     const picked = await askPickMany({ ...select, required }, frame, drafts.draftOf(select), {
       chosen: otherTicked,
       onChange: (values, other) => {
-        drafts.saveDraft(select, values.length > 0 ? [...values] : undefined);
+        save(select, values.length > 0 ? [...values] : undefined);
         tickOther(other);
       },
     });
