@@ -2,8 +2,9 @@
 // the webview page (browser) and the command-line runner.
 //   node scripts/build.mjs [--production] [--watch] [--benchmark]
 // --benchmark (or ELICITATION_HOST_BENCHMARK=1, which reaches the build `vsce package`
-// runs) makes the variant `npm run bench` installs: the extension with its benchmark
-// hooks (BENCHMARK true). Every other build leaves them out of the bundle.
+// runs) makes the variant `npm run bench` installs: the extension proper entered through
+// bench/extension-main.ts, which puts in the benchmark hooks, and activation's stamps
+// (BENCHMARK true). Every other build enters at src/extension-main.ts, which imports no bench.
 import * as esbuild from 'esbuild';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
@@ -11,6 +12,8 @@ const production = process.argv.includes('--production');
 const analyze = process.argv.includes('--analyze');
 const watch = process.argv.includes('--watch');
 const benchmark = process.argv.includes('--benchmark') || process.env.ELICITATION_HOST_BENCHMARK === '1';
+/** What every bundle is given (src/build-flags.d.ts): the version is package.json's, written nowhere else. */
+const defines = { PACKAGE_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
 
 /**
  * Size budgets for minified production bundles, in bytes (dist/extension.js is the activate
@@ -103,6 +106,7 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   legalComments: 'none',
+  define: defines,
 };
 
 /** A Node bundle loaded by require() (the extension host, the runner): CommonJS, ESM sources preferred. */
@@ -119,14 +123,14 @@ const builds = [
   // The two halves of the extension: activation's stand-ins (what VS Code loads and times) and the extension proper.
   ...[
     ['src/extension.ts', 'dist/extension.js', 'Code'],
-    ['src/extension-main.ts', 'dist/extension-main.js', 'MainCode'],
+    [benchmark ? 'bench/extension-main.ts' : 'src/extension-main.ts', 'dist/extension-main.js', 'MainCode'],
   ].map(([entry, outfile, stamp]) => ({
     ...nodeCjs,
     entryPoints: [entry],
     outfile,
     external: ['vscode'],
     plugins: [lazySdk, sharedRe2, plainVscodeRequire],
-    define: { BENCHMARK: String(benchmark) },
+    define: { ...defines, BENCHMARK: String(benchmark) },
     // The benchmark variant stamps when its top-level code starts and ends (bench/extension-hooks.ts: the activation breakdown).
     ...(benchmark && {
       banner: { js: `globalThis.__elicitationHost${stamp}Started = performance.now();` },

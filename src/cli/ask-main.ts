@@ -10,13 +10,14 @@ import type { Content } from '../elicitation/model';
 import { terminalSafe } from '../elicitation/plain-text';
 import { parseRequestedSchema } from '../elicitation/schema';
 import { isSecretField } from '../elicitation/secret-hint';
-import type { AskBody } from '../gateway/outside-question';
+import type { AskBody } from '../gateway/contract';
 import { HIDDEN } from './announce';
 import { type AskWhat, ASK_USAGE, parseAskArgs } from './ask-args';
 import { jsonLine } from './output';
 import { outsideAsker } from './outside-asker';
 import { parentCommandName } from './parent-command';
 import { QuestionRefusedError } from './window-asker';
+import { errorMessage } from '../base/error-message';
 
 /** Not `call`'s table: a script reads 0 as yes, and everything else as some kind of no. */
 export const AskExit = { accept: 0, decline: 1, cancel: 2, notAsked: 3 } as const;
@@ -87,7 +88,7 @@ export async function askMain(argv: readonly string[], deps: AskDeps = {}): Prom
     return AskExit.accept;
   } catch (error) {
     if (stop.signal.aborted) return AskExit.cancel;
-    return fail(error instanceof Error ? error.message : String(error));
+    return fail(errorMessage(error));
   } finally {
     asker?.close();
     for (const s of signals) process.off(s, onSignal);

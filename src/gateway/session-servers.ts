@@ -4,12 +4,12 @@
  * questions are headed with the agent, the session and the server, and the token dies with
  * the session. An agent that declares `mcpCapabilities.http` gets each as the gateway's
  * address with the token in a header; any other gets our stdio bridge (`elicitation-host
- * mcp-bridge <address>`, src/cli/mcp-bridge.ts) with the token in its environment, never on
+ * mcp-bridge <address>`, src/cli/mcp-bridge-main.ts) with the token in its environment, never on
  * its command line or in a file. The entries are ACP's `McpServer` shapes, written out here
  * (the gateway does not import the ACP SDK). Pure but for the grant it issues.
  */
 import type { Gateway } from './gateway';
-import { TOKEN_VARIABLE } from './agent-setup';
+import { TOKEN_VARIABLE } from './contract';
 
 /** How to run the bridge: VS Code's runtime (Electron, run as Node) or Node, and the runner's script. */
 export interface BridgeCommand {

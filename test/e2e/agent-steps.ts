@@ -7,13 +7,13 @@ import type { Frame } from 'playwright-core';
 import { waitUntil } from '../support/wait';
 import type { Workbench } from './harness/workbench';
 
-/** The session page's frame: the webview whose document has the transcript, headed with this agent. */
-export async function sessionFrame(workbench: Workbench, agent: string): Promise<Frame> {
+/** The session page's frame: the webview whose document has the transcript, headed with this agent (a frame not in `seenBefore`). */
+export async function sessionFrame(workbench: Workbench, agent: string, seenBefore: ReadonlySet<Frame> = new Set()): Promise<Frame> {
   let found: Frame | undefined;
   await waitUntil(
     `the session panel of ${agent}`,
     async () => {
-      for (const frame of workbench.page.frames()) {
+      for (const frame of workbench.page.frames().filter((f) => !seenBefore.has(f))) {
         if (await frame.evaluate((a) => document.getElementById('transcript') !== null && (document.getElementById('title')?.textContent ?? '').startsWith(`${a} · `), agent).catch(() => false)) {
           found = frame;
           return true;

@@ -5,7 +5,7 @@
  * the token.
  */
 import assert from 'node:assert/strict';
-import { bridgeTarget } from '../../src/cli/mcp-bridge';
+import { bridgeTarget } from '../../src/cli/mcp-bridge-args';
 import { sourceLabel } from '../../src/elicitation/request';
 import { AgentGrants } from '../../src/gateway/agent-grants';
 import { checkRequest } from '../../src/gateway/request-guard';

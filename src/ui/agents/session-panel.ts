@@ -11,17 +11,19 @@
  * extension also registers a language model of its own, and VS Code 1.103 (the oldest we
  * support) has no stable API for that (see docs/acp.md).
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../acp/agent-session';
+import { checkFileAccess, FileAccessError, type FileTarget } from '../../acp/file-access';
 import type { SessionEvent } from '../../acp/session-events';
 import type { InputStore } from '../../elicitation/store';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import { parseSessionPageMessage, type SessionHeader, type SessionHostMessage, type SessionOption } from '../../shared/session-protocol';
 import { reportFailure } from '../notify';
+import { PageHost } from '../webview/page-host';
 import { sessionPageHtml } from './session-page';
 import { Transcript } from './transcript';
+import { errorMessage } from '../../base/error-message';
 
 /** Said in the header when the current mode is one where the agent acts without asking. */
 const NON_ASKING_MODES = /^(auto|bypass ?permissions|bypasspermissions|yolo|full ?access)$/i;
@@ -35,9 +37,8 @@ export interface SessionPanelDeps {
 }
 
 export class SessionPanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private pageReady = false;
-  readonly transcript = new Transcript();
+  private readonly page = new PageHost<SessionHostMessage>();
+  readonly transcript: Transcript;
   /** The header changed (mode, title, a turn's state): the Agents view shows it. */
   readonly onDidChange = new Listeners<void>();
   private readonly unsubscribe: Array<() => void> = [];
@@ -47,6 +48,8 @@ export class SessionPanel implements vscode.Disposable {
     readonly session: AgentSession,
     private readonly deps: SessionPanelDeps,
   ) {
+    // An entry the transcript lets go of takes its tool call out of the session too.
+    this.transcript = new Transcript(session.updates);
     this.unsubscribe.push(
       session.events.add((event) => this.onEvent(event)),
       deps.store.subscribe((state) => {
@@ -67,45 +70,42 @@ export class SessionPanel implements vscode.Disposable {
 
   /** Shows the panel (making it again if it was closed). */
   reveal(): void {
-    if (this.panel) {
-      this.panel.reveal(undefined, false);
+    if (this.page.panel) {
+      this.page.panel.reveal(undefined, false);
       return;
     }
     const root = vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('elicitationHost.agentSession', this.tabTitle(), vscode.ViewColumn.Active, {
-      enableScripts: true,
-      // The transcript and a half-typed prompt survive switching tabs.
-      retainContextWhenHidden: true,
+    // Kept alive while hidden (the page host does it): the transcript and a half-typed prompt survive switching tabs.
+    this.page.open({
+      viewType: 'elicitationHost.agentSession',
+      title: this.tabTitle(),
+      showOptions: vscode.ViewColumn.Active,
       localResourceRoots: [root],
+      iconPath: vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'agent-inputs.svg'),
+      html: (webview, nonce) =>
+        sessionPageHtml({
+          cspSource: webview.cspSource,
+          nonce,
+          script: readFileSync(vscode.Uri.joinPath(root, 'session.js').fsPath, 'utf8'),
+          styles: readFileSync(vscode.Uri.joinPath(root, 'session-styles.css').fsPath, 'utf8'),
+        }),
+      onMessage: (raw) => this.onMessage(raw),
     });
-    panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'agent-inputs.svg');
-    this.pageReady = false;
-    panel.webview.html = sessionPageHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(18).toString('base64url'),
-      script: readFileSync(vscode.Uri.joinPath(root, 'session.js').fsPath, 'utf8'),
-      styles: readFileSync(vscode.Uri.joinPath(root, 'session-styles.css').fsPath, 'utf8'),
-    });
-    panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
-    panel.onDidDispose(() => {
-      if (this.panel === panel) this.panel = undefined;
-    });
-    this.panel = panel;
   }
 
   get visible(): boolean {
-    return this.panel !== undefined;
+    return this.page.panel !== undefined;
   }
 
   /** The person's prompt: shown, then sent; the turn's end is an event like any other. */
   async send(text: string): Promise<void> {
-    this.post({ type: 'entry', entry: this.transcript.prompt(text) });
+    this.page.post({ type: 'entry', entry: this.transcript.prompt(text) });
     const turn = this.session.prompt(text);
     this.postHeader();
     try {
       await turn;
     } catch (error) {
-      this.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${error instanceof Error ? error.message : String(error)}`, 'error') });
+      this.page.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${errorMessage(error)}`, 'error') });
     } finally {
       this.postHeader();
     }
@@ -113,15 +113,15 @@ export class SessionPanel implements vscode.Disposable {
 
   /** The agent went away: said once, and the prompt box closes. */
   agentEnded(description: string): void {
-    this.post({ type: 'entry', entry: this.transcript.notice(description, 'warning') });
+    this.page.post({ type: 'entry', entry: this.transcript.notice(description, 'warning') });
     this.postHeader();
   }
 
   private onEvent(event: SessionEvent): void {
     const entry = this.transcript.apply(event);
-    if (entry) this.post({ type: 'entry', entry });
+    if (entry) this.page.post({ type: 'entry', entry });
     if (event.type === 'mode' || event.type === 'config-options' || event.type === 'title') this.postHeader();
-    if (event.type === 'title' && this.panel) this.panel.title = this.tabTitle();
+    if (event.type === 'title' && this.page.panel) this.page.panel.title = this.tabTitle();
   }
 
   private onMessage(raw: unknown): void {
@@ -132,8 +132,8 @@ export class SessionPanel implements vscode.Disposable {
     }
     switch (message.type) {
       case 'ready':
-        this.pageReady = true;
-        this.post({ type: 'reset', header: this.header(), entries: this.transcript.all() });
+        this.page.pageReady();
+        this.page.post({ type: 'reset', header: this.header(), entries: this.transcript.all() });
         break;
       case 'prompt':
         if (this.session.running || this.deps.agentEnded()) return;
@@ -167,11 +167,20 @@ export class SessionPanel implements vscode.Disposable {
     }
   }
 
-  /** A file the agent named: opened only when it is inside the session's directories. */
+  /**
+   * A file the agent named: opened only by the rule of the agent's own reads (file-access.ts:
+   * `..` and links resolved, inside the session's directories), and opened as the real file it leads to.
+   */
   private async openFile(path: string, line?: number): Promise<void> {
-    const inside = this.session.directories.some((dir) => path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`));
-    if (!inside) throw new Error(`${path} is outside the session's folders: not opened`);
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    let target: FileTarget;
+    try {
+      target = await checkFileAccess(path, this.session.directories, 'read');
+    } catch (error) {
+      // The same words the agent gets: the buttons open what the agent may read, no more.
+      if (error instanceof FileAccessError) throw new Error(`${path} was not opened: ${error.why}`, { cause: error });
+      throw error;
+    }
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(target.real));
     const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(document, { preview: true, selection: new vscode.Range(position, position) });
   }
@@ -216,17 +225,13 @@ export class SessionPanel implements vscode.Disposable {
   }
 
   private postHeader(): void {
-    this.post({ type: 'header', header: this.header() });
+    this.page.post({ type: 'header', header: this.header() });
     this.onDidChange.fire();
-  }
-
-  private post(message: SessionHostMessage): void {
-    if (this.panel && this.pageReady) void this.panel.webview.postMessage(message);
   }
 
   dispose(): void {
     for (const off of this.unsubscribe.splice(0)) off();
-    this.panel?.dispose();
+    this.page.dispose();
   }
 }
 

@@ -1,6 +1,8 @@
 /**
  * The room `src/ui/servers/`: the configured servers' life in the window: this file (their
- * configuration, read and watched) and `logs` (one output channel per server).
+ * configuration, read and watched), `logs` (one output channel per server), `live-tasks`
+ * (every server's running MCP tasks, for the views), `task-references` (2026-07-28 tasks kept
+ * across a reload) and `lost-tasks` (the 2025-era tasks a reload lost, named once after it).
  *
  * Feeds the server manager from every place a person keeps MCP servers: each workspace
  * folder's `.vscode/mcp.json` (VS Code's format) and `.mcp.json` (the portable format Claude
@@ -17,6 +19,7 @@ import { type ConfigSource, parseMcpJson, type ParsedConfig, parseSettingsServer
 import { type SourceConfig, withoutDuplicates } from '../../mcp/config/duplicates';
 import type { ServerManager } from '../../mcp/servers/manager';
 import { affects, userServers } from '../settings';
+import { errorMessage } from '../../base/error-message';
 
 const EMPTY: ParsedConfig = { servers: [], inputs: [], problems: [] };
 
@@ -122,7 +125,7 @@ export class ConfigLoader implements vscode.Disposable {
     try {
       await this.manager.update(withoutDuplicates([...this.latest.values()]), onKnown);
     } catch (error) {
-      this.log.error(`could not apply the server configuration: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(`could not apply the server configuration: ${errorMessage(error)}`);
     }
   }
 

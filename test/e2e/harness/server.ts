@@ -47,6 +47,10 @@ export interface StartOptions {
   readonly port?: number;
   /** Extra environment for the server and the extension host it starts. */
   readonly env?: Record<string, string>;
+  /** A file holding the server's connection token (kept out of `ps`); --without-connection-token when absent. */
+  readonly connectionTokenFile?: string;
+  /** Further command-line arguments (for instance `--agent-host-port 0`). */
+  readonly extraArgs?: readonly string[];
   readonly log?: (line: string) => void;
 }
 
@@ -300,7 +304,7 @@ export async function startVsCodeServer(options: StartOptions): Promise<RunningV
     vscode.serverMain,
     '--host', '127.0.0.1',
     '--port', String(port),
-    '--without-connection-token',
+    ...(options.connectionTokenFile === undefined ? ['--without-connection-token'] : ['--connection-token-file', options.connectionTokenFile]),
     '--accept-server-license-terms',
     ...(options.smokeTestDriver === false ? [] : ['--enable-smoke-test-driver']),
     '--disable-telemetry',
@@ -308,6 +312,7 @@ export async function startVsCodeServer(options: StartOptions): Promise<RunningV
     '--user-data-dir', userDataDir,
     '--server-data-dir', serverDataDir,
     '--extensions-dir', extensionsDir,
+    ...(options.extraArgs ?? []),
   ];
   const started = Date.now();
   // Its own process group and a tag in its environment, so that stop() reaches every helper it starts.
