@@ -45,6 +45,7 @@ import { ServeChoices } from './ui/gateway/serve-choices';
 import { SignIns } from './ui/sign-in/sign-in';
 import { addAgent } from './ui/agents/add-agent';
 import { AgentsHost } from './ui/agents/agents-host';
+import { sharedServersOf } from './ui/agents/shared-servers';
 import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND } from './ui/views/agents-view';
 import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/run-tool/tool-runner';
@@ -156,6 +157,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       const { urlMode, applyDefaults, elicitationTimeoutMs } = connectionSettings();
       return { urlMode, applyDefaults, elicitationTimeoutMs };
     },
+    shareServers: sharedServersOf(gateway, context.extensionPath),
   });
   const agentsView = new AgentsTreeProvider(agents);
   const pickAgent = async (node?: AgentsNode): Promise<string | undefined> => {

@@ -4,8 +4,9 @@
  * `acp-agent-catalog` (the agents it offers) and `command-line` (a typed command line, split),
  * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
  * `session-page` (its HTML, in the page every panel of ours serves) and
- * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
- * open editors). The page itself is `webview/session/`.
+ * `transcript` (what it shows), `editor-files` (an agent's file reads and writes, through
+ * open editors), and `shared-servers` (the person's MCP servers for each new session). The
+ * page itself is `webview/session/`.
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
@@ -55,6 +56,8 @@ export interface AgentsHostDeps {
   readonly log: vscode.LogOutputChannel;
   readonly version: string;
   readonly settings: AgentHost['settings'];
+  /** The person's MCP servers for each new session (shared-servers.ts). */
+  readonly shareServers?: AgentHost['shareServers'];
 }
 
 export class AgentsHost implements vscode.Disposable {
@@ -170,6 +173,7 @@ export class AgentsHost implements vscode.Disposable {
       },
       settings: this.deps.settings,
       clientInfo: { name: 'elicitation-host', version: this.deps.version },
+      ...(this.deps.shareServers && { shareServers: this.deps.shareServers }),
     };
   }
 
