@@ -19,6 +19,7 @@ import { DIALOG_ROOM, type Room, shownInput, textRows } from '../elicitation/fit
 import type { RequestSource, WholeInput } from '../elicitation/request';
 import { isRecord } from '../base/is-record';
 import { DECISION_FIELD } from '../gateway/permission-question';
+import { changeSummary, editWords } from './proposed-changes';
 
 /** Rows each piece of text beside the input (the title, a description, a file) may take. */
 const ASIDE_ROWS = 3;
@@ -100,7 +101,8 @@ function inputOf(toolCall: ToolCallUpdate): { readonly name: string; readonly te
  */
 export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_ROOM): { text: string; whole?: WholeInput } {
   const kind = kindOf(toolCall);
-  const before = [`${aside(toolCall.title ?? '(no title)', room)}`, `Kind: ${kind} (${KIND_WORDS[kind]})`];
+  const summary = changeSummary(toolCall.content);
+  const before = [`${aside(toolCall.title ?? '(no title)', room)}`, `Kind: ${kind} (${KIND_WORDS[kind]})`, ...(summary !== undefined ? [summary] : [])];
   const input = inputOf(toolCall);
   const after: string[] = [];
   for (const item of toolCall.content ?? []) {
@@ -108,8 +110,7 @@ export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_R
       after.push(aside(item.content.text, room));
     }
     if (item.type === 'diff') {
-      const was = typeof item.oldText === 'string' ? `${item.oldText.split('\n').length} lines` : 'a new file';
-      after.push(`Changes ${aside(item.path, room, 1)} (${was} → ${item.newText.split('\n').length} lines):\n${aside(item.newText, room, 6)}`);
+      after.push(`Changes ${aside(item.path, room, 1)} (${editWords(item.oldText, item.newText)}):\n${aside(item.newText, room, 6)}`);
     }
   }
   const files = filesOf(toolCall);

@@ -57,6 +57,27 @@ export interface WholeInput {
   readonly language: string;
 }
 
+/** One change of a file's text, as an agent proposes it: `oldText` replaced by `newText`; no `oldText`: the whole new text. */
+export interface TextEdit {
+  readonly oldText?: string;
+  readonly newText: string;
+}
+
+/**
+ * A file an approval would change (an agent's edit), for a surface that can show the change
+ * before the person decides ("View Diff"). Set by our own code, never by a server.
+ */
+export interface FileChange {
+  /** As the agent gave it. */
+  readonly path: string;
+  /** In the order they apply. */
+  readonly edits: readonly TextEdit[];
+  /** The folders it must lead inside (the session's): a surface checks again before it reads the file. */
+  readonly folders: readonly string[];
+  /** Why it is not shown (outside the folders, too large), in words after "not shown:". */
+  readonly refused?: string;
+}
+
 export interface FormInputRequest {
   readonly id: string;
   readonly mode: 'form';
@@ -66,6 +87,8 @@ export interface FormInputRequest {
   readonly createdAt: number;
   /** Set when the message shows only part of what is approved. */
   readonly whole?: WholeInput;
+  /** The files the approval would change, when the asker can say how (an agent's edit). */
+  readonly changes?: readonly FileChange[];
 }
 
 export interface UrlInputRequest {

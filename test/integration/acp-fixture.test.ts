@@ -139,6 +139,30 @@ describe('ACP: src/acp with the fixture agent', function () {
     assert.equal(acp.history.entries[0].answers[0].answer, 'Always allow');
   });
 
+  it("an edit's files reach the prompt checked: inside the session's folder shown, outside and through a link out not, each with why", async () => {
+    const { session } = await started();
+    const outside = workFolder('acp-outside-');
+    writeFileSync(join(outside, 'secret.txt'), 'secret\n');
+    writeFileSync(join(folder, 'notes.txt'), 'one\ntwo\n');
+    symlinkSync(join(outside, 'secret.txt'), join(folder, 'link.txt'));
+    const diffs = [
+      { path: join(folder, 'notes.txt'), oldText: 'two', newText: '2' },
+      { path: join(outside, 'secret.txt'), newText: 'stolen' },
+      { path: join(folder, 'link.txt'), oldText: 'secret', newText: 'stolen' },
+      { path: join(folder, 'new', 'file.txt'), newText: 'a\nb' },
+    ];
+    prompter.push((request, options) => {
+      assert.equal(request.mode, 'form');
+      const changes = request.mode === 'form' ? (request.changes ?? []) : [];
+      assert.deepEqual(changes.map((c) => [c.path, c.refused === undefined]), diffs.map((d, i) => [d.path, i === 0 || i === 3]));
+      for (const refused of [changes[1], changes[2]]) assert.match(refused.refused ?? '', /only inside its session's working directories/);
+      assert.match(request.message, /It changes 6 lines \(4 added, 2 removed\) in 4 files\./);
+      return decline(request, options);
+    });
+    assert.equal((await turn(session, `edit ${JSON.stringify(diffs)}`)).reply, 'edit: {"outcome":"selected","optionId":"no"}');
+    assert.equal(existsSync(join(folder, 'new')), false, 'checking a new file inside creates nothing');
+  });
+
   it('a declined or dismissed permission answers the agent\'s reject option', async () => {
     const { session } = await started();
     prompter.push(decline);

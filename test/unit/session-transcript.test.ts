@@ -4,7 +4,8 @@
  */
 import { strict as assert } from 'node:assert';
 import type { ToolCallView } from '../../src/acp/session-events';
-import { changeSize, MAX_ENTRIES, MAX_ENTRY_TEXT, toolDetail, Transcript } from '../../src/ui/agents/transcript';
+import { changeSize } from '../../src/acp/proposed-changes';
+import { MAX_ENTRIES, MAX_ENTRY_TEXT, toolDetail, Transcript } from '../../src/ui/agents/transcript';
 
 const call = (extra: Partial<ToolCallView> = {}): ToolCallView => ({ id: 'c1', title: 'rm -rf build', kind: 'execute', status: 'pending', text: [], diffs: [], locations: [], ...extra });
 

@@ -5,6 +5,7 @@
  * grows. Bounded: a reply, a tool's output and the number of entries each have a cap, with a
  * word where something was left out. Pure (no `vscode`), so it is unit tested.
  */
+import { changeSize } from '../../acp/proposed-changes';
 import type { SessionEvent, ToolCallView } from '../../acp/session-events';
 import type { TranscriptEntry } from '../../shared/session-protocol';
 
@@ -23,21 +24,6 @@ const STOP_TEXT: Record<string, string> = {
 
 function capped(text: string, limit = MAX_ENTRY_TEXT): string {
   return text.length > limit ? `${text.slice(0, limit)}\n… (${text.length - limit} more characters not shown)` : text;
-}
-
-/** Lines added and removed, counted as multisets (what a file reference's badge needs, not a diff). */
-export function changeSize(oldText: string | undefined, newText: string): { added: number; removed: number } {
-  const before = new Map<string, number>();
-  for (const line of (oldText ?? '').split('\n')) if (oldText !== undefined) before.set(line, (before.get(line) ?? 0) + 1);
-  let added = 0;
-  for (const line of newText.split('\n')) {
-    const left = before.get(line) ?? 0;
-    if (left > 0) before.set(line, left - 1);
-    else added++;
-  }
-  let removed = 0;
-  for (const left of before.values()) removed += left;
-  return { added, removed };
 }
 
 /** A tool call's command, or its raw input, as text. */
