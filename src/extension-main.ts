@@ -160,10 +160,11 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     },
   });
   const agentsView = new AgentsTreeProvider(agents);
+  const addAgentHere = (): Promise<string | undefined> => addAgent(quickInput, (name) => agents.find(name) !== undefined, join(context.globalStorageUri.fsPath, 'acp-registry.json'));
   const pickAgent = async (node?: AgentsNode): Promise<string | undefined> => {
     if (node?.kind === 'agent') return node.entry.agent.definition.name;
     const names = agents.agents.map((a) => a.agent.definition.name);
-    if (names.length === 0) return addAgent(quickInput, (name) => agents.find(name) !== undefined);
+    if (names.length === 0) return addAgentHere();
     if (names.length === 1) return names[0];
     return (await quickInput.pick(names.map((label) => ({ label })), { title: 'New Agent Session', placeHolder: 'Which agent?' }))?.label;
   };
@@ -210,7 +211,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     new PendingStatusBar(store),
     agents,
     agentsView,
-    vscode.commands.registerCommand('elicitationHost.addAgent', () => report(addAgent(quickInput, (name) => agents.find(name) !== undefined))),
+    vscode.commands.registerCommand('elicitationHost.addAgent', () => report(addAgentHere())),
     vscode.commands.registerCommand('elicitationHost.newAgentSession', (node?: AgentsNode) =>
       report(
         (async () => {

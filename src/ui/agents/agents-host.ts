@@ -1,7 +1,9 @@
 /**
  * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
  * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
- * `known-agents` (the agents it offers) and `command-line` (a typed command line, split),
+ * `acp-registry` (the ACP Registry's agents, read as untrusted data), `acp-registry-source`
+ * (where it comes from: fetched once a day, kept, or none), `known-agents` (the built-in list),
+ * `program-on-path` (what the machine lacks) and `command-line` (a command line, split and shown),
  * `session-panel` (one session's panel) with `session-page` (its HTML and policy) and
  * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
  * open editors). The page itself is `webview/session/`.
