@@ -15,39 +15,10 @@ import { join } from 'node:path';
 import type { AgentSession } from '../../src/acp/agent-session';
 import type { SessionEvent } from '../../src/acp/session-events';
 import { sourceLabel } from '../../src/elicitation/request';
-import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { type AcpHost, claudeAgent, createAcpHost, workFolder } from '../support/acp-harness';
+import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import { type AcpHost, claudeAgent, colourAndBuildModel, createAcpHost, turn, workFolder } from '../support/acp-harness';
 import { accept, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
-
-/** The model's side: what each of the person's prompts makes it do. */
-function script(turn: ModelTurn) {
-  const [result] = turn.toolResults;
-  if (result) return { text: `${result.isError ? 'Tool failed' : 'Tool said'}: ${result.content}` };
-  if (turn.userText === 'ask me') {
-    return {
-      toolUse: {
-        name: 'AskUserQuestion',
-        input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] },
-      },
-    };
-  }
-  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build', description: 'Delete the build folder' } } };
-  const edit = /^edit (\S+)$/.exec(turn.userText);
-  if (edit) return { toolUse: { name: 'Edit', input: { file_path: edit[1], old_string: 'second line', new_string: 'second line, edited\nand a third' } } };
-  return { text: 'Hello from the fake model.' };
-}
-
-async function turn(session: AgentSession, prompt: string): Promise<{ reply: string; events: SessionEvent[]; stop: string }> {
-  const events: SessionEvent[] = [];
-  const stopListening = session.events.add((e) => events.push(e));
-  try {
-    const stop = await session.prompt(prompt);
-    return { reply: events.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? [e.text] : [])).join(''), events, stop };
-  } finally {
-    stopListening();
-  }
-}
 
 describe('ACP: src/acp with claude-agent-acp and a fake model', function () {
   // Claude Code's start-up (a native binary) takes a few seconds on two cores.
@@ -58,7 +29,7 @@ describe('ACP: src/acp with claude-agent-acp and a fake model', function () {
   let folder: string;
 
   before(async () => {
-    model = await startFakeAnthropic(script);
+    model = await startFakeAnthropic(colourAndBuildModel);
   });
   after(() => model.close());
   beforeEach(() => {
@@ -138,18 +109,17 @@ describe('ACP: src/acp with claude-agent-acp and a fake model', function () {
     const notes = join(folder, 'notes.txt');
     writeFileSync(notes, 'first line\nsecond line\n');
     const s = await session('default');
-    prompter.push((request, options) => {
-      assert.equal(request.source.destructive, true, 'an edit is asked in a modal');
-      assert.equal(options.presentation, 'pick');
-      assert.match(request.message, /Kind: edit \(edit files\)/);
-      assert.match(request.message, /It changes 3 lines \(2 added, 1 removed\) in 1 file\./);
-      assert.equal(request.mode, 'form');
-      assert.deepEqual(request.mode === 'form' && request.changes, [{ path: notes, edits: [{ oldText: 'second line', newText: 'second line, edited\nand a third' }], folders: [folder] }]);
-      return decline(request, options);
-    });
+    prompter.push(decline);
     const { events } = await turn(s, `edit ${notes}`);
     assert.ok(events.some((e) => e.type === 'permission' && e.optionKind === 'reject_once'), `the edit was asked and refused: ${JSON.stringify(events.filter((e) => e.type !== 'message'))}`);
     assert.equal(readFileSync(notes, 'utf8'), 'first line\nsecond line\n', 'the refused edit was not made');
+    // Asserted here, not in the step: a step that throws is a failed prompt, which declines too.
+    const [{ request, options }] = prompter.asked;
+    assert.equal(request.source.destructive, true, 'an edit is asked in a modal');
+    assert.equal(options.presentation, 'pick');
+    assert.match(request.message, /Kind: edit \(edit files\)/);
+    assert.match(request.message, /It changes 3 lines \(2 added, 1 removed\) in 1 file\./);
+    assert.deepEqual(request.mode === 'form' && request.changes, [{ path: notes, edits: [{ oldText: 'second line', newText: 'second line, edited\nand a third' }], folders: [folder] }]);
   });
 
   it('a cancelled turn closes the open permission, answered cancelled', async () => {

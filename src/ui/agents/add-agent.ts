@@ -1,6 +1,6 @@
 /**
  * Add Agent…: the agents of the ACP Registry (acp-registry-source.ts: fetched at most once a
- * day, kept, and when neither can be had the built-in list, known-agents.ts), or any other
+ * day, kept, and when neither can be had the built-in list, acp-agent-catalog.ts), or any other
  * command. Each says what it needs and which of that the machine lacks (looked for on PATH:
  * nothing is run). The exact command is shown in a dialog whose default is Cancel before it
  * is written to the person's user settings (`elicitationHost.agents`), where a repository
@@ -15,7 +15,7 @@ import { type RegistryAgent, type RegistryLaunch, platformKey } from './acp-regi
 import { DEFAULT_REGISTRY_URL, loadRegistry, type RegistryOrigin } from './acp-registry-source';
 import { AGENTS_SETTING } from './agents-host';
 import { joinCommandLine, splitCommandLine } from './command-line';
-import { KNOWN_AGENTS } from './known-agents';
+import { ACP_AGENT_CATALOG } from './acp-agent-catalog';
 import { findOnPath } from './program-on-path';
 
 const NAME = /^[\w][\w .-]{0,63}$/;
@@ -66,7 +66,7 @@ async function registryOffer(agent: RegistryAgent): Promise<Offer> {
 
 async function builtInOffers(): Promise<Offer[]> {
   return Promise.all(
-    KNOWN_AGENTS.map(async (known) => ({
+    ACP_AGENT_CATALOG.map(async (known) => ({
       name: known.name,
       label: known.label,
       command: known.command,
@@ -95,7 +95,8 @@ type Item = vscode.QuickPickItem & { readonly offer?: Offer; readonly other?: tr
 
 /** The pick's rows: where the list comes from, each agent with its command and what it needs, entries left out, then Another agent…. */
 async function offerItems(cacheFile: string): Promise<Item[]> {
-  const url = vscode.workspace.getConfiguration().get<string>(REGISTRY_SETTING, DEFAULT_REGISTRY_URL);
+  // The person's user settings only: a repository's settings cannot choose the list its reader adds agents from.
+  const url = vscode.workspace.getConfiguration().inspect<string>(REGISTRY_SETTING)?.globalValue ?? DEFAULT_REGISTRY_URL;
   const listing = await loadRegistry({ url, cacheFile, platform: platformKey(process.platform, process.arch) });
   const offers = listing.read ? await Promise.all(listing.read.agents.map(registryOffer)) : await builtInOffers();
   const left = listing.read?.problems ?? [];
