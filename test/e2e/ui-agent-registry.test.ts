@@ -4,7 +4,7 @@
  * test (`elicitationHost.agentRegistryUrl`; no network). Each row shows the command that
  * would run and what it needs, a runtime the machine lacks said (uvx: nothing on the
  * window's PATH has it), registry text shown as text; choosing one shows the exact command
- * in a dialog whose default is Cancel, and only Add writes it to the user settings. With the
+ * in a dialog whose default is "Don't Add", and only Add writes it to the user settings. With the
  * server gone, the kept copy answers; with no copy either, the built-in list.
  */
 import { strict as assert } from 'node:assert';
@@ -50,7 +50,12 @@ describe(`UI: Add Agent… from the ACP Registry (VS Code ${versionName()})`, fu
     // Found on PATH, never run: the registry's download-only agent, as if installed.
     writeFileSync(join(bin, 'gamma-acp'), '#!/bin/sh\nexit 1\n');
     chmodSync(join(bin, 'gamma-acp'), 0o755);
-    ui = await startUi('agent-registry', { 'elicitationHost.agentRegistryUrl': `http://127.0.0.1:${(server.address() as AddressInfo).port}/registry.json` }, { PATH: [bin, ...SYSTEM_PATH].join(':') });
+    ui = await startUi(
+      'agent-registry',
+      { 'elicitationHost.agentRegistryUrl': `http://127.0.0.1:${(server.address() as AddressInfo).port}/registry.json` },
+      // As when VS Code is started from a terminal (VSCODE_CLI): the window keeps this PATH rather than the login shell's.
+      { PATH: [bin, ...SYSTEM_PATH].join(':'), VSCODE_CLI: '1' },
+    );
   });
   uiHooks(
     () => ui,
@@ -72,7 +77,7 @@ describe(`UI: Add Agent… from the ACP Registry (VS Code ${versionName()})`, fu
 
   const userSettings = (): string => readFileSync(join(ui!.server.userDataDir, 'User', 'settings.json'), 'utf8');
 
-  it("lists the registry's agents with their commands and needs; the exact command in a dialog whose default is Cancel; Add writes it", async () => {
+  it("lists the registry's agents with their commands and needs; the exact command in a dialog whose default is Don't Add; Add writes it", async () => {
     const { workbench } = ui!;
     const rows = await openAddAgent('Alpha Agent');
     await workbench.screenshot('agents-add-registry');
@@ -80,7 +85,8 @@ describe(`UI: Add Agent… from the ACP Registry (VS Code ${versionName()})`, fu
     assert.match(rows[0], /From the ACP Registry/);
     assert.match(row('Alpha Agent'), /npx -y @example\/alpha-acp@1\.2\.3 --acp --name 'two words'/);
     assert.match(row('Alpha Agent'), /An agent run with npx · Needs: Node\.js \(npx\)/);
-    assert.match(row('Beta (Python)'), /uvx --from beta-agent\[acp\]==4\.5\.6 beta-acp/);
+    // Quoted as a shell would need it (a "[" globs): the line reads back as the same words.
+    assert.match(row('Beta (Python)'), /uvx --from 'beta-agent\[acp\]==4\.5\.6' beta-acp/);
     assert.match(row('Beta (Python)'), /Needs uv \(uvx\): uvx is not on PATH: install uv/);
     assert.match(row('Gamma'), /gamma-acp acp/);
     assert.match(row('Gamma'), /Needs: gamma-acp on PATH/);
@@ -98,11 +104,11 @@ describe(`UI: Add Agent… from the ACP Registry (VS Code ${versionName()})`, fu
     assert.match(text, /this runs \(without a shell\):\nnpx -y @example\/alpha-acp@1\.2\.3 --acp --name 'two words'/);
     assert.match(text, /With these environment variables:\nALPHA_MODE=strict/);
     assert.match(text, /From the ACP Registry \(Alpha Agent 1\.2\.3\)/);
-    assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), 'Cancel', 'Cancel is the default');
+    assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), "Don't Add", 'not adding is the default');
     await workbench.screenshot('agents-add-confirm');
-    await workbench.clickDialogButton('Cancel');
+    await workbench.clickDialogButton("Don't Add");
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
-    assert.doesNotMatch(userSettings(), /alpha-agent/, 'Cancel writes nothing');
+    assert.doesNotMatch(userSettings(), /alpha-agent/, "Don't Add writes nothing");
 
     await openAddAgent('Alpha Agent');
     await workbench.pick('Alpha Agent');

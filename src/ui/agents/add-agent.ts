@@ -2,7 +2,7 @@
  * Add Agent…: the agents of the ACP Registry (acp-registry-source.ts: fetched at most once a
  * day, kept, and when neither can be had the built-in list, acp-agent-catalog.ts), or any other
  * command. Each says what it needs and which of that the machine lacks (looked for on PATH:
- * nothing is run). The exact command is shown in a dialog whose default is Cancel before it
+ * nothing is run). The exact command is shown in a dialog whose default is "Don't Add" before it
  * is written to the person's user settings (`elicitationHost.agents`), where a repository
  * cannot change it. Nothing starts until the person opens a session.
  */
@@ -140,10 +140,11 @@ async function typedAgent(quickInput: OwnQuickInput): Promise<Offer | undefined>
   return { name, label: name, command, args, env: {}, needs: `${command} on PATH`, from: 'your command line' };
 }
 
-/** The exact command, before anything is written: Cancel is the default. */
+/** The exact command, before anything is written: "Don't Add" is the default (the first button; VS Code adds Cancel after). */
 async function confirmed(offer: Offer, replaces: boolean): Promise<boolean> {
   const add: vscode.MessageItem = { title: replaces ? 'Replace' : 'Add' };
-  const cancel: vscode.MessageItem = { title: 'Cancel', isCloseAffordance: true };
+  // Not a close affordance: VS Code 1.103 moves that one last and makes the next button the default.
+  const keep: vscode.MessageItem = { title: replaces ? "Don't Replace" : "Don't Add" };
   const env = Object.entries(offer.env);
   const detail = [
     `When you start a session with it, this runs (without a shell):\n${joinCommandLine([offer.command, ...offer.args])}`,
@@ -151,7 +152,7 @@ async function confirmed(offer: Offer, replaces: boolean): Promise<boolean> {
     offer.missing ? `Needs ${offer.needs}. ${offer.missing}.` : `Needs ${offer.needs}.`,
     `From ${offer.from}. Written to your user settings (${AGENTS_SETTING}) as "${offer.name}"${replaces ? ', replacing the agent of that name' : ''}. Nothing runs until you start a session.`,
   ].join('\n\n');
-  const answer = await showDialog({ kind: 'warning', heading: `${replaces ? 'Replace' : 'Add'} the agent "${offer.name}"?`, detail, buttons: [cancel, add] });
+  const answer = await showDialog({ kind: 'warning', heading: `${replaces ? 'Replace' : 'Add'} the agent "${offer.name}"?`, detail, buttons: [keep, add] });
   return answer === add;
 }
 
