@@ -355,6 +355,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     writeFileSync(draft, 'first line\nsecond line\nthird line\n');
     // The person's unsaved change in an open editor (opened from a file button of the fixture's session): the diff's left side is what they have.
     const fixture = await sessionFrame('fixture');
+    // Its panel in front: another editor of its group may cover it.
+    await workbench.page.locator('.tab', { hasText: 'fixture: fix the tests' }).click();
     await send(fixture, `locations ${draft}`);
     await reply(fixture, 'locations: shown');
     await fixture.locator('button.file', { hasText: draft }).last().click();
