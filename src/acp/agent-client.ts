@@ -295,8 +295,6 @@ export class AgentClient {
           // An empty input is no input: the command the session already knows is what runs.
           rawInput: saysInput(request.toolCall.rawInput) ? request.toolCall.rawInput : known.rawInput,
           locations: request.toolCall.locations ?? [...known.locations],
-          // The edit the session announced, when the request does not repeat it: the dialog counts and shows it.
-          content: request.toolCall.content ?? (known.diffs.length > 0 ? known.diffs.map((d) => ({ type: 'diff' as const, ...d })) : undefined),
         }
       : request.toolCall;
     const { params, source, shown, whole } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });

@@ -1,7 +1,7 @@
 /**
  * An edit an agent proposes, as its tool call's `diff` content says it (ACP: `{type: "diff",
- * path, oldText, newText}`): how many lines change in how many files (the permission dialog
- * and the session panel's badges count alike), the changes grouped by file and checked
+ * path, oldText, newText}`): how many lines change in how many files (counted as the session
+ * panel's badges count them, session-events.ts's changeSize), the changes grouped by file and checked
  * against the session's folders (a file outside is never shown: the dialog says so), and the
  * whole proposed text of a file, worked out from its text as it is now.
  *
@@ -14,26 +14,12 @@
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import type { FileChange, TextEdit } from '../elicitation/request';
 import { checkFileAccess, FileAccessError } from './file-access';
+import { changeSize } from './session-events';
 
 /** Files whose changes one permission carries to the person; more are counted but not shown. */
 export const MAX_CHANGED_FILES = 20;
 /** The longest text (characters) a diff is shown for: past it, the dialog says it is too large. */
 export const MAX_DIFF_TEXT = 4_000_000;
-
-/** Lines added and removed, counted as multisets (what a file reference's badge needs, not a diff). */
-export function changeSize(oldText: string | undefined, newText: string): { added: number; removed: number } {
-  const before = new Map<string, number>();
-  for (const line of (oldText ?? '').split('\n')) if (oldText !== undefined) before.set(line, (before.get(line) ?? 0) + 1);
-  let added = 0;
-  for (const line of newText.split('\n')) {
-    const left = before.get(line) ?? 0;
-    if (left > 0) before.set(line, left - 1);
-    else added++;
-  }
-  let removed = 0;
-  for (const left of before.values()) removed += left;
-  return { added, removed };
-}
 
 /** The diff items of a tool call's content, each checked for shape (an agent may send anything). */
 export function diffsOf(content: readonly ToolCallContent[] | null | undefined): { readonly path: string; readonly edit: TextEdit }[] {

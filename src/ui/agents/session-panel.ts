@@ -38,7 +38,7 @@ export interface SessionPanelDeps {
 
 export class SessionPanel implements vscode.Disposable {
   private readonly page = new PageHost<SessionHostMessage>();
-  readonly transcript = new Transcript();
+  readonly transcript: Transcript;
   /** The header changed (mode, title, a turn's state): the Agents view shows it. */
   readonly onDidChange = new Listeners<void>();
   private readonly unsubscribe: Array<() => void> = [];
@@ -48,6 +48,8 @@ export class SessionPanel implements vscode.Disposable {
     readonly session: AgentSession,
     private readonly deps: SessionPanelDeps,
   ) {
+    // An entry the transcript lets go of takes its tool call out of the session too.
+    this.transcript = new Transcript(session.updates);
     this.unsubscribe.push(
       session.events.add((event) => this.onEvent(event)),
       deps.store.subscribe((state) => {
