@@ -56,7 +56,7 @@ describe('what the session panel posts to its page', () => {
   });
 
   it('keeps the order between entries, merges an entry into its last state, and a whole entry drops the appends before it', () => {
-    posts.post({ type: 'header', header: { agent: 'a', cwd: '/', options: [], state: 'running' } });
+    posts.post({ type: 'header', header: { agent: 'a', cwd: '/', options: [], servers: [], state: 'running' } });
     posts.post({ type: 'entry', entry: tool('tool:1', 'pending'), last: true });
     posts.post({ type: 'append', id: 'agent:0', text: 'x', notShown: 3 });
     posts.post({ type: 'entry', entry: tool('tool:2', 'pending'), last: true });
@@ -84,7 +84,7 @@ describe('what the session panel posts to its page', () => {
   it('a reset goes at once and drops what waited (it holds all of it)', () => {
     posts.post({ type: 'kept', kept: 1 });
     posts.post({ type: 'append', id: 'a', text: 'x' });
-    posts.replaceAll({ type: 'reset', header: { agent: 'a', cwd: '/', options: [], state: 'idle' }, entries: [], kept: 0 });
+    posts.replaceAll({ type: 'reset', header: { agent: 'a', cwd: '/', options: [], servers: [], state: 'idle' }, entries: [], kept: 0 });
     clock.advance(WINDOW_MS * 3);
     assert.deepEqual(
       sent.map((m) => m.type),

@@ -25,6 +25,7 @@ export function sessionPageHtml(parts: SessionPageParts): string {
     body: `<header>
 <h1 id="title"></h1>
 <div id="subtitle"></div>
+<div id="servers"></div>
 <div id="options"></div>
 <div id="mode-warning" role="status" hidden></div>
 <button id="close-session" type="button" class="secondary" title="End this session: the agent is told, and what it held is let go of">Close Session</button>
