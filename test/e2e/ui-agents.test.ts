@@ -29,7 +29,15 @@ async function agentsViewRows(ui: Ui, ready: (rows: string[]) => boolean): Promi
   await ui.workbench.openAgentInputs();
   const header = ui.workbench.page.locator('.pane-header', { hasText: /^Agents/ }).first();
   if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-  return ui.workbench.waitForViewRows(/Agents/, ready);
+  // An agent's row seen first without sessions keeps VS Code's collapsed state: its sessions are opened to be read.
+  const collapsed = ui.workbench.page.locator('.pane', { has: header }).first().locator('.monaco-list-row[aria-expanded="false"] .monaco-tl-twistie');
+  let rows: string[] = [];
+  await waitUntil('the Agents view\'s rows', async () => {
+    if ((await collapsed.count()) > 0) await collapsed.first().click();
+    rows = await ui.workbench.viewRows(/Agents/);
+    return ready(rows);
+  }, 20_000).catch(() => undefined);
+  return rows;
 }
 
 describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function () {
@@ -325,16 +333,21 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     const agents = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Agents/ }) }).first();
     await agentsViewRows(ui!, (r) => r.some((t) => t.includes('stream 260000')));
     const row = agents.locator('.monaco-list-row', { hasText: 'stream 260000' }).first();
+    // The view is short and the session the last but one row: its list is scrolled to the end, where the row shows whole.
+    await agents.locator('.monaco-list').first().hover();
+    await page.mouse.wheel(0, 1_000);
     await row.hover();
     await row.locator('.action-label[aria-label^="Close Session"]').click();
-    await waitUntil('the panel closed', async () => frame.isDetached() || (await page.locator('.tab', { hasText: 'asker: stream 260000' }).count()) === 0, 20_000);
+    await waitUntil('the panel closed', () => frame.isDetached(), 20_000);
     await waitUntil('the row gone', async () => !(await workbench.viewRows(/Agents/)).some((t) => t.includes('stream 260000')), 20_000);
 
     // The panel closed while a turn runs: the session goes on, the view says it ends with the turn; it goes once the turn ends.
     const second = await askerSession();
     await send(second, 'confirm 3000');
     await waitUntil('the turn running', () => second.locator('#send').isDisabled(), 10_000);
-    await page.locator('.tab', { hasText: 'asker: confirm 3000' }).first().locator('.tab-actions .action-label').first().click();
+    // Its tab, the active one of its group (a tab is named after the session's folder until the agent gives it a title).
+    await page.locator('.editor-group-container.active .tab.active .tab-actions .action-label').first().click();
+    await waitUntil('the panel closed', () => second.isDetached(), 20_000);
     const ending = await agentsViewRows(ui!, (r) => r.some((t) => /confirm 3000[\s\S]*panel closed: ends when its turn does/.test(t)));
     assert.ok(ending.some((t) => /confirm 3000[\s\S]*panel closed: ends when its turn does/.test(t)), `the view says the session ends with its turn: ${ending.join(' | ')}`);
     await workbench.screenshot('agents-session-ends-with-turn');
