@@ -4,14 +4,15 @@
  * inlined under a fresh nonce), with a stubbed acquireVsCodeApi that records what the page
  * posts (test/support/page-harness.ts). The test posts what the host would. In a long
  * session: a reply streamed as appends draws what the same reply drawn whole draws; only the
- * newest entries are drawn, the rest folded into a row that says how many and brings them back
- * on demand; a reply past its cap says so and offers the whole; Close Session is posted.
+ * newest entries are drawn (fewer when they are long), the rest folded into a row that says how
+ * many and brings them back on demand; a reply past its cap says so and offers the whole; Close Session is posted.
  */
 /// <reference lib="dom" />
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import { ENTRIES_SHOWN, type SessionHeader, type SessionHostMessage, type SessionPageMessage, type TranscriptEntry } from '../../src/shared/session-protocol';
 import { sessionPageHtml } from '../../src/ui/agents/session-page';
+import { ELEMENTS_SHOWN } from '../../webview/session/transcript-view';
 import { PageHarness } from '../support/page-harness';
 
 declare global {
@@ -237,6 +238,21 @@ describe('session page in headless Chromium', function () {
     assert.deepEqual(await page.locator('#transcript > .entry').first().textContent(), 'earlier 0');
     assert.equal(await page.locator('#transcript > .entry').nth(50).getAttribute('data-entry-id'), first);
     assert.equal(await page.locator('.folded').textContent(), `${(folded - 50).toLocaleString('en-US')} earlier messages folded. Show earlier`);
+  });
+
+  it('long replies fold by the elements they hold, not only by their number: the newest stays, the row says how many are folded', async () => {
+    await send({ type: 'reset', header: HEADER, entries: [], kept: 0 });
+    const text = reply(100);
+    for (let i = 0; i < 12; i++) {
+      await send({ type: 'batch', messages: [{ type: 'entry', entry: { kind: 'agent', id: `agent:${i}`, markdown: text }, last: true }, { type: 'kept', kept: i + 1 }] });
+      await drawn();
+    }
+    const count = await page.locator('#transcript > .entry').count();
+    const nodes = await page.evaluate(() => document.getElementById('transcript')!.getElementsByTagName('*').length);
+    assert.ok(count > 1 && count < 12, `${count} of 12 long replies drawn`);
+    assert.ok(nodes <= ELEMENTS_SHOWN, `${nodes} elements drawn`);
+    assert.equal(await page.locator('#transcript > .entry').last().getAttribute('data-entry-id'), 'agent:11');
+    assert.equal(await page.locator('.folded').textContent(), `${12 - count} earlier messages folded. Show earlier`);
   });
 
   it('a reply past its cap says how much is not shown, and Open Whole Reply asks for the whole', async () => {

@@ -7,9 +7,9 @@
  *   now and then, so nothing piles up.
  * - A streamed entry grows by what each chunk added: a reply's Markdown through its ReplyView
  *   (only what is still open is read and drawn again), a thought or a replayed prompt as text.
- * - Only the newest entries are drawn (ENTRIES_SHOWN, and those the person asked for): older
- *   ones are folded into a row that says how many there are and shows them again on demand
- *   (the host keeps them). Folding happens while the person follows the newest, never under
+ * - Only the newest entries are drawn (ENTRIES_SHOWN, fewer when they are long: ELEMENTS_SHOWN,
+ *   and those the person asked for): older ones are folded into a row that says how many there
+ *   are and shows them again on demand (the host keeps them). Folding happens while the person follows the newest, never under
  *   their eyes while they read back (past a hard bound, it happens anyway). The view follows
  *   the newest until the person scrolls up, and again once they scroll back to the end.
  * - An entry past its cap says how much is not shown, with Open Whole Reply.
@@ -36,6 +36,13 @@ const HIDDEN_MS = 250;
 const FOLD_SLACK = 20;
 /** Past this many, the oldest are folded even while the person reads back. */
 const HARD_BOUND = 4 * ENTRIES_SHOWN;
+/**
+ * Elements the entries shown may hold before the oldest fold while the person follows the
+ * newest, however few they are (a long reply is thousands): a session of long replies stays
+ * as small as one of short ones. The newest entry always stays; what Show earlier brought
+ * stays while the person reads back.
+ */
+export const ELEMENTS_SHOWN = 20_000;
 /** How many earlier entries Show earlier brings at a time. */
 const SHOW_EARLIER = 50;
 
@@ -84,6 +91,8 @@ export class TranscriptView {
   private ourScroll = -1;
   /** Frames still to follow the end after drawing: entries first drawn off screen take their size a frame later. */
   private settle = 0;
+  /** An entry was added since the elements were last counted (a streamed one grows by at most its cap). */
+  private added = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -245,6 +254,7 @@ export class TranscriptView {
     if (old) this.deps.replace(old, node);
     else if (last) this.root.append(node);
     else this.root.prepend(node);
+    if (!old && last) this.added = true;
     this.shown.set(entry.id, node);
   }
 
@@ -306,13 +316,21 @@ export class TranscriptView {
     row.firstElementChild!.textContent = `… ${notShown.toLocaleString('en-US')} more characters not shown here. `;
   }
 
-  /** Folds the oldest entries past the bound: while the person follows the newest, or past the hard bound. */
+  /**
+   * Folds the oldest entries past the bounds: in entries and in elements while the person
+   * follows the newest, in entries past the hard bound.
+   */
   private foldOldest(follow: boolean): void {
-    if (!(follow ? this.shown.size > ENTRIES_SHOWN + FOLD_SLACK : this.shown.size > HARD_BOUND)) return;
-    while (this.shown.size > ENTRIES_SHOWN) {
+    const tooMany = follow ? this.shown.size > ENTRIES_SHOWN + FOLD_SLACK : this.shown.size > HARD_BOUND;
+    // Counted only once a new entry came: counting walks the elements.
+    let elements = follow && this.added ? this.root.getElementsByTagName('*').length : 0;
+    if (follow) this.added = false;
+    if (!tooMany && elements <= ELEMENTS_SHOWN) return;
+    while (this.shown.size > 1 && (this.shown.size > ENTRIES_SHOWN || elements > ELEMENTS_SHOWN)) {
       const oldest = this.root.firstElementChild as HTMLElement | null;
       if (!oldest) break;
       const id = oldest.dataset.entryId ?? '';
+      elements -= oldest.getElementsByTagName('*').length + 1;
       oldest.remove();
       this.shown.delete(id);
       this.streams.delete(id);
