@@ -7,11 +7,15 @@ import tseslint from 'typescript-eslint';
 const LAYERS = 'Imports point down only (see ARCHITECTURE.md).';
 const noVscode = { name: 'vscode', message: 'No editor here: VS Code UI belongs in src/ui (see ARCHITECTURE.md).' };
 const noIo = { group: ['node:*', 'fs', 'child_process', 'http', 'https', 'net'], message: 'Pure code does no I/O.' };
-const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**', '**/acp/**'], message: LAYERS };
+const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**', '**/acp/**', '**/ahp/**'], message: LAYERS };
 const noUi = { group: ['**/ui/**'], message: LAYERS };
 const noAcp = { group: ['**/acp/**'], message: LAYERS };
 const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts', '**/extension-main', '**/extension-main.ts'], message: LAYERS };
 const noGateway = { group: ['**/gateway/**'], message: LAYERS };
+const noMcp = { group: ['**/mcp/**'], message: LAYERS };
+const noAhp = { group: ['**/ahp/**'], message: LAYERS };
+// The agent host inbox asks a tool confirmation the way an ACP agent's permission is asked: that module only.
+const noAcpButPermission = { group: ['**/acp/**', '!**/acp/permission'], message: `${LAYERS} src/ahp may use src/acp/permission only.` };
 // The ACP layer asks permissions the way the gateway asks Claude Code's (one model, one way to show a command): that pure module only.
 const noGatewayButPermissionQuestion = { group: ['**/gateway/**', '!**/gateway/permission-question'], message: `${LAYERS} src/acp may use src/gateway/permission-question only.` };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
@@ -85,11 +89,14 @@ export default tseslint.config(
   { files: ['src/ui/notify.ts', 'src/ui/quick-input/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
   // The connection layer: no editor, nothing above it (the UI, the gateway, ACP, the runner,
   // activation); inside it, each room only the rooms below.
-  ...roomRules('src/mcp', MCP_ROOMS, [noVscode], [noUi, noGateway, noAcp, noCliOrExtension]),
+  ...roomRules('src/mcp', MCP_ROOMS, [noVscode], [noUi, noGateway, noAcp, noAhp, noCliOrExtension]),
   // The UI: nothing of the runner or activation; inside it, each room only the rooms below.
   ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
-  restrictImports(['src/acp/**'], [noVscode], [noUi, noGatewayButPermissionQuestion, noCliOrExtension]),
+  restrictImports(['src/acp/**'], [noVscode], [noUi, noGatewayButPermissionQuestion, noAhp, noCliOrExtension]),
+  // Agent host clients (AHP): no editor, nothing of the UI, MCP, the gateway, the runner or
+  // activation; of src/acp only the permission question (tool-confirmation.ts, the seam).
+  restrictImports(['src/ahp/**'], [noVscode], [noUi, noMcp, noGateway, noAcpButPermission, noCliOrExtension]),
   // Activation's own bundle (dist/extension.js, which VS Code times) holds its stand-ins only:
   // the rest is in the extension proper, required after the activate call; types are free.
   {
@@ -104,7 +111,7 @@ export default tseslint.config(
   // The command-line runner: no editor, nothing of the UI.
   restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts', '**/extension-main', '**/extension-main.ts'], message: LAYERS }]),
   // The gateway: no editor, nothing of the UI, the runner or activation (the runner's serve uses it).
-  restrictImports(['src/gateway/**'], [noVscode], [noUi, noAcp, noCliOrExtension]),
+  restrictImports(['src/gateway/**'], [noVscode], [noUi, noAcp, noAhp, noCliOrExtension]),
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.

@@ -50,6 +50,16 @@ describe('lint holds the layers', function () {
     ['src/acp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/acp but its permission question'],
     ['src/mcp/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/mcp'],
     ['src/gateway/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/gateway'],
+    ['src/ahp/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../mcp/errors';", 'nothing of src/mcp in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/ahp but its permission question'],
+    ['src/ahp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/ahp'],
+    ['src/mcp/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/mcp'],
+    ['src/gateway/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/gateway'],
+    ['src/acp/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/acp'],
+    ['src/elicitation/virtual.ts', "import { x } from '../ahp/protocol';", 'nothing of src/ahp in src/elicitation'],
     ['src/elicitation/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/elicitation'],
@@ -88,6 +98,11 @@ describe('lint holds the layers', function () {
     await assertPasses('src/acp/virtual.ts', use("import { x } from '../gateway/permission-question';"), 'no-restricted-imports');
     await assertPasses('src/acp/virtual.ts', use("import { x } from '@agentclientprotocol/sdk';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../acp/agent-client';"), 'no-restricted-imports');
+    await assertPasses('src/ahp/virtual.ts', use("import { x } from '../acp/permission';"), 'no-restricted-imports');
+    await assertPasses('src/ahp/virtual.ts', use("import { x } from '../elicitation/live-ask';"), 'no-restricted-imports');
+    await assertPasses('src/ahp/virtual.ts', use("import WebSocket from 'ws';"), 'no-restricted-imports');
+    await assertPasses('src/cli/virtual.ts', use("import { x } from '../ahp/inbox';"), 'no-restricted-imports');
+    await assertPasses('src/ui/virtual.ts', use("import { x } from '../ahp/inbox';"), 'no-restricted-imports');
     await assertPasses('src/ui/virtual.ts', use("import { x } from '../acp/agent-client';"), 'no-restricted-imports');
     await assertPasses('src/mcp/virtual.ts', use("import { x } from '../elicitation/schema';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from '../src/elicitation/validation';"), 'no-restricted-imports');

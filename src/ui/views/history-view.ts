@@ -20,6 +20,7 @@ const ICONS: Record<HistoryOutcome, string> = {
   declined: 'circle-slash',
   cancelled: 'close',
   withdrawn: 'reply',
+  'answered elsewhere': 'remote',
   abandoned: 'debug-disconnect',
   'timed out': 'watch',
 };
