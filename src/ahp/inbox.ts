@@ -56,6 +56,8 @@ export interface InboxItem {
 export type InboxOutcome = 'accept' | 'decline' | 'cancel' | 'approved' | 'denied';
 
 export interface InboxEvents {
+  /** The handshake is done; the sessions are read next. */
+  connected?(protocolVersion: string): void;
   asked?(item: InboxItem): void;
   answered?(item: InboxItem, outcome: InboxOutcome): void;
   withdrawn?(item: InboxItem, reason: string): void;
@@ -96,6 +98,7 @@ export class AgentHostInbox {
   private readonly conversations = new Map<string, Conversation>();
   private readonly asking = new Map<string, Asking>();
   private readonly subscribing = new Set<Promise<void>>();
+  private asksNew = true;
   private agents: readonly AgentInfo[] = [];
   private readonly log: AhpLog;
   private readonly events: InboxEvents;
@@ -121,6 +124,7 @@ export class AgentHostInbox {
         inbox.events.status?.(status, error);
       },
     });
+    inbox.events.connected?.(inbox.client.protocolVersion);
     await inbox.sync();
     return inbox;
   }
@@ -137,6 +141,11 @@ export class AgentHostInbox {
   /** Settles when every question being asked now is answered or withdrawn. */
   async settled(): Promise<void> {
     await Promise.all([...this.asking.values()].map((a) => a.done));
+  }
+
+  /** Asks nothing that opens from now on (the runner without --watch: what was open when it connected). */
+  stopAsking(): void {
+    this.asksNew = false;
   }
 
   /** Disconnects; every open prompt closes (withdrawn: the connection was closed). */
@@ -327,7 +336,7 @@ export class AgentHostInbox {
   }
 
   private ask(item: OpenItem): void {
-    if (this.asking.has(item.key)) return;
+    if (this.asking.has(item.key) || !this.asksNew) return;
     const { session, agent } = this.whoAsks(item.channel);
     const title = session?.title;
     const base: RequestSource = { server: agent, requester: 'agent', ...(title !== undefined && { session: title }) };

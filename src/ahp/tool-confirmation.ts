@@ -63,12 +63,14 @@ export interface ToolQuestion {
 export function toolQuestion(asker: { readonly agent: string; readonly session?: string }, call: WireToolCall): ToolQuestion {
   const offered = call.options ?? PLAIN_OPTIONS;
   const input = rawInput(call);
-  const words = [call.confirmationTitle, call.invocationMessage].filter((t): t is string => t !== undefined && t.trim() !== '');
+  const title = call.displayName ?? call.toolName ?? call.confirmationTitle ?? 'a tool';
+  // The host's words about the call, each once (hosts often repeat the title as the confirmation's).
+  const words = [...new Set([call.confirmationTitle, call.invocationMessage])].filter((t): t is string => t !== undefined && t.trim() !== '' && t !== title);
   const request: RequestPermissionRequest = {
     sessionId: '',
     toolCall: {
       toolCallId: call.toolCallId,
-      title: call.displayName ?? call.toolName ?? call.confirmationTitle ?? 'a tool',
+      title,
       kind: kindOf(call, input),
       ...(input !== undefined && { rawInput: input }),
       content: words.map((text) => ({ type: 'content' as const, content: { type: 'text' as const, text } })),

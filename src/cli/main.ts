@@ -16,6 +16,7 @@ import { choosePrompter } from './choose-prompter';
 import { serveMain } from './serve';
 import { acpMain } from './acp-main';
 import { acpProxyMain } from './acp-proxy';
+import { ahpMain } from './ahp-main';
 import { askMain } from './ask-main';
 import { consoleUrlFlow } from './console-prompter';
 import { createOutput } from './output';
@@ -49,6 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'acp') return acpMain(argv.slice(1), { version: VERSION });
   if (argv[0] === 'acp-proxy') return acpProxyMain(argv.slice(1));
   if (argv[0] === 'ask') return askMain(argv.slice(1));
+  if (argv[0] === 'ahp') return ahpMain(argv.slice(1), { version: VERSION });
   const parsed = optionsOrExit(argv, parseArgs, USAGE);
   if ('exit' in parsed) return parsed.exit;
   const options: CliOptions = parsed.options;
