@@ -43,6 +43,9 @@ import { ServeChoices } from './ui/gateway/serve-choices';
 import { SignIns } from './ui/sign-in/sign-in';
 import { addAgent } from './ui/agents/add-agent';
 import { AgentsHost } from './ui/agents/agents-host';
+import { AgentHosts } from './ui/agents/agent-hosts';
+import { registerAgentHostCommands } from './ui/agents/agent-host-commands';
+import { OPEN_HOST_SESSION_COMMAND } from './ui/views/agent-host-items';
 import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND } from './ui/views/agents-view';
 import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/run-tool/tool-runner';
@@ -100,6 +103,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     // Servers are offered sampling, which goes to the calling agent when it can sample.
     relaySampling: true,
     signIn: signIns.forServer,
+    ...(bench && { timings: bench.record }),
   });
   const agentChoices = new ServeChoices(context.workspaceState);
   // Which extensions may call which servers' tools: per workspace, as the servers are.
@@ -147,7 +151,18 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       return { urlMode, applyDefaults, elicitationTimeoutMs };
     },
   });
-  const agentsView = new AgentsTreeProvider(agents);
+  // The agent hosts this window is a client of (VS Code's own agents' questions): the same broker, store and prompts.
+  const agentHosts = new AgentHosts({
+    context,
+    broker,
+    store,
+    log,
+    version,
+    applyDefaults: () => connectionSettings().applyDefaults,
+    openRequest: (requestId) => prompter.open(requestId),
+    ...(bench && { timings: bench.record }),
+  });
+  const agentsView = new AgentsTreeProvider(agents, agentHosts);
   const pickAgent = async (node?: AgentsNode): Promise<string | undefined> => {
     if (node?.kind === 'agent') return node.entry.agent.definition.name;
     const names = agents.agents.map((a) => a.agent.definition.name);
@@ -197,7 +212,9 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     pendingView,
     new PendingStatusBar(store),
     agents,
+    agentHosts,
     agentsView,
+    ...registerAgentHostCommands(quickInput, agentHosts, OPEN_HOST_SESSION_COMMAND),
     vscode.commands.registerCommand('elicitationHost.addAgent', () => report(addAgent(quickInput, (name) => agents.find(name) !== undefined))),
     vscode.commands.registerCommand('elicitationHost.newAgentSession', (node?: AgentsNode) =>
       report(
@@ -271,6 +288,8 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       log.warn(`elicitation-host is not on terminals' PATH: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  // Hosts with a stored token connect now; activation does not wait for them.
+  report(agentHosts.connectAll());
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);
   return createApi({
     broker,

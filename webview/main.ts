@@ -66,6 +66,8 @@ interface Current {
 let current: Current | undefined;
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
 const pendingDrafts = new Map<string, DraftValue | null>();
+/** Drafts from elsewhere that came while the person was in their field (with what the field held then): shown when they leave it, if they changed nothing meanwhile. */
+const heldDrafts = new Map<string, { readonly value: DraftValue | null; readonly held: string }>();
 
 function flushDrafts(): void {
   if (draftTimer) clearTimeout(draftTimer);
@@ -151,6 +153,7 @@ function render(shown: FormView): void {
   const renderStartedAt = Date.now();
   const form = readableForm(shown);
   pendingDrafts.clear();
+  heldDrafts.clear();
   const header = document.createElement('header');
   const who = document.createElement('div');
   who.className = 'source';
@@ -184,14 +187,21 @@ function render(shown: FormView): void {
       validateLive(field);
       queueDraft(field);
     };
-    field.root.addEventListener('input', onInput);
+    field.root.addEventListener('input', () => {
+      // The person's change wins over a draft held for this field.
+      heldDrafts.delete(field.question.id);
+      onInput();
+    });
     // A finished change goes to the host at once, not after the pause. Captured: the text
     // fields' and the select's change events do not bubble (the select sends no other).
     field.root.addEventListener('change', () => {
       onInput();
       flushDrafts();
     }, true);
-    field.root.addEventListener('focusout', flushDrafts);
+    field.root.addEventListener('focusout', (event) => {
+      flushDrafts();
+      if (!field.root.contains(event.relatedTarget as Node | null)) showHeldDraft(field);
+    });
     body.append(field.root);
   }
 
@@ -259,13 +269,32 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   else if (message?.type === 'draft') showDraft(message.requestId, message.questionId, message.value);
 });
 
-/** A draft set elsewhere: it replaces what the field holds (and anything not yet sent from it). */
+/**
+ * A draft set elsewhere (another client of an agent host, the extension that asked): shown in
+ * its field, without taking the focus, unless the person is at work in that field. What they
+ * type is never overwritten: a field with a change of theirs not yet sent keeps theirs (it is
+ * sent, and wins); a field they are in but have not changed shows the draft once they leave it,
+ * if they still have not.
+ */
 function showDraft(requestId: string, questionId: string, value: DraftValue | null): void {
   if (!current || current.sent || current.form.requestId !== requestId) return;
   const field = current.fields.find((f) => f.question.id === questionId);
   if (!field) return;
-  pendingDrafts.delete(questionId);
+  if (pendingDrafts.has(questionId)) return;
+  if (document.hasFocus() && field.root.contains(document.activeElement)) {
+    heldDrafts.set(questionId, { value, held: JSON.stringify(field.read()) });
+    return;
+  }
+  heldDrafts.delete(questionId);
   field.write(value);
+  validateLive(field);
+}
+
+function showHeldDraft(field: FieldControl): void {
+  const held = heldDrafts.get(field.question.id);
+  heldDrafts.delete(field.question.id);
+  if (!current || current.sent || !held || JSON.stringify(field.read()) !== held.held) return;
+  field.write(held.value);
   validateLive(field);
 }
 
