@@ -71,7 +71,7 @@ export interface AgentHostsDeps {
   readonly applyDefaults: () => boolean;
   /** Brings an open request of the store to the person (the prompter's). */
   readonly openRequest: (requestId: string) => boolean;
-  /** For `npm run bench`: the benchmark build's timings. */
+  /** For `npm run bench`: the benchmark build's timings (each question's arrival). */
   readonly timings?: InboxOptions['timings'];
 }
 
@@ -300,7 +300,8 @@ export class AgentHosts implements vscode.Disposable {
         store: this.deps.store,
         hostName: name,
         applyDefaults: this.deps.applyDefaults,
-        ...(this.deps.timings && { timings: this.deps.timings }),
+        // Questions only: every streamed chunk is an action too.
+        ...(this.deps.timings && { timings: (record) => void (/\/(inputRequested|toolCallReady)$/.test(record.type) && this.deps.timings?.(record)) }),
         events: {
           agents: (agents) => {
             if (!current()) return;

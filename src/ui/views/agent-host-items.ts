@@ -51,7 +51,8 @@ export function hostItem(node: HostNode): vscode.TreeItem {
     const waiting = host.waiting.reduce((n, s) => n + s.items.length, 0);
     const hasChildren = host.agents.length > 0 || host.waiting.length > 0;
     const item = new vscode.TreeItem(oneLine(host.name, 120), hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = `agentHost:${host.name}`;
+    // Another id while it has no rows under it: VS Code keeps an id's first collapsible state, so the rows would come in collapsed.
+    item.id = `agentHost:${host.name}${hasChildren ? '' : ':empty'}`;
     item.iconPath = ICONS[host.state];
     item.description = oneLine([stateText(host), waiting > 0 ? `${waiting} waiting` : undefined].filter(Boolean).join(' · '), 240);
     item.tooltip = plain(
