@@ -16,13 +16,21 @@ const noMcp = { group: ['**/mcp/**'], message: LAYERS };
 const noAhp = { group: ['**/ahp/**'], message: LAYERS };
 // The agent host inbox asks a tool confirmation the way an ACP agent's permission is asked: that module only.
 const noAcpButPermission = { group: ['**/acp/**', '!**/acp/permission'], message: `${LAYERS} src/ahp may use src/acp/permission only.` };
-// The ACP layer asks permissions the way the gateway asks Claude Code's (one model, one way to show a command): that pure module only.
-const noGatewayButPermissionQuestion = { group: ['**/gateway/**', '!**/gateway/permission-question'], message: `${LAYERS} src/acp may use src/gateway/permission-question only.` };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
+// src/base is below every layer: it imports nothing, so anything may take it.
+const nothingAtAll = { regex: '.*', message: 'src/base imports nothing (see ARCHITECTURE.md): what it holds is for every layer.' };
+// The page's messages carry the questions it renders: the model's types (erased in the build), src/base, and each other; nothing else.
+const sharedOnly = [
+  { regex: '^(?!\\./|\\.\\./base/|\\.\\./elicitation/model$)', message: 'src/shared imports nothing but src/base and the types of src/elicitation/model (see ARCHITECTURE.md).' },
+  { regex: '^\\.\\./elicitation/model$', allowTypeImports: true, message: 'src/shared takes only the types of src/elicitation/model (import type): the messages carry questions; they run no model code.' },
+];
 
-/** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans. */
+// The product never imports its bench or its tests: a build that measures it hooks in through a port (src/extension-main.ts's MainHooks).
+const noHarness = { group: ['**/bench/**', '**/test/**'], message: 'The product does not import its bench or tests: they hook in through its ports (see ARCHITECTURE.md).' };
+
+/** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans (and every block bans the harness). */
 function restrictImports(files, paths, patterns) {
-  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
+  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, noHarness] }] } };
 }
 
 /**
@@ -31,19 +39,30 @@ function restrictImports(files, paths, patterns) {
  * Each block repeats the layer's own bans (a later block replaces an earlier one's options).
  */
 function roomRules(layer, levels, paths, layerPatterns) {
-  const blocks = [];
-  levels.forEach((level, index) => {
-    const above = levels.slice(index).flat();
-    for (const room of level) {
-      const files = room === '' ? [`${layer}/*.ts`] : [`${layer}/${room}/**`];
-      const from = room === '' ? './' : '../';
-      // The top level's files are named one by one: a glob such as ../* would match every room too.
-      const topLevel = readdirSync(layer).filter((name) => name.endsWith('.ts')).map((name) => `${from}${name.replace(/\.ts$/, '')}`);
-      const group = above.filter((other) => other !== room).flatMap((other) => (other === '' ? topLevel : [`${from}${other}/**`]));
-      blocks.push(restrictImports(files, paths, [...layerPatterns, ...(group.length ? [{ group, message: `${LAYERS} Inside ${layer}, a room imports only the rooms below it: ${levels.map((l) => l.map((r) => r || '(top level)').join(', ')).join(' < ')}.` }] : [])]));
-    }
-  });
-  return blocks;
+  return levels.flat().map((room) => restrictImports(room === '' ? [`${layer}/*.ts`] : [`${layer}/${room}/**`], paths, [...layerPatterns, ...roomBans(layer, levels, room, room === '' ? './' : '../')]));
+}
+
+/** What one room of a layer may not import (none or one pattern), written as its files import: `from` leads back to the layer's top. */
+function roomBans(layer, levels, room, from) {
+  const above = levels.slice(levels.findIndex((level) => level.includes(room))).flat();
+  // The top level's files are named one by one: a glob such as ../* would match every room too.
+  const topLevel = readdirSync(layer).filter((name) => name.endsWith('.ts')).map((name) => `${from}${name.replace(/\.ts$/, '')}`);
+  const group = above.filter((other) => other !== room).flatMap((other) => (other === '' ? topLevel : [`${from}${other}/**`]));
+  return group.length ? [{ group, message: `${LAYERS} Inside ${layer}, a room imports only the rooms below it: ${levels.map((l) => l.map((r) => r || '(top level)').join(', ')).join(' < ')}.` }] : [];
+}
+
+/**
+ * A room inside a room (`src/mcp/connection/tasks/`): the rest of its room enters it through
+ * its way in (`face`) alone, and it imports none of the files of its room that use it
+ * (`users`), nor what its room may not. These blocks follow roomRules' and replace its
+ * options for the room's files.
+ */
+function innerRoomRules(layer, levels, room, inner, face, users, paths, layerPatterns) {
+  const message = `${LAYERS} Inside ${layer}/${room}, ${inner}/ is entered through ${inner}/${face} alone, and imports none of ${users.join(', ')}, which use it.`;
+  return [
+    restrictImports([`${layer}/${room}/*.ts`], paths, [...layerPatterns, ...roomBans(layer, levels, room, '../'), { group: [`./${inner}/*`, `!./${inner}/${face}`], message }]),
+    restrictImports([`${layer}/${room}/${inner}/**`], paths, [...layerPatterns, ...roomBans(layer, levels, room, '../../'), { group: users.map((file) => `../${file}`), message }]),
+  ];
 }
 
 // src/mcp's rooms: the SDK bundle; configuration and sign-in; the shared vocabulary (ports,
@@ -86,14 +105,21 @@ export default tseslint.config(
     },
   },
   { files: ['src/**'], rules: { 'no-restricted-properties': ['error', ...ownSurfaces] } },
+  // Activation's two halves and what they hand each other: everything below, nothing of the bench
+  // or the tests; nothing imports activation, which is the top (not even for a type: src/stand-ins.ts).
+  restrictImports(['src/*.ts'], [], [{ group: ['**/extension', '**/extension.ts'], message: `${LAYERS} Activation (src/extension.ts) is the top: what it hands the extension proper is src/stand-ins.ts.` }]),
+  // The API other extensions get: the broker and the servers, with VS Code's types only (the extension proper hands it what it needs).
+  restrictImports(['src/api/**'], [{ ...noVscode, allowTypeImports: true }], [noUi, noGateway, noAcp, noCliOrExtension]),
   { files: ['src/ui/notify.ts', 'src/ui/quick-input/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
   // The connection layer: no editor, nothing above it (the UI, the gateway, ACP, the runner,
   // activation); inside it, each room only the rooms below.
   ...roomRules('src/mcp', MCP_ROOMS, [noVscode], [noUi, noGateway, noAcp, noAhp, noCliOrExtension]),
+  // Inside a connection, MCP Tasks are a room: the connection and its calls take it through tasks/tasks.ts.
+  ...innerRoomRules('src/mcp', MCP_ROOMS, 'connection', 'tasks', 'tasks', ['connection', 'calls'], [noVscode], [noUi, noGateway, noAcp, noAhp, noCliOrExtension]),
   // The UI: nothing of the runner or activation; inside it, each room only the rooms below.
   ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
-  restrictImports(['src/acp/**'], [noVscode], [noUi, noGatewayButPermissionQuestion, noAhp, noCliOrExtension]),
+  restrictImports(['src/acp/**'], [noVscode], [noUi, noGateway, noAhp, noCliOrExtension]),
   // Agent host clients (AHP): no editor, nothing of the UI, MCP, the gateway, the runner or
   // activation; of src/acp only the permission question (tool-confirmation.ts, the seam).
   restrictImports(['src/ahp/**'], [noVscode], [noUi, noMcp, noGateway, noAcpButPermission, noCliOrExtension]),
@@ -115,7 +141,11 @@ export default tseslint.config(
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.
-  restrictImports(['src/elicitation/**', 'src/shared/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
+  restrictImports(['src/elicitation/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
+  // The messages between the host and the form page: src/base and the model's types only.
+  restrictImports(['src/shared/**'], [], sharedOnly),
+  // What every layer uses: it imports nothing.
+  restrictImports(['src/base/**'], [], [nothingAtAll]),
   // The form page: the pure layers, without what only the host runs.
   restrictImports(['webview/**'], [noVscode], [noIo, noUiOrMcp, noHostOnly]),
   {

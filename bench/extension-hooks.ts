@@ -6,19 +6,10 @@
  */
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { InputStore } from '../src/elicitation/store';
+import type { MainHooks } from '../src/extension-main';
 import type { Timings } from '../src/mcp/ports';
 import { CONFIRM_AFTER_MS, FORM_LATER_MS } from './quiet';
 import { SERVED_FOR_SPANS } from './served';
-
-export interface BenchmarkHooks {
-  /** Records one timing, stamped with when it was logged. */
-  readonly record: Timings;
-  /** The extension proper's activation is done up to its first wait (what follows waits for the servers to be read): records the breakdown. */
-  readonly activated: () => void;
-  /** Records each question's arrival in the extension host (the broker's `createdAt`): where the confirm's time starts. */
-  readonly watch: (store: InputStore) => void;
-}
 
 /** Activation's stamps, put on globals by the benchmark build (scripts/build.mjs's banners and footers, src/extension.ts). */
 interface Stamps {
@@ -41,8 +32,13 @@ const CONFIRM_ROWS: vscode.QuickPickItem[] = [
   { label: '$(circle-slash) Decline', alwaysShow: true },
 ];
 
-/** Installed by the extension proper (src/extension-main.ts) as it starts: after the activate call, which VS Code times. */
-export function installBenchmarkHooks(context: vscode.ExtensionContext): BenchmarkHooks {
+/**
+ * Installed as the extension proper starts (bench/extension-main.ts, before src/extension-main.ts's
+ * activateMain): after the activate call, which VS Code times. `activated` records the
+ * breakdown; `watch` records each question's arrival in the extension host (the broker's
+ * `createdAt`), where the confirm's time starts.
+ */
+export function installBenchmarkHooks(context: vscode.ExtensionContext): MainHooks {
   const mainStarted = performance.now();
   const file = process.env.ELICITATION_HOST_BENCH_LOG;
   /** Set while a plain webview waits for a tool call to reach the gateway (plainWebviewInToolCall). */

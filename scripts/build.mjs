@@ -2,8 +2,9 @@
 // the webview page (browser) and the command-line runner.
 //   node scripts/build.mjs [--production] [--watch] [--benchmark]
 // --benchmark (or ELICITATION_HOST_BENCHMARK=1, which reaches the build `vsce package`
-// runs) makes the variant `npm run bench` installs: the extension with its benchmark
-// hooks (BENCHMARK true). Every other build leaves them out of the bundle.
+// runs) makes the variant `npm run bench` installs: the extension proper entered through
+// bench/extension-main.ts, which puts in the benchmark hooks, and activation's stamps
+// (BENCHMARK true). Every other build enters at src/extension-main.ts, which imports no bench.
 import * as esbuild from 'esbuild';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
@@ -119,7 +120,7 @@ const builds = [
   // The two halves of the extension: activation's stand-ins (what VS Code loads and times) and the extension proper.
   ...[
     ['src/extension.ts', 'dist/extension.js', 'Code'],
-    ['src/extension-main.ts', 'dist/extension-main.js', 'MainCode'],
+    [benchmark ? 'bench/extension-main.ts' : 'src/extension-main.ts', 'dist/extension-main.js', 'MainCode'],
   ].map(([entry, outfile, stamp]) => ({
     ...nodeCjs,
     entryPoints: [entry],

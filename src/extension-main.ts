@@ -1,15 +1,17 @@
 /**
  * The extension proper, loaded just after the activate call (src/extension.ts, which has
  * registered stand-ins for what VS Code shows): builds the objects, hands the views and the
- * MCP provider their real data, registers the commands. No logic here.
+ * MCP provider their real data, registers the commands. No logic here. A build that measures
+ * it hooks in through `MainHooks` (the benchmark build's entry, bench/extension-main.ts):
+ * the extension imports nothing of its bench.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { installBenchmarkHooks } from '../bench/extension-hooks';
 import { createApi, type ElicitationHostApi } from './api';
 import { InputStore } from './elicitation/store';
 import { createBroker } from './mcp/create-broker';
+import type { Timings } from './mcp/ports';
 import { type ServerEntry, ServerManager } from './mcp/servers/manager';
 import { ToolConsents } from './mcp/tool-consent';
 import { AgentServerProvider } from './ui/gateway/agent-provider';
@@ -54,12 +56,20 @@ import { openGetStarted } from './ui/get-started';
 import { vsCodeUrlFlow } from './ui/links/url-flow';
 import { reportRefusedLink } from './ui/links/url-prompt';
 
-import type { StandIns } from './extension';
+import type { StandIns } from './stand-ins';
+import { errorMessage } from './base/error-message';
 
-export async function activateMain(context: vscode.ExtensionContext, standIns: StandIns): Promise<ElicitationHostApi> {
-  // Only the benchmark build has these (scripts/build.mjs; the shipped one leaves them out),
-  // installed without an await so that activation has the same shape in both.
-  const bench = BENCHMARK ? installBenchmarkHooks(context) : undefined;
+/** What a build that measures the extension proper puts into it: the benchmark build's (bench/extension-hooks.ts); the shipped build has none. */
+export interface MainHooks {
+  /** Records one timing, stamped with when it was logged. */
+  readonly record: Timings;
+  /** The extension proper's activation is done up to its first wait (what follows waits for the servers to be read). */
+  readonly activated: () => void;
+  /** Sees each question arrive in the extension host. */
+  readonly watch: (store: InputStore) => void;
+}
+
+export async function activateMain(context: vscode.ExtensionContext, standIns: StandIns, bench?: MainHooks): Promise<ElicitationHostApi> {
   const log = vscode.window.createOutputChannel('Elicitation Host', { log: true });
   const store = new InputStore();
   bench?.watch(store);
@@ -285,7 +295,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     try {
       putCliOnPath(context.environmentVariableCollection, join(context.globalStorageUri.fsPath, 'bin'), context.extensionPath);
     } catch (error) {
-      log.warn(`elicitation-host is not on terminals' PATH: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`elicitation-host is not on terminals' PATH: ${errorMessage(error)}`);
     }
   }
   // Hosts with a stored token connect now; activation does not wait for them.

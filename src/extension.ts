@@ -11,31 +11,18 @@ import * as vscode from 'vscode';
 import type { ElicitationHostApi } from './api';
 import type { RequestState } from './elicitation/store';
 import type { HistoryEntry } from './elicitation/history';
+import type { StandIns } from './stand-ins';
 import { DeferredMcpProvider, DeferredTree, deferCommands, Later } from './ui/deferred';
 import type { AgentsNode } from './ui/views/agents-view';
 import type { ServersNode } from './ui/views/servers-view';
 
 export type { ElicitationHostApi } from './api';
 
-/** What the activate call registered, for the extension proper to fill in (src/extension-main.ts). */
-export interface StandIns {
-  readonly servers: DeferredTree<ServersNode>;
-  readonly agents: DeferredTree<AgentsNode>;
-  readonly pending: DeferredTree<RequestState>;
-  readonly pendingView: vscode.TreeView<RequestState>;
-  readonly history: DeferredTree<HistoryEntry>;
-  readonly mcp: DeferredMcpProvider<vscode.McpHttpServerDefinition>;
-  /** The contributed commands' stand-ins: disposed just before the real ones are registered. */
-  readonly commands: vscode.Disposable;
-  /** Set once the real commands are registered: the stand-ins then run them. */
-  readonly commandsReady: Later<void>;
-}
-
 /** As package.json names it (src/ui/gateway/agent-provider.ts serves it); its module is not loaded here. */
 const PROVIDER_ID = 'elicitationHost.gateway';
 
 export async function activate(context: vscode.ExtensionContext): Promise<ElicitationHostApi> {
-  // The benchmark build stamps the parts (bench/extension-hooks.ts reads them once the extension proper has run).
+  // The benchmark build stamps the parts (its hooks, bench/extension-hooks.ts, read them once the extension proper has run).
   const stamps = BENCHMARK ? benchmarkStamps() : undefined;
   if (stamps) stamps.activateStarted = performance.now();
   const standIns = registerStandIns(context);

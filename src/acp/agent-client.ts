@@ -5,7 +5,8 @@
  * working directories, `session/update` to the session it names.
  *
  * Advertised: `fs.readTextFile` and `fs.writeTextFile` (the host's files: in VS Code an
- * open editor's unsaved text, an undoable edit), `elicitation` form and url (form only
+ * open editor's unsaved text, a write shown in an editor; never in an untrusted
+ * workspace, only inside the session's directories), `elicitation` form and url (form only
  * when URL mode is turned off), boolean config options. Not advertised: `terminal`. With
  * it we would run the agent's commands ourselves, in our own process, with a terminal UI
  * of ours; without it the agent runs them itself and asks first (`session/request_permission`),
@@ -18,17 +19,19 @@ import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
 import type { Content } from '../elicitation/model';
 import type { RequestSource, WholeInput } from '../elicitation/request';
 import { sourceLabel } from '../elicitation/request';
-import { isRecord } from '../elicitation/is-record';
-import { errorMessage, toRpcError } from '../mcp/errors';
-import { Listeners } from '../mcp/listeners';
+import { isRecord } from '../base/is-record';
+import { toRpcError } from '../mcp/errors';
+import { errorMessage } from '../base/error-message';
+import { Listeners } from '../base/listeners';
 import { type AcpSdk, loadAcpSdk } from './acp-sdk-loader';
 import { AgentProcess, type AgentExit } from './agent-process';
 import { askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agent-questions';
 import { AgentSession } from './agent-session';
-import { checkFileAccess, FileAccessError, linesOf } from './file-access';
-import { permissionOutcome, permissionQuestion } from './permission';
+import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
+import { optionLabel, permissionOutcome, permissionQuestion, toolKind } from './permission';
 import type { AgentDefinition, AgentHost } from './ports';
 import { askSessionConfig, sessionConfigSchema } from './session-config';
+import { saysInput } from './session-events';
 
 /** What the agent said of itself at `initialize` (its own words: never shown as who asks). */
 export interface AgentInfo {
@@ -173,22 +176,15 @@ export class AgentClient {
       .onRequest('session/request_permission', ({ params, signal }) => this.permission(params, signal))
       // Read raw: the SDK's own parsing would drop what our schema check must see (agent-questions.ts).
       .onRequest<unknown, CreateElicitationResponse>('elicitation/create', (params) => params, ({ params, signal }) => this.question(params, signal))
-      .onRequest('fs/read_text_file', async ({ params }) => {
-        const path = await this.access(params.sessionId, params.path, 'read');
-        try {
-          return { content: linesOf(await this.host.files.read(path), params.line, params.limit) };
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw this.sdk.RequestError.resourceNotFound(params.path);
-          throw error;
-        }
-      })
-      .onRequest('fs/write_text_file', async ({ params }) => {
-        if (!this.host.isTrusted()) {
-          throw new this.sdk.RequestError(-32602, `Refused to write ${params.path}: this workspace is not trusted, and nothing is written until it is`);
-        }
-        await this.host.files.write(await this.access(params.sessionId, params.path, 'write'), params.content);
-        return {};
-      })
+      .onRequest('fs/read_text_file', ({ params }) =>
+        this.fileRequest(params.sessionId, params.path, 'read', async (target) => ({ content: linesOf(await this.host.files.read(target), params.line, params.limit) })),
+      )
+      .onRequest('fs/write_text_file', ({ params }) =>
+        this.fileRequest(params.sessionId, params.path, 'write', async (target) => {
+          await this.host.files.write(target, params.content);
+          return {};
+        }),
+      )
       .onNotification('elicitation/complete', ({ params }) => {
         this.host.log.info(`${this.name}: the link question ${params.elicitationId} is finished`);
         this.events.fire({ type: 'link-completed', elicitationId: params.elicitationId });
@@ -260,15 +256,27 @@ export class AgentClient {
     return session;
   }
 
-  private async access(sessionId: string, path: string, what: 'read' | 'write'): Promise<string> {
+  /**
+   * A file request, by the rules: none in an untrusted workspace (reads too: a repository
+   * opened untrusted may hold what its agent must not see), then only inside the session's
+   * directories, checked again as the file is opened (file-access.ts, folder-files.ts).
+   */
+  private async fileRequest<T>(sessionId: string, path: string, what: 'read' | 'write', run: (target: FileTarget) => Promise<T>): Promise<T> {
     const session = this.knownSession(sessionId);
     try {
-      return await checkFileAccess(path, session.directories, what);
+      if (!this.host.isTrusted()) {
+        throw untrustedRefusal(what, path);
+      }
+      return await run(await checkFileAccess(path, session.directories, what));
     } catch (error) {
       if (error instanceof FileAccessError) {
         this.host.log.warn(`${this.name}: ${error.message}`);
         throw new this.sdk.RequestError(-32602, error.message);
       }
+      const code = (error as NodeJS.ErrnoException).code;
+      if (what === 'read' && code === 'ENOENT') throw this.sdk.RequestError.resourceNotFound(path);
+      // The system's code, not its message: the agent learns what failed, not more of the disk.
+      if (typeof code === 'string') throw new this.sdk.RequestError(-32603, `Could not ${what} ${path}: ${code}`);
       throw error;
     }
   }
@@ -283,23 +291,27 @@ export class AgentClient {
           ...request.toolCall,
           title: request.toolCall.title ?? known.title,
           kind: request.toolCall.kind ?? (known.kind as ToolKind),
-          rawInput: request.toolCall.rawInput ?? known.rawInput,
+          // An empty input is no input: the command the session already knows is what runs.
+          rawInput: saysInput(request.toolCall.rawInput) ? request.toolCall.rawInput : known.rawInput,
           locations: request.toolCall.locations ?? [...known.locations],
         }
       : request.toolCall;
-    const { params, source, whole } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
+    const { params, source, shown, whole } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
     const merged = { ...request, toolCall };
     const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
     // The runner's rules answer first; what they do not cover is asked.
-    const answer = this.host.permissionPolicy?.(merged) ?? (await this.askPermission(merged, params, source, signal, turn, whole));
+    const ruled = this.host.permissionPolicy?.(merged);
+    const answer = ruled ?? (await this.askPermission(merged, params, source, signal, turn, whole));
     const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
     session.tell({
       type: 'permission',
       asker: sourceLabel(source),
       toolCall: source.tool ?? '',
-      kind: toolCall.kind ?? 'other',
-      answer: chosen ? chosen.name : 'cancelled',
+      kind: toolKind(toolCall),
+      answer: chosen ? optionLabel(chosen) : 'cancelled',
       ...(chosen && { optionKind: chosen.kind }),
+      by: ruled ? 'rule' : 'person',
+      shown,
     });
     return { outcome: answer };
   }

@@ -11,7 +11,7 @@
  */
 import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
 import type { Broker, FormParams, UrlParams } from '../elicitation/broker';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import type { RequestSource } from '../elicitation/request';
 import type { AgentSettings } from './ports';
 

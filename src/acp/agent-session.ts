@@ -6,8 +6,8 @@
  */
 import { basename } from 'node:path';
 import type { ClientContext, ContentBlock, NewSessionResponse, SessionConfigOption, SessionUpdate, SetSessionConfigOptionRequest, StopReason } from '@agentclientprotocol/sdk';
-import { endedByThePerson } from '../elicitation/ended-by-person';
-import { Listeners } from '../mcp/listeners';
+import { endedByThePerson } from '../base/ended-by-person';
+import { Listeners } from '../base/listeners';
 import { type CommandView, type ConfigOptionView, configOptionViews, type ModeView, type SessionEvent, SessionUpdates } from './session-events';
 
 const LABEL_CHARS = 40;

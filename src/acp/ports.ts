@@ -6,6 +6,7 @@
  */
 import type { RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import type { Broker } from '../elicitation/broker';
+import type { FileTarget } from './file-access';
 
 /** An agent the person configured (`elicitationHost.agents`: name → command, args, env). */
 export interface AgentDefinition {
@@ -20,14 +21,16 @@ export interface AgentDefinition {
 }
 
 /**
- * How an agent's `fs/read_text_file` and `fs/write_text_file` reach files. The path is
- * absolute and has passed the session's access rules (file-access.ts) before either runs.
+ * How an agent's `fs/read_text_file` and `fs/write_text_file` reach files. The target has
+ * passed the session's access rules (file-access.ts, and the workspace is trusted) before
+ * either runs; the disk is read and written through folder-files.ts, which follows no link
+ * made since the check.
  */
 export interface AgentFiles {
   /** The file's text: in VS Code an open editor's unsaved text wins over the disk. */
-  read(path: string): Promise<string>;
-  /** Writes the whole text: in VS Code as an edit the person can undo, shown. */
-  write(path: string, content: string): Promise<void>;
+  read(target: FileTarget): Promise<string>;
+  /** Writes the whole text: in VS Code shown in an editor, where Undo takes it back. */
+  write(target: FileTarget, content: string): Promise<void>;
 }
 
 export interface AgentLog {
@@ -51,8 +54,8 @@ export interface AgentHost {
   readonly broker: Broker;
   readonly files: AgentFiles;
   /**
-   * The workspace is trusted. Read at every write: nothing is written while it is false
-   * (the host also starts no workspace-defined agent command until it is trusted).
+   * The workspace is trusted. Read at every file request: no file is read or written while
+   * it is false (the host also starts no workspace-defined agent command until it is trusted).
    */
   isTrusted(): boolean;
   readonly log: AgentLog;

@@ -21,8 +21,8 @@
  */
 import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
 import type { FormParams, UrlParams } from '../elicitation/broker';
-import { isRecord } from '../elicitation/is-record';
-import { errorMessage } from '../mcp/errors';
+import { isRecord } from '../base/is-record';
+import { errorMessage } from '../base/error-message';
 import { QuestionParamsError, readAgentQuestion } from './agent-questions';
 
 type Id = string | number;

@@ -8,7 +8,7 @@
  */
 import type { Broker } from '../elicitation/broker';
 import type { Content } from '../elicitation/model';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import { withoutNulls } from './agent-questions';
 
 /** The proposal's form for `session/new`, when the `initialize` response carries one. */

@@ -9,7 +9,7 @@
  * after the snapshot of their channel; writes the host never echoed are sent again.
  */
 import { randomUUID } from 'node:crypto';
-import { AhpError, noCommonVersion, protocolViolation, RpcError } from './errors';
+import { AhpError, noCommonVersion, protocolViolation } from './errors';
 import { type Endpoint, socketAddress } from './endpoint';
 import type { AhpLog } from './ports';
 import {
@@ -198,7 +198,7 @@ export class HostClient {
         initialSubscriptions: channels,
       }, this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
     } catch (error) {
-      if (error instanceof RpcError && error.code === ERROR_CODES.unsupportedProtocolVersion) throw noCommonVersion(this.host, readSupportedVersions(error.data), this.offered);
+      if (error instanceof AhpError && error.rpc?.code === ERROR_CODES.unsupportedProtocolVersion) throw noCommonVersion(this.host, readSupportedVersions(error.rpc.data), this.offered);
       if (error instanceof WireError) throw protocolViolation(this.host, `its initialize result: ${error.message}`);
       throw error;
     }
@@ -343,7 +343,7 @@ export class HostClient {
         : { channel: ROOT_CHANNEL, clientId: this.clientId, lastSeenServerSeq: this.lastSeen, subscriptions };
       recovery = readReconnectResult(await this.socket!.request('reconnect', params, this.options.requestTimeoutMs));
     } catch (error) {
-      if (error instanceof AhpError) throw error;
+      if (error instanceof AhpError && error.kind !== 'refused') throw error;
       // The host forgot us (or replays in a shape we do not read): start afresh; the snapshots tell the truth.
       this.options.log.info(`agent host ${this.host}: could not resume (${(error as Error).message.slice(0, 200)}); reading everything again`);
     }

@@ -2,15 +2,18 @@
  * Why a connection to an agent host failed, in the few kinds the UI and the runner tell
  * apart: the host refused the token (HTTP 403 at the upgrade), it could not be reached, the
  * two sides have no protocol version in common (both named), the address is not allowed
- * (ws:// to another machine), the host broke the protocol, or a request timed out. Messages
+ * (ws:// to another machine), the host broke the protocol or refused a request, or a request
+ * timed out. Messages
  * name the host by its address without the token.
  */
-export type AhpFailure = 'token-refused' | 'unreachable' | 'no-common-version' | 'not-allowed' | 'protocol' | 'timeout' | 'closed';
+export type AhpFailure = 'token-refused' | 'unreachable' | 'no-common-version' | 'protocol' | 'timeout' | 'closed' | 'refused';
 
 export class AhpError extends Error {
   constructor(
     readonly kind: AhpFailure,
     message: string,
+    /** For `refused`: the host's JSON-RPC error code and data. */
+    readonly rpc?: { readonly code: number; readonly data?: unknown },
   ) {
     super(message);
   }
@@ -33,13 +36,7 @@ export function protocolViolation(host: string, what: string): AhpError {
   return new AhpError('protocol', `the agent host at ${host} broke the protocol: ${what}`);
 }
 
-/** An error a host answered a request with (JSON-RPC `error`). */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
+/** The host answered a request of ours with an error (JSON-RPC `error`). */
+export function refusedRequest(code: number, message: string, data?: unknown): AhpError {
+  return new AhpError('refused', message, { code, ...(data !== undefined && { data }) });
 }

@@ -157,8 +157,9 @@ export class AgentHostInbox {
 
   /** Disconnects; every open prompt closes (withdrawn: the connection was closed). */
   close(): void {
-    this.client.close();
+    // Before the client closes: its 'closed' status would call them lost.
     for (const uri of [...this.sessions.keys()]) this.dropSession(uri, 'the connection to the agent host was closed');
+    this.client.close();
   }
 
   /**
@@ -349,7 +350,8 @@ export class AgentHostInbox {
   private ask(item: OpenItem): void {
     if (this.asking.has(item.key) || !this.asksNew) return;
     const { session, agent } = this.whoAsks(item.channel);
-    const title = session?.title;
+    // A new session's title is empty until its first turn names it.
+    const title = session?.title?.trim() ? session.title : undefined;
     const base: RequestSource = { server: agent, requester: 'agent', ...(title !== undefined && { session: title }) };
     const id = item.kind === 'input' ? item.request.id : item.call.toolCallId;
     const send = (action: Record<string, unknown>): void => void this.client.dispatch(item.channel, action);

@@ -82,7 +82,7 @@ function fittingAnswers(request: WireInputRequest, questions: readonly WireQuest
 }
 
 function liveRequest(request: WireInputRequest, questions: readonly WireQuestion[], message: string): InputRequest {
-  return { message, questions: questions.map(toQuestion), answers: fittingAnswers(request, questions) as Record<string, InputAnswer> };
+  return { message, questions: questions.map(toQuestion), answers: fittingAnswers(request, questions) };
 }
 
 /** What the prompt asks of its channel: to send an action there. */
@@ -128,7 +128,7 @@ export class InputPrompt {
     if (!question || (answer && !answerFitsQuestion(question, answer))) return;
     this.applyingRemote = true;
     try {
-      const result = this.live.updateDraft(questionId, answer as InputAnswer | undefined);
+      const result = this.live.updateDraft(questionId, answer);
       if (!result.ok) this.deps.log.info(`a draft from another client for "${questionId.slice(0, 80)}" was not taken: ${result.reason}`);
     } finally {
       this.applyingRemote = false;
@@ -165,7 +165,7 @@ export class InputPrompt {
       this.timers.delete(questionId);
       if (this.ended) return;
       // The person's draft as AHP's: a draft, whatever the surface called it.
-      const draft: WireAnswer | undefined = answer === undefined || answer.state === 'skipped' ? (answer as WireAnswer | undefined) : { state: 'draft', value: answer.value };
+      const draft: WireAnswer | undefined = answer === undefined || answer.state === 'skipped' ? answer : { state: 'draft', value: answer.value };
       this.send(answerChangedAction(this.naming, this.channel, this.request.id, questionId, draft));
     }, DRAFT_DEBOUNCE_MS));
   }

@@ -13,7 +13,8 @@
  * because the checkers belong beside the types they check: one module, as the brief for
  * src/ahp asks. Pure.
  */
-import { isRecord } from '../elicitation/is-record';
+import type { InputAnswer } from '../../elicitation-host';
+import { isRecord } from '../base/is-record';
 import { LIMITS } from '../elicitation/limits';
 import { TEXT_FORMATS, type TextFormat } from '../elicitation/model';
 import { overLimit } from '../elicitation/schema';
@@ -339,14 +340,8 @@ export type WireQuestion =
   | (WireQuestionBase & { readonly kind: 'single-select'; readonly options: readonly WireOption[]; readonly allowFreeformInput?: boolean; readonly defaultValue?: string })
   | (WireQuestionBase & { readonly kind: 'multi-select'; readonly options: readonly WireOption[]; readonly allowFreeformInput?: boolean; readonly min?: number; readonly max?: number; readonly defaultValue?: readonly string[] });
 
-export type WireAnswerValue =
-  | { readonly kind: 'text'; readonly value: string }
-  | { readonly kind: 'number'; readonly value: number }
-  | { readonly kind: 'boolean'; readonly value: boolean }
-  | { readonly kind: 'selected'; readonly value: string; readonly freeformValues?: readonly string[] }
-  | { readonly kind: 'selected-many'; readonly value: readonly string[]; readonly freeformValues?: readonly string[] };
-
-export type WireAnswer = { readonly state: 'draft' | 'submitted'; readonly value: WireAnswerValue } | { readonly state: 'skipped' };
+/** An answer on the wire: the shape the extension API's d.ts spells for callers, which is AHP's. */
+export type WireAnswer = InputAnswer;
 
 export interface WireInputRequest {
   readonly id: string;

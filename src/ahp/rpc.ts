@@ -7,10 +7,10 @@
  * socket stays up and nothing is thrown into the caller.
  */
 import WebSocket from 'ws';
-import { AhpError, RpcError, tokenRefused, unreachable } from './errors';
+import { AhpError, refusedRequest, tokenRefused, unreachable } from './errors';
 import type { AhpLog } from './ports';
 import { AHP_LIMITS, ERROR_CODES, WireError } from './protocol';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 
 export interface RpcHandlers {
   /** A notification from the host; a WireError it throws is logged and the message dropped. */
@@ -162,7 +162,7 @@ export class RpcSocket {
     clearTimeout(pending.timer);
     if (isRecord(message.error)) {
       const { code, message: text, data } = message.error;
-      pending.reject(new RpcError(typeof code === 'number' ? code : 0, typeof text === 'string' ? text.slice(0, 2_000) : `${pending.method} failed`, data));
+      pending.reject(refusedRequest(typeof code === 'number' ? code : 0, typeof text === 'string' ? text.slice(0, 2_000) : `${pending.method} failed`, data));
     } else {
       pending.resolve(message.result);
     }

@@ -9,7 +9,7 @@
 import type { PermissionOptionKind, RequestPermissionRequest, ToolKind } from '@agentclientprotocol/sdk';
 import { permissionOutcome, permissionQuestion } from '../acp/permission';
 import type { FormParams } from '../elicitation/broker';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import type { ElicitResult } from '../elicitation/model';
 import type { RequestSource, WholeInput } from '../elicitation/request';
 import type { WireConfirmationOption, WireToolCall } from './protocol';

@@ -5,7 +5,7 @@
  * then the call runs with the extension named as its caller, so the server's questions
  * say for whom they are asked.
  */
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import { CallError } from '../mcp/errors';
 import type { ServerManager } from '../mcp/servers/manager';
 import { ElicitationRequestError, invalidParams } from './errors';

@@ -17,6 +17,7 @@ import { jsonLine } from './output';
 import { outsideAsker } from './outside-asker';
 import { parentCommandName } from './parent-command';
 import { QuestionRefusedError } from './window-asker';
+import { errorMessage } from '../base/error-message';
 
 /** Not `call`'s table: a script reads 0 as yes, and everything else as some kind of no. */
 export const AskExit = { accept: 0, decline: 1, cancel: 2, notAsked: 3 } as const;
@@ -87,7 +88,7 @@ export async function askMain(argv: readonly string[], deps: AskDeps = {}): Prom
     return AskExit.accept;
   } catch (error) {
     if (stop.signal.aborted) return AskExit.cancel;
-    return fail(error instanceof Error ? error.message : String(error));
+    return fail(errorMessage(error));
   } finally {
     asker?.close();
     for (const s of signals) process.off(s, onSignal);

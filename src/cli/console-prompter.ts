@@ -10,7 +10,7 @@ import type { AskOptions, Outcome, Prompter } from '../elicitation/broker';
 import type { Answers, Question } from '../elicitation/model';
 import { terminalSafe } from '../elicitation/plain-text';
 import type { InputRequest, RequestSource } from '../elicitation/request';
-import type { UrlFlow } from '../mcp/connection/connection';
+import type { UrlFlow } from '../mcp/ports';
 import { answerFits, checkValue, defaultOf, parseTypedText, toAnswerValue } from '../elicitation/validation';
 import { announce, announceAnswer, isSecretField } from './announce';
 import type { Output } from './output';

@@ -23,6 +23,7 @@ import { createOutput } from './output';
 import { runnerHost } from './runner-host';
 import { runnerSignIn } from './runner-sign-in';
 import { taskLines } from './task-lines';
+import { errorMessage } from '../base/error-message';
 
 /** The script or package the command runs (`node server.js --port 3` is "server.js"), else the command. */
 function stdioServerName(command: string, args: readonly string[]): string {
@@ -85,7 +86,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     await connection.start();
   } catch (error) {
-    out.error(errorText(error));
+    out.error(errorMessage(error));
     await connection.stop();
     await signIn.close();
     return ExitCode.failure;
@@ -106,7 +107,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         // One tool's failure is its own outcome: call-all goes on to the next tool.
         verdict.note(ExitCode.failure);
         const code = (error as { code?: unknown }).code;
-        out.error(`${tool.name} failed: ${errorText(error)}`, { tool: tool.name, ...(typeof code === 'number' && { code }) });
+        out.error(`${tool.name} failed: ${errorMessage(error)}`, { tool: tool.name, ...(typeof code === 'number' && { code }) });
         continue;
       }
       const isError = result.isError === true;
@@ -120,15 +121,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`error: ${terminalSafe(error instanceof Error ? error.message : String(error))}\n`);
+      process.stderr.write(`error: ${terminalSafe(errorMessage(error))}\n`);
       process.exit(1);
     },
   );

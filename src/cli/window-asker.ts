@@ -7,7 +7,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import type { Content, ElicitResult } from '../elicitation/model';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import { TOKEN_VARIABLE, URL_VARIABLE } from '../gateway/agent-setup';
 import { ASK_PATH, type AskBody } from '../gateway/outside-question';
 

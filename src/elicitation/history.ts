@@ -13,7 +13,7 @@ import { SecretMask } from './secret-mask';
 import { shownAnswer } from './shown-answer';
 import { findRequest, type InputStore, type RequestState, type RequestStatus } from './store';
 import { fromAnswerValue, ownAnswer } from './validation';
-import { isRecord } from './is-record';
+import { isRecord } from '../base/is-record';
 
 export type HistoryOutcome = 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'answered elsewhere' | 'abandoned' | 'timed out';
 
@@ -55,7 +55,7 @@ export function outcomeOf(status: Exclude<RequestStatus, 'open'>, reason?: strin
   if (reason && / withdrew the question/.test(reason)) return 'withdrawn';
   // An agent host's question another client answered first (src/ahp/inbox.ts).
   if (reason && /^answered in another client\b/.test(reason)) return 'answered elsewhere';
-  // A background task's question (mcp/connection/tasks-*.ts): its TTL ran out, or the server ended it.
+  // A background task's question (mcp/connection/tasks/): its TTL ran out, or the server ended it.
   if (reason && /^the task's time to live ran out /.test(reason)) return 'timed out';
   if (reason && / cancelled the task this question belonged to$| no longer asks this question | no longer knows the task /.test(reason)) return 'withdrawn';
   return 'abandoned';

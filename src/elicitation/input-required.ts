@@ -9,7 +9,7 @@
  *
  * Anything half-shaped is an ordinary result, so a broken server cannot make us loop.
  */
-import { isRecord } from './is-record';
+import { isRecord } from '../base/is-record';
 
 export type EmbeddedRequest =
   | { readonly key: string; readonly method: 'elicitation/create'; readonly params: Record<string, unknown> }

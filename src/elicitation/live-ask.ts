@@ -12,6 +12,7 @@ import type { Answer, ElicitAction } from './model';
 import type { InputRequest as StoreRequest, RequestSource } from './request';
 import { findRequest, type InputStore } from './store';
 import { fromInputAnswer, fromInputAnswers, RequestAnswers, toElicitParams } from './live-request';
+import { errorMessage } from '../base/error-message';
 
 export interface LiveAnswerChange {
   readonly questionId: string;
@@ -102,7 +103,7 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
       try {
         changes = answers.toStore(questionId, answer === undefined ? undefined : fromInputAnswer(answer));
       } catch (error) {
-        return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+        return { ok: false, reason: errorMessage(error) };
       }
       for (const [storeId, converted] of changes) {
         const result = store.dispatch({ type: 'answerChanged', requestId, questionId: storeId, ...(converted && { answer: converted }) });

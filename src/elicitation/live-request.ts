@@ -9,7 +9,7 @@
 import type { Answer, Answers, AnswerValue } from './model';
 import { type FieldError, ownAnswer } from './validation';
 import type { InputAnswer, InputAnswerValue, InputQuestion, InputRequest } from '../../elicitation-host';
-import { isRecord } from './is-record';
+import { isRecord } from '../base/is-record';
 import { joinOwnAnswer, type OwnAnswerQuestion, ownAnswerId, ownAnswerMissing, ownAnswerProperty, splitOwnAnswer } from './freeform';
 
 // The d.ts stands alone (extensions copy it), so it spells the answer values again: the

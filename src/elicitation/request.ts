@@ -2,7 +2,7 @@
  * An input request: one question put to the person, whatever protocol it came by
  * (MCP `elicitation/create`, an input-required result, a -32042 error, the extension API).
  */
-import type { FormModel, Question } from './model';
+import type { Question } from './model';
 import { withoutInvisible } from './plain-text';
 
 export interface RequestSource {
@@ -91,10 +91,6 @@ export function sourceLabel(source: RequestSource): string {
   const what = tool ? `${who} · ${tool}` : source.background ? `${who} (background task)` : who;
   const forWhom = source.agent ? `, for ${source.agent}` : source.session !== undefined ? `, for session '${source.session}'` : '';
   return withoutInvisible(`${what}${forWhom}`);
-}
-
-export function formOf(request: InputRequest): FormModel {
-  return { questions: request.questions };
 }
 
 export type Presentation = 'confirm' | 'pick' | 'pick-many' | 'input' | 'form' | 'url';

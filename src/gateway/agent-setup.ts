@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ConfigParseError, editJsonConfig, readJsonConfig } from './json-config-edit';
 import { PERMISSION_SERVER_NAME, PERMISSION_TOOL_FOR_CLAUDE } from './permission-server';
 import { replaceServerTables, type TomlTable, tomlString } from './toml-tables';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 
 export const TOKEN_VARIABLE = 'ELICITATION_HOST_MCP_TOKEN';
 export const URL_VARIABLE = 'ELICITATION_HOST_MCP_URL';

@@ -18,6 +18,7 @@ import { SAMPLING_KEY, SuspendableCall, type SuspendedCalls } from './sampling-r
 import { asPlainTool } from './task-tools';
 import type { Timings } from '../mcp/ports';
 import { serverSdk } from '../mcp/sdk/sdk-loader';
+import { errorMessage } from '../base/error-message';
 
 /** The protocol versions we speak downstream, newest first. */
 export const SERVED_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
@@ -46,10 +47,6 @@ export function agentName(info: { name?: unknown; title?: unknown } | undefined)
   const plain = withoutInvisible(pick).replace(/\s+/g, ' ').trim();
   if (!plain) return 'an agent';
   return plain.length > AGENT_NAME_MAX ? `${plain.slice(0, AGENT_NAME_MAX - 1)}…` : plain;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** An upstream protocol error keeps its code on the way down; anything else is our failure, in words. */

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Broker } from '../elicitation/broker';
 import type { ResultSink } from '../elicitation/history';
 import type { InputStore } from '../elicitation/store';
-import { Listeners } from '../mcp/listeners';
+import { Listeners } from '../base/listeners';
 import { serverSdk } from '../mcp/sdk/sdk-loader';
 import type { Upstream } from '../mcp/servers/upstream';
 import { createForwardingServer } from './forwarding';
@@ -29,6 +29,7 @@ import { checkRequest } from './request-guard';
 import { assignPaths } from './server-paths';
 import type { SessionLimits } from './session-pool';
 import type { Timings } from '../mcp/ports';
+import { errorMessage } from '../base/error-message';
 
 export const MCP_PREFIX = '/mcp/';
 export const PERMISSION_SERVER_PATH = `/${PERMISSION_SERVER_NAME}/mcp`;
@@ -106,7 +107,7 @@ export class Gateway {
     this.unsubscribe = options.upstreams.onDidChange(() => this.sync());
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {
       this.serve(req, res).catch((error: unknown) => {
-        this.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.log(`request failed: ${errorMessage(error)}`);
         if (!res.headersSent) writeJsonRpcError(res, 500, 'The gateway failed to serve this request', -32603);
         else res.end();
       });

@@ -16,7 +16,7 @@
  */
 import type { FormParams, UrlParams } from '../elicitation/broker';
 import type { SchemaProblem } from '../elicitation/schema';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import { terminalSafe } from '../elicitation/plain-text';
 import type { RequestSource } from '../elicitation/request';
 

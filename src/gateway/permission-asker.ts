@@ -5,6 +5,7 @@
  */
 import type { Broker } from '../elicitation/broker';
 import { decide, type PermissionDecision, permissionQuestion, type PermissionRequest } from './permission-question';
+import { errorMessage } from '../base/error-message';
 
 export type PermissionAsker = (request: PermissionRequest, signal: AbortSignal, dismissed: 'undecided' | 'deny') => Promise<PermissionDecision>;
 
@@ -16,7 +17,7 @@ export function brokerPermissionAsker(broker: Broker): PermissionAsker {
       return decide(request, result, dismissed);
     } catch (error) {
       // Too many open questions, or a prompt that failed: nobody decided.
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       return dismissed === 'deny' ? { behavior: 'deny', message: `No answer: ${reason}` } : { behavior: 'undecided', reason };
     }
   };

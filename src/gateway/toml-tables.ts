@@ -12,7 +12,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse, TomlError } from 'smol-toml';
 import { ConfigParseError } from './json-config-edit';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 
 export interface TomlTable {
   /** The key path of the header: `["mcp_servers", "restaurant"]`. */

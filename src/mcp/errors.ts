@@ -8,6 +8,7 @@
 import type { SdkErrorCode } from '@modelcontextprotocol/client';
 import { AnswerCheckError, TooManyRequestsError } from '../elicitation/broker';
 import { describeProblems, InvalidSchemaError } from '../elicitation/schema';
+import { errorMessage } from '../base/error-message';
 
 /** A user-facing failure of a call (timeout, cancel, too many rounds...), message ready to show. */
 export class CallError extends Error {
@@ -125,10 +126,6 @@ export function toRpcError(error: unknown): RpcError {
   if (error instanceof TooManyRequestsError) return new RpcError(RpcCode.invalidRequest, error.message);
   if (error instanceof AnswerCheckError) return new RpcError(RpcCode.internalError, error.message);
   return new RpcError(rpcCodeOf(error) ?? RpcCode.internalError, errorMessage(error));
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Why a signal fired, for the person. */

@@ -32,7 +32,7 @@ export interface ConnectionSettings {
   readonly maxRounds: number;
   /** `auto` offers MCP 2026-07-28 and falls back to the 2025 handshake; `legacy` uses the 2025 handshake only. */
   readonly negotiation?: 'auto' | 'legacy';
-  /** How tool calls use MCP Tasks (defaults in `tasks-bounds.ts`). */
+  /** How tool calls use MCP Tasks (defaults in `connection/tasks/bounds.ts`). */
   readonly tasks?: TaskSettings;
 }
 
@@ -85,7 +85,7 @@ export interface TaskRecord {
 
 /**
  * Where 2026-07-28 task references live across reloads: the UI implements it with
- * workspace state, tests in memory. 2025-era tasks are never kept (see tasks-runner.ts).
+ * workspace state, tests in memory. 2025-era tasks are never kept (see connection/tasks/runner.ts).
  */
 export interface TaskReferences {
   load(server: string): readonly TaskRecord[];

@@ -6,6 +6,7 @@
  * VS Code confirms a tool that is not read-only. Closing the question refuses this call
  * only. No `vscode` here: the dialogs and the workspace's memory are ports.
  */
+import { errorMessage } from '../base/error-message';
 
 /** The code of a call the person refused (denied the extension, or declined this call). */
 export const REFUSED_BY_PERSON = -32001;
@@ -115,7 +116,7 @@ export class ToolConsents {
       choice = await this.dialogs.askToAllow(extension, server);
     } catch (error) {
       // Nobody could be asked (VS Code refuses dialogs while extension tests run): not allowed, nothing kept.
-      const why = error instanceof Error ? error.message : String(error);
+      const why = errorMessage(error);
       throw new RefusedCallError(`The person could not be asked whether the extension ${quoted(extension.name)} may call the tools of the MCP server ${quoted(server.name)} (${why}), so it may not.`);
     }
     // Closed without a choice: this call is refused, and the next one asks again.

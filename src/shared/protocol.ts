@@ -4,7 +4,7 @@
  * the page sends is untrusted input: parsePageMessage checks it field by field.
  */
 import type { Question } from '../elicitation/model';
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 
 /** A form as the page renders it. Server text arrives as data and is set as text. */
 export interface FormView {

@@ -9,7 +9,7 @@
  * Agent text is Markdown, rendered by the page into elements with text content only (no HTML
  * is ever parsed); tool titles, commands, paths and plans are text.
  */
-import { isRecord } from '../elicitation/is-record';
+import { isRecord } from '../base/is-record';
 import { cspViolationOf, shortString } from './protocol';
 
 /** ACP's, and `cancelled`: its turn stopped by the person and not finished by the agent since. */

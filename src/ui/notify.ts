@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { dialogHeading, dialogText, linkSafe } from './text';
+import { errorMessage } from '../base/error-message';
 
 /** Notifications turn `[label](target)` into links: broken here; on one line, capped. */
 const NOTIFICATION_FITS = 1000;
@@ -24,12 +25,7 @@ export function showError<T extends string>(text: string, ...actions: T[]): Then
 
 /** A command's failure, told as text: an error can carry an HTTP body or a server's last output. */
 export function reportFailure(promise: Promise<unknown>): void {
-  promise.catch((error: unknown) => void showError(errorText(error)));
-}
-
-/** An error as the person reads it. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  promise.catch((error: unknown) => void showError(errorMessage(error)));
 }
 
 export interface Dialog<T extends vscode.MessageItem> {

@@ -168,6 +168,39 @@ describe('AHP connection', function () {
       assert.deepEqual(host.rejections, []);
     });
 
+    it('a host that stops answering pings is dropped and reconnected; the open question stays one prompt', async () => {
+      host = await FixtureHost.start();
+      const { chat } = host.addSession();
+      host.requestInput(chat, { id: 'p', questions: [QUESTION] });
+      let answer: ((outcome: Outcome) => void) | undefined;
+      rig = new AhpRig([(request) => new Promise<Outcome>((resolve) => (answer = () => resolve({ action: 'accept', answers: submitted(request, { name: 'after the ping' }) })))]);
+      await rig.open(host.url, host.token, { pingIntervalMs: 100, reconnectDelaysMs: [50, 50, 50, 50, 50, 50, 50, 50] });
+      await waitUntil('the question', () => answer);
+      host.silentPings = true;
+      await waitUntil('the inbox to drop the silent host', () => rig!.told.statuses.includes('reconnecting'));
+      assert.match(rig.warnings.join('\n'), /did not answer a ping; reconnecting/);
+      host.silentPings = false;
+      await waitUntil('reconnected', () => rig!.told.statuses.at(-1) === 'connected');
+      answer!({ action: 'accept' });
+      assert.equal((await completion(host, 'p')).action.response, 'accept');
+      assert.equal(rig.prompter.asked.length, 1);
+    });
+
+    it('closing the inbox closes its prompts, saying it was closed (not lost)', async () => {
+      host = await FixtureHost.start();
+      const { chat } = host.addSession();
+      host.requestInput(chat, { id: 'c', questions: [QUESTION] });
+      let closed: unknown;
+      rig = new AhpRig([(_request, options) => new Promise<Outcome>((resolve) => options.signal.addEventListener('abort', () => ((closed = options.signal.reason), resolve({ action: 'cancel' })), { once: true }))]);
+      const inbox = await rig.open(host.url, host.token);
+      await waitUntil('the question', () => rig!.prompter.asked.length === 1);
+      inbox.close();
+      await waitUntil('the prompt to close', () => closed);
+      assert.match(String((closed as Error).message), /the connection to the agent host was closed$/);
+      await waitUntil('the host to see us go', () => host!.clientCount === 0);
+      assert.ok(!host.clientActions.some((e) => e.action.type.endsWith('/inputCompleted')), 'closing answers nothing');
+    });
+
     it('a host gone for good: after the last attempt every prompt is withdrawn', async () => {
       host = await FixtureHost.start();
       const { chat } = host.addSession();

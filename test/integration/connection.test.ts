@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { findRequest, openRequests } from '../../src/elicitation/store';
 import { CallError } from '../../src/mcp/errors';
-import { endedByThePerson, isEndedByThePerson } from '../../src/elicitation/ended-by-person';
+import { endedByThePerson, isEndedByThePerson } from '../../src/base/ended-by-person';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { withHost, type HttpFixture, startHttpFixture, stdioDefinition, toolJson } from '../support/servers';
 import { waitUntil, waitUntilGone } from '../support/wait';

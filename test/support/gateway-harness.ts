@@ -10,7 +10,7 @@ import { Gateway, type GatewayOptions, type UpstreamSource } from '../../src/gat
 import type { ServerDefinition } from '../../src/mcp/config/config';
 import { ServerConnection } from '../../src/mcp/connection/connection';
 import type { ConnectionSettings } from '../../src/mcp/ports';
-import { Listeners } from '../../src/mcp/listeners';
+import { Listeners } from '../../src/base/listeners';
 import { connectionUpstream, type Upstream } from '../../src/mcp/servers/upstream';
 import { createHost, DEFAULT_SETTINGS, FIXTURES, type Host, REPO } from './servers';
 

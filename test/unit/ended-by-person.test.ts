@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { endedByThePerson, isEndedByThePerson } from '../../src/elicitation/ended-by-person';
+import { endedByThePerson, isEndedByThePerson } from '../../src/base/ended-by-person';
 
 describe('a question closed by the person elsewhere', () => {
   it('is told apart from any other ending, through the signals a question derives from its turn', () => {

@@ -47,7 +47,8 @@ describe('lint holds the layers', function () {
     ['src/acp/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/acp'],
     ['src/acp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/acp'],
     ['src/acp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/acp'],
-    ['src/acp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/acp but its permission question'],
+    ['src/acp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/acp'],
+    ['src/acp/virtual.ts', "import { x } from '../gateway/permission-question';", 'nothing of src/gateway in src/acp, its permission question neither (one model, in src/elicitation)'],
     ['src/mcp/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/mcp'],
     ['src/gateway/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/gateway'],
     ['src/ahp/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/ahp'],
@@ -67,17 +68,39 @@ describe('lint holds the layers', function () {
     ['src/shared/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/shared'],
     ['src/shared/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/shared'],
     ['src/shared/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/shared'],
+    ['src/shared/virtual.ts', "import { x } from '../elicitation/validation';", 'nothing of src/elicitation in src/shared but the model'],
+    ['src/shared/virtual.ts', "import { TEXT_FORMATS } from '../elicitation/model';", "only the model's types in src/shared, no value"],
+    ['src/shared/virtual.ts', "import { x } from 'node:fs';", 'no I/O in src/shared'],
+    ['src/base/virtual.ts', "import { x } from '../elicitation/model';", 'src/base imports nothing (not even the model)'],
+    ['src/base/virtual.ts', "import type { x } from '../elicitation/model';", 'src/base imports nothing (not even types)'],
+    ['src/base/virtual.ts', "import { x } from 'node:events';", 'src/base imports nothing (not even Node)'],
     ['webview/virtual.ts', "import { x } from '../src/ui/text';", 'nothing of src/ui in webview'],
     ['webview/virtual.ts', "import { x } from '../src/mcp/config';", 'nothing of src/mcp in webview'],
     ['webview/virtual.ts', "import * as x from 'vscode';", 'no vscode in webview'],
     ['webview/virtual.ts', "import x from 'ajv';", 'no ajv in webview'],
     ['webview/virtual.ts', "import { x } from '../src/elicitation/schema-check';", 'no schema-check in webview'],
+    ['src/api/virtual.ts', "import * as x from 'vscode';", "only VS Code's types in src/api"],
+    ['src/api/virtual.ts', "import { x } from '../ui/notify';", 'nothing of src/ui in src/api'],
+    ['src/api/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/api'],
   ];
   for (const [file, line, why] of forbidden) {
     it(`fails: ${why}`, () => assertFails(file, use(line), 'no-restricted-imports'));
   }
 
   it('fails: nothing of the extension proper in src/ui', () => assertFails('src/ui/virtual.ts', use("import { x } from '../extension-main';"), 'no-restricted-imports'));
+
+  // The bench hooks in through the extension proper's port (MainHooks, bench/extension-main.ts); activation is the top.
+  it('the product imports nothing of its bench or its tests, and nothing imports activation', async () => {
+    await assertFails('src/extension-main.ts', use("import { x } from '../bench/extension-hooks';"), 'no-restricted-imports');
+    await assertFails('src/extension.ts', use("import type { x } from '../bench/extension-hooks';"), 'no-restricted-imports');
+    await assertFails('src/ui/prompts/virtual.ts', use("import { x } from '../../../test/support/servers';"), 'no-restricted-imports');
+    await assertFails('src/mcp/connection/tasks/virtual.ts', use("import { x } from '../../../../bench/extension-hooks';"), 'no-restricted-imports');
+    await assertFails('webview/virtual.ts', use("import { x } from '../bench/extension-hooks';"), 'no-restricted-imports');
+    await assertFails('src/extension-main.ts', use("import type { x } from './extension';"), 'no-restricted-imports');
+    await assertFails('src/api/virtual.ts', use("import type { x } from '../extension';"), 'no-restricted-imports');
+    await assertPasses('src/extension-main.ts', use("import type { x } from './stand-ins';"), 'no-restricted-imports');
+    await assertPasses('bench/virtual.ts', use("import { x } from '../src/extension-main';"), 'no-restricted-imports');
+  });
 
   // dist/extension.js is what VS Code times: its stand-ins only; the rest is required after the activate call.
   it('activation imports its stand-ins and vscode, and only types of the rest', async () => {
@@ -95,7 +118,7 @@ describe('lint holds the layers', function () {
     await assertPasses('src/gateway/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../gateway/server';"), 'no-restricted-imports');
     await assertPasses('src/acp/virtual.ts', use("import { x } from '../mcp/errors';"), 'no-restricted-imports');
-    await assertPasses('src/acp/virtual.ts', use("import { x } from '../gateway/permission-question';"), 'no-restricted-imports');
+    await assertPasses('src/acp/virtual.ts', use("import { x } from '../elicitation/permission-text';"), 'no-restricted-imports');
     await assertPasses('src/acp/virtual.ts', use("import { x } from '@agentclientprotocol/sdk';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../acp/agent-client';"), 'no-restricted-imports');
     await assertPasses('src/ahp/virtual.ts', use("import { x } from '../acp/permission';"), 'no-restricted-imports');
@@ -107,6 +130,13 @@ describe('lint holds the layers', function () {
     await assertPasses('src/mcp/virtual.ts', use("import { x } from '../elicitation/schema';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from '../src/elicitation/validation';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from 'ajv-formats/dist/formats';"), 'no-restricted-imports');
+    await assertPasses('src/shared/virtual.ts', use("import type { x } from '../elicitation/model';"), 'no-restricted-imports');
+    await assertPasses('src/api/virtual.ts', use("import type { CancellationToken } from 'vscode';"), 'no-restricted-imports');
+    await assertPasses('src/api/virtual.ts', use("import { x } from '../mcp/servers/manager';"), 'no-restricted-imports');
+    await assertPasses('src/shared/virtual.ts', use("import { x } from '../base/is-record';"), 'no-restricted-imports');
+    await assertPasses('src/shared/virtual.ts', use("import { x } from './protocol';"), 'no-restricted-imports');
+    await assertPasses('src/elicitation/virtual.ts', use("import { x } from '../base/once';"), 'no-restricted-imports');
+    await assertPasses('webview/virtual.ts', use("import { x } from '../src/base/is-record';"), 'no-restricted-imports');
   });
 });
 
@@ -123,6 +153,11 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     ['src/mcp/sign-in/virtual.ts', "import { x } from '../config/config';", 'sign-in and configuration are one level'],
     ['src/mcp/connection/virtual.ts', "import { x } from '../servers/manager';", 'a connection does not reach the manager'],
     ['src/mcp/virtual.ts', "import { x } from './connection/connection';", "the connection layer's ports do not reach a connection"],
+    ['src/mcp/connection/virtual.ts', "import { x } from './tasks/port';", "a connection enters MCP Tasks' room through its way in (tasks/tasks) alone"],
+    ['src/mcp/connection/tasks/virtual.ts', "import { x } from '../connection';", 'MCP Tasks do not reach the connection that uses them'],
+    ['src/mcp/connection/tasks/virtual.ts', "import { x } from '../calls';", "MCP Tasks do not reach the connection's calls, which use them"],
+    ['src/mcp/connection/tasks/virtual.ts', "import { x } from '../../servers/manager';", 'MCP Tasks do not reach the manager'],
+    ['src/mcp/connection/tasks/virtual.ts', "import * as x from 'vscode';", 'no vscode in MCP Tasks'],
     ['src/mcp/virtual.ts', "import { x } from './servers/upstream';", "the connection layer's ports do not reach the manager"],
     ['src/mcp/servers/virtual.ts', "import { x } from '../../acp/client';", 'nothing of src/acp in src/mcp'],
     ['src/gateway/virtual.ts', "import { x } from '../acp/client';", 'nothing of src/acp in src/gateway'],
@@ -149,8 +184,12 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from '../ports';"), 'no-restricted-imports');
     await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from '../config/config';"), 'no-restricted-imports');
     await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from './calls';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/virtual.ts', use("import { x } from './tasks/tasks';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/tasks/virtual.ts', use("import { x } from '../elicit-bridge';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/tasks/virtual.ts', use("import { x } from './bounds';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/connection/tasks/virtual.ts', use("import { x } from '../../ports';"), 'no-restricted-imports');
     await assertPasses('src/mcp/sign-in/virtual.ts', use("import { x } from '../sdk/sdk-loader';"), 'no-restricted-imports');
-    await assertPasses('src/mcp/config/virtual.ts', use("import { x } from '../../elicitation/is-record';"), 'no-restricted-imports');
+    await assertPasses('src/mcp/config/virtual.ts', use("import { x } from '../../base/is-record';"), 'no-restricted-imports');
     await assertPasses('src/mcp/virtual.ts', use("import { x } from './config/config';"), 'no-restricted-imports');
     await assertPasses('src/mcp/servers/virtual.ts', use("import { x } from '../connection/connection';"), 'no-restricted-imports');
     await assertPasses('src/acp/virtual.ts', use("import { x } from '../mcp/ports';"), 'no-restricted-imports');

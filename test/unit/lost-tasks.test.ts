@@ -3,7 +3,7 @@
  * tasks are noted as they come and go, and the next window names those it lost, once.
  */
 import { strict as assert } from 'node:assert';
-import { Listeners } from '../../src/mcp/listeners';
+import { Listeners } from '../../src/base/listeners';
 import type { TaskInfo } from '../../src/mcp/ports';
 import { LEGACY_TASKS_KEY, LegacyTaskNotes, lostTasksNotice } from '../../src/ui/servers/lost-tasks';
 import type { TaskMemory } from '../../src/ui/servers/task-references';

@@ -69,6 +69,16 @@ describe('questions from outside: ask, acp-proxy, /ask', () => {
       assert.equal(commandName(['/usr/bin/env', 'FOO=1', 'node', 'x.js']), 'node');
       assert.equal(commandName([]), undefined);
     });
+
+    it("is the shell typed into, not the file VS Code's shell integration has it read first", () => {
+      const scripts = '/root/.vscode-server/bin/abc/out/vs/workbench/contrib/terminal/common/scripts';
+      assert.equal(commandName(['/bin/bash', '--init-file', `${scripts}/shellIntegration-bash.sh`]), 'bash');
+      assert.equal(commandName(['/usr/bin/bash', '--login', '--init-file', `${scripts}/shellIntegration-bash.sh`]), 'bash');
+      assert.equal(commandName(['/usr/bin/fish', '--init-command', `source "${scripts}/shellIntegration.fish"`]), 'fish');
+      assert.equal(commandName(['bash', '--rcfile', '/etc/custom.rc', '-i']), 'bash');
+      assert.equal(commandName(['bash', '-O', 'extglob', 'deploy.sh']), 'deploy.sh');
+      assert.equal(commandName(['node', '-r', 'ts-node/register', 'scripts/release.ts']), 'release.ts');
+    });
   });
 
   describe('the window in the environment', () => {

@@ -3,8 +3,8 @@ import { strict as assert } from 'node:assert';
 import type { Tool } from '@modelcontextprotocol/client';
 import { sourceLabel } from '../../src/elicitation/request';
 import { asPlainTool } from '../../src/gateway/task-tools';
-import { TaskList } from '../../src/mcp/connection/tasks-list';
-import { clampPollInterval, clampTaskHints, receivedTtl, statusText, taskBounds } from '../../src/mcp/connection/tasks-bounds';
+import { TaskList } from '../../src/mcp/connection/tasks/list';
+import { clampPollInterval, clampTaskHints, receivedTtl, statusText, taskBounds } from '../../src/mcp/connection/tasks/bounds';
 
 describe('MCP Tasks: bounds on what a server controls', () => {
   it('poll hints are clamped to 250 ms .. 30 s; none (or nonsense) is 1 s', () => {

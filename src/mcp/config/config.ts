@@ -10,7 +10,7 @@
  * also holds a broken one.
  */
 import { type Node as JsonNode, findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { isRecord } from '../../elicitation/is-record';
+import { isRecord } from '../../base/is-record';
 
 export interface StdioServerConfig {
   readonly type: 'stdio';

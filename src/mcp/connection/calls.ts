@@ -13,8 +13,7 @@ import { runRounds } from './rounds';
 import type { Sdk } from '../sdk/sdk-loader';
 import type { ToolInfo } from '../tool-info';
 import type { Connected } from './transports';
-import { taskBounds } from './tasks-bounds';
-import type { TaskSupport } from './tasks-support';
+import { taskBounds, type TaskSupport } from './tasks/tasks';
 import { Watchdog } from './watchdog';
 
 /** setTimeout's largest delay; `Infinity` would fire at once. Our watchdog owns the real limit. */
@@ -45,7 +44,7 @@ export interface CallContext {
   readonly failure: (error: unknown, signal: AbortSignal | undefined) => Promise<Error>;
   /** Runs a request that may need a sign-in (or more scope) first: signed in, it runs again. */
   readonly authorized: <T>(signal: AbortSignal, operation: () => Promise<T>) => Promise<T>;
-  /** MCP Tasks on this connection (tasks-support.ts). */
+  /** MCP Tasks on this connection (tasks/tasks.ts). */
   readonly tasks?: TaskSupport;
 }
 

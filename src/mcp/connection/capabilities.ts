@@ -19,7 +19,7 @@
  * MCP Tasks, both generations at once (the era is not known before the handshake):
  * - 2025-11-25 `tasks`: we take task-backed questions (`requests.elicitation.create`,
  *   and `requests.sampling.createMessage` exactly when sampling is declared), and serve
- *   `tasks/list` and `tasks/cancel` for them (tasks-receiver.ts). Servers offer tools
+ *   `tasks/list` and `tasks/cancel` for them (tasks/receiver.ts). Servers offer tools
  *   that need them (the reference server's two "-async" tools) only to such a client.
  * - 2026-07-28 `extensions["io.modelcontextprotocol/tasks"]`: a server may answer any
  *   tools/call with a task handle; it also travels with each request's capabilities.

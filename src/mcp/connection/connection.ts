@@ -8,11 +8,9 @@
  * jobs it coordinates live beside it: `transports` (reaching the server), `wire-tap`
  * (traffic, raw results), `process-watch` (stderr, exit), `rounds` (input-required and
  * -32042), `elicit-bridge` and `server-requests` (questions to the person),
- * `capabilities`, `redaction`, and MCP Tasks: `tasks-support` (what a connection does with
- * tasks, on @modelcontextprotocol/ext-tasks), `tasks-port` (the library's view of our client),
- * `tasks-runner` (a task-backed call to its end), `tasks-questions` (a task's questions),
- * `tasks-receiver` (task-backed questions sent to us), `tasks-list` (the live tasks the views
- * show) and `tasks-bounds` (what a server controls, clamped).
+ * `capabilities`, `redaction`, `reconnect` (when to try again), `watchdog` (a quiet call's
+ * timeout), `calls` (each call), and MCP Tasks in a room of their own, `tasks/`, which the
+ * connection and its calls enter through `tasks/tasks`.
  *
  * Every start and every stop begins a new generation: whatever an older one was awaiting
  * (a handshake, a tool list, a dead process's exit, a reconnection timer) finds the
@@ -21,7 +19,7 @@
  *
  * About 510 lines, past the usual 400: the state machine (start, stop, close, loss,
  * reconnection) and its generation checks are one job, and read best in one place; each
- * call lives in `calls`, each task in `tasks-*`.
+ * call lives in `calls`, each task in `tasks/`.
  */
 import type {
   CallToolResult,
@@ -42,7 +40,6 @@ import { ElicitBridge, sourceOf } from './elicit-bridge';
 import {
   abortMessage,
   CallError,
-  errorMessage,
   describeLoss,
   isConnectionClosed,
   networkCodeOf,
@@ -51,7 +48,8 @@ import {
   RpcError,
   rpcCodeOf,
 } from '../errors';
-import { Listeners } from '../listeners';
+import { errorMessage } from '../../base/error-message';
+import { Listeners } from '../../base/listeners';
 import type { CallOptions, ConnectionDeps, ListKind, ServerLog } from '../ports';
 import { type CrashInfo, describeCrash } from './process-watch';
 import { ReconnectTimer } from './reconnect';
@@ -59,18 +57,9 @@ import { Redactor } from './redaction';
 import { loadSdk, type Sdk } from '../sdk/sdk-loader';
 import { ServerRequests } from './server-requests';
 import { type ServerSignIn, withSignIn } from '../sign-in/sign-in';
-import { taskBounds } from './tasks-bounds';
-import { TaskList } from './tasks-list';
-import { TaskSupport } from './tasks-support';
+import { TaskList, taskBounds, TaskSupport } from './tasks/tasks';
 import { toToolInfo, type ToolInfo } from '../tool-info';
 import { connect, type Connected, isHttp, StdioStartError, type TransportKind } from './transports';
-
-// What this module exported before its jobs moved out: importers (the UI, the runner, the gateway) keep their imports.
-export type { CrashInfo } from './process-watch';
-export type { CallOptions, CallProgress, ConnectionDeps, ConnectionSettings, Root, ServerLog, UrlFlow } from '../ports';
-export type { ToolInfo } from '../tool-info';
-export { CallError } from '../errors';
-export { reconnectDelay } from './reconnect';
 
 /** How long a closed stdio server's exit (and its last stderr lines) is awaited before the person is told. */
 const EXIT_WAIT_MS = 1000;

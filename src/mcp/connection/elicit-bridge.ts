@@ -13,8 +13,8 @@ import { abortMessage, CallError, describeServerAbort, RpcCode, RpcError } from 
 import type { CallProgress, Caller, ConnectionSettings, Sampler, ServerLog, UrlFlow } from '../ports';
 import type { ToolInfo } from '../tool-info';
 import type { Watchdog } from './watchdog';
-import { isRecord } from '../../elicitation/is-record';
-import { endedByThePerson, isEndedByThePerson } from '../../elicitation/ended-by-person';
+import { isRecord } from '../../base/is-record';
+import { endedByThePerson, isEndedByThePerson } from '../../base/ended-by-person';
 
 /** The one protocol version without elicitation modes: form only. */
 const FORM_ONLY_PROTOCOL = '2025-06-18';

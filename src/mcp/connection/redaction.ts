@@ -5,7 +5,7 @@
  * the trace (field names stay, values go).
  */
 import type { ServerLog } from '../ports';
-import { isRecord } from '../../elicitation/is-record';
+import { isRecord } from '../../base/is-record';
 
 /** Shorter values are not hidden: replacing every "ab" in every message would hide the message, not a secret. */
 const SHORTEST_SECRET = 4;

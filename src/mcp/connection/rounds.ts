@@ -8,7 +8,8 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/client';
 import { draftAsSchema, type InputRequired, recognizeInputRequired, retryParams } from '../../elicitation/input-required';
 import type { ElicitResult } from '../../elicitation/model';
-import { abortMessage, CallError, errorMessage, requiredLinksOf, RpcCode, rpcCodeOf } from '../errors';
+import { abortMessage, CallError, requiredLinksOf, RpcCode, rpcCodeOf } from '../errors';
+import { errorMessage } from '../../base/error-message';
 import type { CallProgress, Root, Sampler } from '../ports';
 
 export interface RoundsPort {

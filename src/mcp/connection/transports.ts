@@ -6,7 +6,8 @@
  */
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig, ServerDefinition, StdioServerConfig } from '../config/config';
-import { answersLikeLegacySse, describeHttpFailure, errorMessage } from '../errors';
+import { answersLikeLegacySse, describeHttpFailure } from '../errors';
+import { errorMessage } from '../../base/error-message';
 import type { ServerLog } from '../ports';
 import { ProcessWatch } from './process-watch';
 import type { Sdk } from '../sdk/sdk-loader';

@@ -3,7 +3,7 @@
  * question the call is waiting on, the clock stops, so a half-filled form is never lost
  * to a request timeout. Progress from the server starts the clock again from zero.
  */
-import { once } from '../../elicitation/once';
+import { once } from '../../base/once';
 
 export class Watchdog {
   private readonly controller = new AbortController();

@@ -2,7 +2,7 @@
  * The room `src/mcp/servers/`: every configured server at once: this file (the manager) and
  * `upstream` (one server as the gateway's port, made over any source of a connection, so it
  * does not know the manager). The top of `src/mcp` holds what every room shares: `ports`
- * (what hosts implement), `errors`, `listeners`, `tool-info`, `tool-args`, `result-format`,
+ * (what hosts implement), `errors`, `tool-info`, `tool-args`, `result-format`, `tool-consent`,
  * `create-broker`.
  *
  * All configured servers: definitions from every `mcp.json` and the user setting, one
@@ -14,7 +14,8 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ConfigProblem, ConfigSource, InputDefinition, ParsedConfig, ServerDefinition } from '../config/config';
 import { ServerConnection } from '../connection/connection';
 import { CallError } from '../errors';
-import { Listeners } from '../listeners';
+import { errorMessage } from '../../base/error-message';
+import { Listeners } from '../../base/listeners';
 import type { CallOptions, ConnectionDeps, ListKind, ServerLog } from '../ports';
 import { mayStart } from '../config/trust';
 import { type Upstream, upstreamOver } from './upstream';
@@ -178,7 +179,7 @@ export class ServerManager {
       resolved = await this.resolve(entry);
     } catch (error) {
       if (this.epochOf(entry) !== epoch) throw stopped();
-      entry.failure = error instanceof Error ? error.message : String(error);
+      entry.failure = errorMessage(error);
       this.deps.logFor(entry.definition.name).error(entry.failure);
       this.onDidChange.fire();
       throw new CallError(entry.failure);
@@ -308,7 +309,7 @@ export class ServerManager {
     try {
       text = await this.deps.readFile(config.envFile);
     } catch (error) {
-      throw new VariableError(`cannot read envFile ${config.envFile}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new VariableError(`cannot read envFile ${config.envFile}: ${errorMessage(error)}`);
     }
     const { envFile: _envFile, ...rest } = config;
     return { definition: { ...definition, config: { ...rest, env: { ...parseEnvFile(text), ...config.env } } }, secrets };

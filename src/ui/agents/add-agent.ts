@@ -10,6 +10,7 @@ import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { AGENTS_SETTING } from './agents-host';
 import { splitCommandLine } from './command-line';
 import { KNOWN_AGENTS } from './known-agents';
+import { errorMessage } from '../../base/error-message';
 
 const NAME = /^[\w][\w .-]{0,63}$/;
 
@@ -36,7 +37,7 @@ export async function addAgent(quickInput: OwnQuickInput, existing: (name: strin
         try {
           return splitCommandLine(value).length === 0 ? 'Type the command.' : undefined;
         } catch (error) {
-          return error instanceof Error ? error.message : String(error);
+          return errorMessage(error);
         }
       },
     });

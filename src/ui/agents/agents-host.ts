@@ -1,4 +1,11 @@
 /**
+ * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
+ * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
+ * `known-agents` (the agents it offers) and `command-line` (a typed command line, split),
+ * `session-panel` (one session's panel) with `session-page` (its HTML and policy) and
+ * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
+ * open editors). The page itself is `webview/session/`.
+ *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
  * command starts only in a trusted workspace (as its servers do); an agent's questions and
@@ -12,11 +19,14 @@ import type { AgentSession } from '../../acp/agent-session';
 import type { AgentHost } from '../../acp/ports';
 import type { Broker } from '../../elicitation/broker';
 import type { InputStore } from '../../elicitation/store';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import { showInfo, showWarning } from '../notify';
-import { type ConfiguredAgent, readAgents, startMode } from './agent-definitions';
+import { startInAskingMode } from '../settings';
+import { isRecord } from '../../base/is-record';
+import { agentsInSettingsText, type ConfiguredAgent, readAgents, SETTINGS_FILE_LIMIT, startMode } from './agent-definitions';
 import { editorFiles } from './editor-files';
 import { SessionPanel } from './session-panel';
+import { errorMessage } from '../../base/error-message';
 
 export const AGENTS_SETTING = 'elicitationHost.agents';
 
@@ -54,6 +64,7 @@ export class AgentsHost implements vscode.Disposable {
 
   constructor(private readonly deps: AgentsHostDeps) {
     this.read();
+    void this.readUntrusted();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(AGENTS_SETTING)) {
@@ -61,17 +72,68 @@ export class AgentsHost implements vscode.Disposable {
           this.onDidChange.fire();
         }
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.onDidChange.fire()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.untrustedValue = undefined;
+        this.read();
+        this.onDidChange.fire();
+      }),
     );
+    // Until trust, VS Code tells no change of a restricted setting: the files are watched instead.
+    if (!vscode.workspace.isTrusted) {
+      for (const uri of this.settingsFiles().map((f) => f.uri)) {
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop()!));
+        const again = (): void => void this.readUntrusted();
+        this.disposables.push(watcher, watcher.onDidChange(again), watcher.onDidCreate(again), watcher.onDidDelete(again));
+      }
+    }
   }
+
+  /** The workspace's `elicitationHost.agents` as its settings files hold it, read as data while the workspace is untrusted. */
+  private untrustedValue: unknown;
 
   private read(): void {
     const inspected = vscode.workspace.getConfiguration().inspect<unknown>(AGENTS_SETTING);
-    // A folder's settings count as the workspace's: both are the repository's choice.
-    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    // A folder's settings count as the workspace's: both are the repository's choice. Until
+    // trust VS Code hides a restricted setting's workspace value: the files' own is shown, waiting.
+    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? (vscode.workspace.isTrusted ? undefined : this.untrustedValue);
     const { agents, problems } = readAgents(inspected?.globalValue, workspace);
     for (const problem of problems) this.deps.log.warn(problem);
     this.configured = agents;
+  }
+
+  /** The settings files of the workspace: its `.code-workspace` file's `settings`, then each folder's `.vscode/settings.json`. */
+  private settingsFiles(): { readonly uri: vscode.Uri; readonly file: 'workspace' | 'folder' }[] {
+    const workspaceFile = vscode.workspace.workspaceFile;
+    return [
+      ...(workspaceFile && workspaceFile.scheme !== 'untitled' ? [{ uri: workspaceFile, file: 'workspace' as const }] : []),
+      ...(vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json'), file: 'folder' as const })),
+    ];
+  }
+
+  /** Reads the workspace's agents out of its settings files, as data, while it is untrusted (a later file's agent wins, as a folder's setting does). */
+  private async readUntrusted(): Promise<void> {
+    if (vscode.workspace.isTrusted) return;
+    let merged: Record<string, unknown> | undefined;
+    for (const { uri, file } of this.settingsFiles()) {
+      let text: string;
+      try {
+        const stat = await vscode.workspace.fs.stat(uri);
+        if (stat.size > SETTINGS_FILE_LIMIT) {
+          this.deps.log.warn(`${uri.fsPath}: over ${SETTINGS_FILE_LIMIT.toLocaleString('en-US')} bytes, not read for its agents.`);
+          continue;
+        }
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        continue; // No such file: nothing defined there.
+      }
+      const value = agentsInSettingsText(text, file);
+      if (isRecord(value)) merged = { ...merged, ...value };
+      else if (value !== undefined) this.deps.log.warn(`${AGENTS_SETTING} in ${uri.fsPath} must be an object of agents by name.`);
+    }
+    if (vscode.workspace.isTrusted) return;
+    this.untrustedValue = merged;
+    this.read();
+    this.onDidChange.fire();
   }
 
   get agents(): readonly AgentEntry[] {
@@ -145,7 +207,7 @@ export class AgentsHost implements vscode.Disposable {
       });
       return client;
     } catch (error) {
-      entry.exited = error instanceof Error ? error.message : String(error);
+      entry.exited = errorMessage(error);
       throw error;
     } finally {
       entry.starting = undefined;
@@ -180,13 +242,13 @@ export class AgentsHost implements vscode.Disposable {
   private async applyStartMode(agent: ConfiguredAgent, session: AgentSession): Promise<void> {
     const modes = session.modes;
     if (!modes) return;
-    const askFirst = vscode.workspace.getConfiguration('elicitationHost').get<boolean>('agents.startInAskingMode', true);
+    const askFirst = startInAskingMode();
     const target = startMode(agent.mode, askFirst, modes.available, modes.current.id);
     if (target === undefined) return;
     try {
       await session.setMode(target);
     } catch (error) {
-      void showInfo(`${agent.definition.name}: could not start in mode "${target}": ${error instanceof Error ? error.message : String(error)}`);
+      void showInfo(`${agent.definition.name}: could not start in mode "${target}": ${errorMessage(error)}`);
     }
   }
 

@@ -1,49 +1,79 @@
 /**
- * An agent's `fs/read_text_file` and `fs/write_text_file` in VS Code. Reading: the text of an
- * open editor wins over the disk (the person's unsaved work is what they see, and what the
- * agent should see). Writing: one workspace edit of the whole text (a new file is created by
- * the same edit), so Undo takes it back; the file is shown beside the person's work without
- * taking focus, and saved, since the agent's next command reads the disk. The access rules
- * (inside the session's directories, never while untrusted) ran before either is called.
+ * An agent's `fs/read_text_file` and `fs/write_text_file` in VS Code. The rules (a trusted
+ * workspace, inside the session's directories) ran before either is called; the disk is
+ * read and written through folder-files.ts, which follows no link made after that check.
+ * VS Code's own reads and saves go by name and would follow one, so they do not touch the
+ * agent's files.
+ *
+ * Reading: an editor's unsaved text wins over the disk (the person's work in progress is
+ * what they see, and what the agent should see); otherwise the disk.
+ * Writing: the disk, then the file is shown beside the person's work without taking focus.
+ * An editor on the file takes the new text from the disk as VS Code takes any change made
+ * outside it, as an edit that Undo takes back; for that, an existing file is opened before
+ * it is written. A file with unsaved changes is not written: those are the person's, and
+ * saving over them would both lose them and write by name.
  */
+import { resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { FileAccessError, type FileTarget, untrustedRefusal } from '../../acp/file-access';
+import { readInside, writeInside } from '../../acp/folder-files';
 import type { AgentFiles } from '../../acp/ports';
 
-function openDocument(path: string): vscode.TextDocument | undefined {
-  const uri = vscode.Uri.file(path).toString();
-  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+/** How long a write waits for an open editor to show the new text (VS Code reloads it when its file watcher reports the change). */
+const SHOWN_WITHIN_MS = 3000;
+
+/** The file's open document: by the path asked, or by its real path (a link inside the folder opened as what it leads to). */
+function openDocument(target: FileTarget): vscode.TextDocument | undefined {
+  const uris = new Set([vscode.Uri.file(resolve(target.asked)).toString(), vscode.Uri.file(target.real).toString()]);
+  return vscode.workspace.textDocuments.find((d) => uris.has(d.uri.toString()));
+}
+
+/** The client checked trust already; checked here too, since this is where files are touched. */
+function refuseUntrusted(target: FileTarget): void {
+  if (!vscode.workspace.isTrusted) {
+    throw untrustedRefusal(target.what, target.asked);
+  }
+}
+
+/** Resolves once `document` holds `text`, or after SHOWN_WITHIN_MS: the write is done either way. */
+function shown(document: vscode.TextDocument, text: string): Promise<void> {
+  const holds = (): boolean => document.getText() === text || document.getText() === text.replace(/\r?\n/g, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+  if (holds()) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(finish, SHOWN_WITHIN_MS);
+    const listener = vscode.workspace.onDidChangeTextDocument((e) => e.document === document && holds() && finish());
+    function finish(): void {
+      clearTimeout(timer);
+      listener.dispose();
+      done();
+    }
+  });
 }
 
 export const editorFiles: AgentFiles = {
-  async read(path) {
-    const open = openDocument(path);
-    if (open) return open.getText();
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
+  async read(target) {
+    refuseUntrusted(target);
+    const open = openDocument(target);
+    if (open?.isDirty) return open.getText();
+    return readInside(target);
   },
 
-  async write(path, content) {
-    const uri = vscode.Uri.file(path);
-    const edit = new vscode.WorkspaceEdit();
-    let document = openDocument(path);
-    if (!document) {
-      let exists = true;
-      try {
-        await vscode.workspace.fs.stat(uri);
-      } catch {
-        exists = false;
-      }
-      if (!exists) edit.createFile(uri, { ignoreIfExists: true });
-      else document = await vscode.workspace.openTextDocument(uri);
+  async write(target, content) {
+    refuseUntrusted(target);
+    let document = openDocument(target);
+    if (document?.isDirty) {
+      throw new FileAccessError(`Refused to write ${target.asked}: it has unsaved changes in an editor; the person saves or reverts them first`);
     }
-    if (document) {
-      const whole = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
-      edit.replace(uri, whole, content);
-    } else {
-      edit.insert(uri, new vscode.Position(0, 0), content);
+    if (!document && target.missing.length === 0) {
+      // Opened before the write so that its editor has the old text to go back to; a file VS Code cannot show as text is written all the same.
+      document = await vscode.workspace.openTextDocument(vscode.Uri.file(target.real)).then(
+        (d) => d,
+        () => undefined,
+      );
     }
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code did not apply the edit to ${path}`);
-    const written = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(written, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
-    if (!(await written.save())) throw new Error(`VS Code did not save ${path}`);
+    await writeInside(target, content);
+    document ??= await vscode.workspace.openTextDocument(vscode.Uri.file(target.real));
+    await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+    await shown(document, content);
   },
 };

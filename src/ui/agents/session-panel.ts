@@ -15,13 +15,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../acp/agent-session';
+import { checkFileAccess, FileAccessError, type FileTarget } from '../../acp/file-access';
 import type { SessionEvent } from '../../acp/session-events';
 import type { InputStore } from '../../elicitation/store';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import { parseSessionPageMessage, type SessionHeader, type SessionHostMessage, type SessionOption } from '../../shared/session-protocol';
 import { reportFailure } from '../notify';
 import { sessionPageHtml } from './session-page';
 import { Transcript } from './transcript';
+import { errorMessage } from '../../base/error-message';
 
 /** Said in the header when the current mode is one where the agent acts without asking. */
 const NON_ASKING_MODES = /^(auto|bypass ?permissions|bypasspermissions|yolo|full ?access)$/i;
@@ -101,7 +103,7 @@ export class SessionPanel implements vscode.Disposable {
     try {
       await turn;
     } catch (error) {
-      this.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${error instanceof Error ? error.message : String(error)}`, 'error') });
+      this.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${errorMessage(error)}`, 'error') });
     } finally {
       this.postHeader();
     }
@@ -163,11 +165,20 @@ export class SessionPanel implements vscode.Disposable {
     }
   }
 
-  /** A file the agent named: opened only when it is inside the session's directories. */
+  /**
+   * A file the agent named: opened only by the rule of the agent's own reads (file-access.ts:
+   * `..` and links resolved, inside the session's directories), and opened as the real file it leads to.
+   */
   private async openFile(path: string, line?: number): Promise<void> {
-    const inside = this.session.directories.some((dir) => path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`));
-    if (!inside) throw new Error(`${path} is outside the session's folders: not opened`);
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    let target: FileTarget;
+    try {
+      target = await checkFileAccess(path, this.session.directories, 'read');
+    } catch (error) {
+      // The same words the agent gets: the buttons open what the agent may read, no more.
+      if (error instanceof FileAccessError) throw new Error(`${path} was not opened: ${error.why}`, { cause: error });
+      throw error;
+    }
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(target.real));
     const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(document, { preview: true, selection: new vscode.Range(position, position) });
   }

@@ -2,7 +2,8 @@
  * The room `src/ui/gateway/`: agents reaching our servers: this file (the gateway, run in
  * VS Code), `gateway-loader` and `gateway-bundle` (the gateway's lazily loaded bundle),
  * `gateway-token` (its secret), `agent-provider` and `serve-choices` (VS Code's own agent),
- * and `connect-agent` (Connect an Agent…).
+ * `connect-agent` (Connect an Agent…) and `cli-on-path` (`elicitation-host` on terminals'
+ * PATH, so what runs there reaches the gateway).
  *
  * Runs the gateway inside VS Code: on a port kept per workspace, checked against the
  * workspace's token, with integrated terminals told where it is and how to authenticate

@@ -11,6 +11,7 @@
  */
 import * as vscode from 'vscode';
 import { originOf, withTrustedOrigin } from './trusted-domains';
+import { errorMessage } from '../../base/error-message';
 
 const TRUSTED_DOMAINS = vscode.Uri.parse('trustedDomains:/Trusted Domains');
 
@@ -43,7 +44,7 @@ async function openLent(url: string, log: vscode.LogOutputChannel): Promise<bool
     } catch (error) {
       // Not this VS Code's document (or none): its own question stays.
       lent = undefined;
-      log.info(`VS Code's trusted sites could not be read (${error instanceof Error ? error.message : String(error)}); it may ask about ${origin} once more.`);
+      log.info(`VS Code's trusted sites could not be read (${errorMessage(error)}); it may ask about ${origin} once more.`);
     }
   }
   try {
@@ -52,7 +53,7 @@ async function openLent(url: string, log: vscode.LogOutputChannel): Promise<bool
     if (lent !== undefined && before) {
       // Put back exactly as it was: the site is trusted for the open the person agreed to, no longer.
       await vscode.workspace.fs.writeFile(TRUSTED_DOMAINS, before).then(undefined, (error: unknown) => {
-        log.error(`Could not take ${origin} off VS Code's trusted sites again: ${error instanceof Error ? error.message : String(error)}. Remove it with the command "Manage Trusted Domains".`);
+        log.error(`Could not take ${origin} off VS Code's trusted sites again: ${errorMessage(error)}. Remove it with the command "Manage Trusted Domains".`);
       });
     }
   }

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { RequestSource } from '../../elicitation/request';
 import { checkUrl } from '../../elicitation/url-check';
-import type { UrlFlow } from '../../mcp/connection/connection';
+import type { UrlFlow } from '../../mcp/ports';
 import { showInfo } from '../notify';
 import { sourceLabel } from '../text';
 

@@ -13,10 +13,11 @@ import type { InputRequest, UrlInputRequest } from '../../elicitation/request';
 import type { InputStore } from '../../elicitation/store';
 import { toAnswerValue } from '../../elicitation/validation';
 import { checkUrl } from '../../elicitation/url-check';
-import { isEndedByThePerson } from '../../elicitation/ended-by-person';
+import { isEndedByThePerson } from '../../base/ended-by-person';
 import { dialogChoices, mayUseModal } from './dialog-choices';
 import { MutedServers } from './mutes';
-import { type Dialog, errorText, showDialog, showError, showInfo } from '../notify';
+import { type Dialog, showDialog, showError, showInfo } from '../notify';
+import { errorMessage } from '../../base/error-message';
 import { PromptQueue, type ShowResult } from '../quick-input/prompt-queue';
 import { Deferral, type PromptFrame, type StepResult } from '../quick-input/quick-input-frame';
 import { askConfirm, askQuestion } from './quick-prompts';
@@ -100,7 +101,7 @@ export class NativePrompter {
             const outcome = await this.show(job);
             return outcome === 'deferred' || outcome === 'aborted' ? { kind: outcome } : { kind: 'done', value: outcome };
           } catch (error) {
-            void showError(`Could not show the question: ${errorText(error)}`);
+            void showError(`Could not show the question: ${errorMessage(error)}`);
             return { kind: 'done', value: { action: 'cancel' } };
           }
         },

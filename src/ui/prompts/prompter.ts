@@ -4,8 +4,9 @@
  * dialogs), `quick-prompts` (a pick or an input box), `step-by-step` (a form one question at
  * a time), `dialog-choices` (which questions may be modal, and as which buttons), `held-questions`
  * (a background task's question waits until the person opens it), `mutes` ("Decline and stop
- * asking") and `refusals` (a question that could not be shown). Links are `src/ui/links/`,
- * the form panel `src/ui/form/`.
+ * asking"), `refusals` (a question that could not be shown), `whole-input` (Show Whole
+ * Command: the whole of what a dialog shows in part) and `extension-consent` (the dialogs an
+ * extension's tool calls need). Links are `src/ui/links/`, the form panel `src/ui/form/`.
  *
  * The VS Code Prompter: each question goes to the surface that fits it (the form panel
  * for forms; the quick input's queue for everything else, links included), and any

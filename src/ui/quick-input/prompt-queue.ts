@@ -4,7 +4,7 @@
  * without a word; any waiting question can be brought forward, and the one on screen then
  * steps aside and waits again right behind it.
  */
-import { once } from '../../elicitation/once';
+import { once } from '../../base/once';
 
 export type ShowResult<T> = { readonly kind: 'done'; readonly value: T } | { readonly kind: 'deferred' } | { readonly kind: 'aborted' };
 

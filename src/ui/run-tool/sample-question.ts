@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Broker } from '../../elicitation/broker';
 import { askSample, sampleSummary } from '../../elicitation/sample-questions';
 import { showInfo } from '../notify';
-import { isRecord } from '../../elicitation/is-record';
+import { isRecord } from '../../base/is-record';
 
 export const TRY_SAMPLE_COMMAND = 'elicitationHost.trySample';
 /**

@@ -12,14 +12,15 @@
 import * as vscode from 'vscode';
 import type { Broker } from '../../elicitation/broker';
 import { InvalidSchemaError } from '../../elicitation/schema';
-import type { ToolInfo } from '../../mcp/connection/connection';
+import type { ToolInfo } from '../../mcp/tool-info';
 import type { ServerManager } from '../../mcp/servers/manager';
 import { formatToolResult } from '../../mcp/result-format';
 import { argumentSkeleton } from '../../mcp/tool-args';
 import type { ResultSink } from '../../elicitation/history';
-import { endedByThePerson } from '../../elicitation/ended-by-person';
+import { endedByThePerson } from '../../base/ended-by-person';
 import { CallProgressView } from './call-progress';
-import { errorText, showError, showInfo } from '../notify';
+import { showError, showInfo } from '../notify';
+import { errorMessage } from '../../base/error-message';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { iconSafe } from '../text';
 import type { TaskInfo, Timings } from '../../mcp/ports';
@@ -87,7 +88,7 @@ export class ToolRunner {
         offerSignIn(entry.id, `${entry.definition.name} needs you to sign in before its tools can run.`);
         return;
       }
-      void showError(`${entry.definition.name} did not start: ${errorText(error)}`, 'Show Output').then((choice) => {
+      void showError(`${entry.definition.name} did not start: ${errorMessage(error)}`, 'Show Output').then((choice) => {
         if (choice) void vscode.commands.executeCommand('elicitationHost.showServerOutput', entry.id);
       });
       return;
@@ -163,7 +164,7 @@ export class ToolRunner {
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
         void showError('The arguments must be a JSON object.');
       } catch (error) {
-        void showError(`The arguments are not valid JSON: ${errorText(error)}`);
+        void showError(`The arguments are not valid JSON: ${errorMessage(error)}`);
       }
     }
   }
@@ -195,7 +196,7 @@ export class ToolRunner {
       // Cancelled from the Servers view: what the person asked for, not a failure.
       else if (task && this.cancelledTasks.has(`${task.server}\u0000${task.taskId}`)) void showInfo(`${name} on ${server} stopped: you cancelled its task.`);
       else if (this.manager.find(id)?.connection?.signIn?.required) offerSignIn(id, `${name} on ${server} failed: ${server} needs you to sign in again.`);
-      else void showError(`${name} on ${server} failed: ${errorText(error)}`);
+      else void showError(`${name} on ${server} failed: ${errorMessage(error)}`);
     } finally {
       if (task) this.cancelledTasks.delete(`${task.server}\u0000${task.taskId}`);
     }

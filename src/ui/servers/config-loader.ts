@@ -1,6 +1,8 @@
 /**
  * The room `src/ui/servers/`: the configured servers' life in the window: this file (their
- * configuration, read and watched) and `logs` (one output channel per server).
+ * configuration, read and watched), `logs` (one output channel per server), `live-tasks`
+ * (every server's running MCP tasks, for the views), `task-references` (2026-07-28 tasks kept
+ * across a reload) and `lost-tasks` (the 2025-era tasks a reload lost, named once after it).
  *
  * Feeds the server manager: every workspace folder's `.vscode/mcp.json` and the user
  * setting, reloaded when they change. File problems become diagnostics on the file.
@@ -9,6 +11,7 @@ import * as vscode from 'vscode';
 import { type ConfigSource, parseMcpJson, type ParsedConfig, parseSettingsServers } from '../../mcp/config/config';
 import type { LoadedSource, ServerManager } from '../../mcp/servers/manager';
 import { affects, userServers } from '../settings';
+import { errorMessage } from '../../base/error-message';
 
 const EMPTY: ParsedConfig = { servers: [], inputs: [], problems: [] };
 
@@ -109,7 +112,7 @@ export class ConfigLoader implements vscode.Disposable {
     try {
       await this.manager.update(loaded, onKnown);
     } catch (error) {
-      this.log.error(`could not apply the server configuration: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(`could not apply the server configuration: ${errorMessage(error)}`);
     }
   }
 

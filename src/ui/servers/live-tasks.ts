@@ -6,7 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import type { ServerConnection } from '../../mcp/connection/connection';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import type { SettledTask, TaskInfo } from '../../mcp/ports';
 import type { ServerManager } from '../../mcp/servers/manager';
 

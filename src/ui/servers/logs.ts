@@ -1,6 +1,6 @@
 /** One log output channel per server: its stderr, our notes, and at trace level the JSON-RPC traffic. */
 import * as vscode from 'vscode';
-import type { ServerLog } from '../../mcp/connection/connection';
+import type { ServerLog } from '../../mcp/ports';
 
 export class ServerLogs implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();

@@ -7,7 +7,7 @@
  * next window names those it lost, once. A 2026-07-28 task is kept and followed again
  * (task-references.ts) and is not noted. Without `vscode`.
  */
-import type { Listeners } from '../../mcp/listeners';
+import type { Listeners } from '../../base/listeners';
 import type { TaskInfo } from '../../mcp/ports';
 import type { TaskMemory } from './task-references';
 

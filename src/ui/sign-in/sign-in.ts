@@ -22,6 +22,7 @@ import { showDialog } from '../notify';
 import { clientMetadataUrl } from '../settings';
 import { linkFacts, linkSite } from '../links/url-prompt';
 import { oneLine } from '../text';
+import { errorMessage } from '../../base/error-message';
 
 const CALLBACK_PATH = '/oauth-callback';
 const INDEX_KEY = 'elicitationHost.signIns';
@@ -122,7 +123,7 @@ export class SignIns implements vscode.UriHandler, vscode.Disposable {
       return await start();
     } catch (error) {
       // An authorization server that registers no redirect to VS Code: once more, back to a loopback address.
-      if (this.viaLoopback.has(serverName) || !/invalid_redirect_uri/.test(error instanceof Error ? error.message : String(error))) throw error;
+      if (this.viaLoopback.has(serverName) || !/invalid_redirect_uri/.test(errorMessage(error))) throw error;
       this.loopback ??= await loopbackRedirect((url) => this.deliver(url.search.slice(1)));
       this.viaLoopback.add(serverName);
       this.log.info(`${serverName}'s authorization server takes no redirect to VS Code: signing in through ${this.loopback.redirectUrl} instead`);

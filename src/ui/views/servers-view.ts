@@ -2,8 +2,10 @@
  * The room `src/ui/views/`: the Agent Inputs container's views, which show every other room's
  * state: this file (Servers), `server-commands` (its per-server commands), `task-items` and
  * `task-text` (the running MCP tasks under their server, with Cancel), `pending`
- * (Pending Inputs and the status bar) and `history-view` (History); they refresh a moment
- * after the prompt (`src/ui/after-prompts.ts`).
+ * (Pending Inputs and the status bar), `pending-badge` (their count on the activity bar) and
+ * `attention` (when that count stands out), `agents-view` (Agents: the ACP agents and their
+ * sessions) and `history-view` (History); they refresh a moment after the prompt
+ * (`src/ui/after-prompts.ts`).
  *
  * The Servers tree: each configured server with its state (and whether the person muted
  * its questions), its running tasks and its tools under it, and the configuration files
@@ -12,7 +14,8 @@
  * invisible characters.
  */
 import * as vscode from 'vscode';
-import type { ServerConnection, ToolInfo } from '../../mcp/connection/connection';
+import type { ServerConnection } from '../../mcp/connection/connection';
+import type { ToolInfo } from '../../mcp/tool-info';
 import type { ServerEntry, ServerManager } from '../../mcp/servers/manager';
 import { ServeChoices } from '../gateway/serve-choices';
 import type { MutedServers } from '../prompts/mutes';

@@ -7,7 +7,8 @@
  */
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../mcp/connection/connection';
-import { errorText, showError, showInfo } from '../notify';
+import { showError, showInfo } from '../notify';
+import { errorMessage } from '../../base/error-message';
 import type { TaskInfo } from '../../mcp/ports';
 import type { ServerEntry } from '../../mcp/servers/manager';
 import type { LiveTasks } from '../servers/live-tasks';
@@ -66,7 +67,7 @@ export async function cancelTask(node: TaskNode | undefined, cancelled: (task: T
   try {
     await task.cancel();
   } catch (error) {
-    void showError(`Could not cancel the task of ${tool} on ${server}: ${errorText(error)}`);
+    void showError(`Could not cancel the task of ${tool} on ${server}: ${errorMessage(error)}`);
   }
 }
 

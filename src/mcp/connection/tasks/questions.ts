@@ -15,13 +15,13 @@
  */
 import type { ApplicationInputHandler, TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
 import type { TaskId } from '@modelcontextprotocol/ext-tasks/core';
-import type { ElicitResult } from '../../elicitation/model';
-import type { ElicitBridge, InFlightCall } from './elicit-bridge';
-import { errorMessage } from '../errors';
-import type { Root, ServerLog } from '../ports';
-import type { TasksLib } from '../sdk/sdk-loader';
-import { clampPollInterval } from './tasks-bounds';
-import type { TaskPort } from './tasks-port';
+import type { ElicitResult } from '../../../elicitation/model';
+import type { ElicitBridge, InFlightCall } from '../elicit-bridge';
+import { errorMessage } from '../../../base/error-message';
+import type { Root, ServerLog } from '../../ports';
+import type { TasksLib } from '../../sdk/sdk-loader';
+import { clampPollInterval } from './bounds';
+import type { TaskPort } from './port';
 
 /** What ext-tasks carries with each task of ours and gives back with its questions. */
 export interface TaskCall {

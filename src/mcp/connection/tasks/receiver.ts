@@ -20,13 +20,14 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import type { TaskReceiverBinding } from '@modelcontextprotocol/ext-tasks/receiver';
-import { isRecord } from '../../elicitation/is-record';
-import type { ElicitBridge, InFlightCall } from './elicit-bridge';
-import { errorMessage, RpcCode, RpcError, toRpcError } from '../errors';
-import type { ServerLog } from '../ports';
-import type { TasksLib } from '../sdk/sdk-loader';
-import type { ServerRequests } from './server-requests';
-import { POLL_DEFAULT_MS, RECEIVED_MAX_TASKS, receivedTtl } from './tasks-bounds';
+import { isRecord } from '../../../base/is-record';
+import type { ElicitBridge, InFlightCall } from '../elicit-bridge';
+import { RpcCode, RpcError, toRpcError } from '../../errors';
+import { errorMessage } from '../../../base/error-message';
+import type { ServerLog } from '../../ports';
+import type { TasksLib } from '../../sdk/sdk-loader';
+import type { ServerRequests } from '../server-requests';
+import { POLL_DEFAULT_MS, RECEIVED_MAX_TASKS, receivedTtl } from './bounds';
 
 type Handler = (request: unknown, context: unknown) => Promise<Record<string, unknown>>;
 

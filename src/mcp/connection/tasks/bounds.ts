@@ -4,8 +4,8 @@
  * task-backed question it sends us may live, and its status text (plain text, one line,
  * of limited length). Pure: the port, the runner, the receiver and the tests share it.
  */
-import { terminalSafe } from '../../elicitation/plain-text';
-import type { TaskSettings } from '../ports';
+import { terminalSafe } from '../../../elicitation/plain-text';
+import type { TaskSettings } from '../../ports';
 
 export const POLL_MIN_MS = 250;
 export const POLL_MAX_MS = 30_000;

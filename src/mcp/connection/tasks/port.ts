@@ -9,7 +9,7 @@
  * - sends every task request through our client, with the sign-in, and reads the result
  *   as the server sent it (the wire tap keeps it);
  * - frames 2026-07-28 requests with the tasks extension in their capabilities;
- * - clamps every poll hint the server gives (tasks-bounds.ts) before ext-tasks reads it;
+ * - clamps every poll hint the server gives (bounds.ts) before ext-tasks reads it;
  * - tells a JSON-RPC error (kept as such) from a failure to send (a `DispatchError`);
  * - is offered only the questions that name a task (`related-task`): the others stay ours.
  */
@@ -22,14 +22,15 @@ import type {
   SessionTaskCapabilities,
 } from '@modelcontextprotocol/ext-tasks/client';
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
-import { isRecord } from '../../elicitation/is-record';
-import { TASKS_EXTENSION, withCallCapabilities } from './capabilities';
-import { errorMessage, RpcError, rpcCodeOf } from '../errors';
-import type { Sdk, TasksLib } from '../sdk/sdk-loader';
-import { clampTaskHints } from './tasks-bounds';
-import type { Connected } from './transports';
+import { isRecord } from '../../../base/is-record';
+import { TASKS_EXTENSION, withCallCapabilities } from '../capabilities';
+import { RpcError, rpcCodeOf } from '../../errors';
+import { errorMessage } from '../../../base/error-message';
+import type { Sdk, TasksLib } from '../../sdk/sdk-loader';
+import { clampTaskHints } from './bounds';
+import type { Connected } from '../transports';
 
-/** setTimeout's largest delay: our own bounds (tasks-bounds.ts) limit how long a task is waited for. */
+/** setTimeout's largest delay: our own bounds (bounds.ts) limit how long a task is waited for. */
 const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 

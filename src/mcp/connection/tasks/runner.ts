@@ -2,7 +2,7 @@
  * Follows one task of ours to its end: a tool call the server answered with a task
  * (2025-11-25 `CreateTaskResult`, 2026-07-28 `resultType: "task"`), or a 2026 task
  * resumed from its kept reference after a reload. ext-tasks drives it (polling at the
- * clamped interval, status notifications, its questions through tasks-questions.ts, the
+ * clamped interval, status notifications, its questions through questions.ts, the
  * 2026 `tasks/update` bookkeeping, `tasks/cancel`); this adds what a host decides:
  *
  * - the task in the server's live list, with its status message as text and Cancel;
@@ -18,13 +18,14 @@
  *   `tasks/result` is kept open (the spec's "SHOULD preemptively call tasks/result").
  */
 import type { SerializedTaskReference, TaskEnabledSession, TaskView } from '@modelcontextprotocol/ext-tasks/client';
-import { abortMessage, CallError, errorMessage } from '../errors';
-import type { Caller, ServerLog, TaskInfo, TaskRecord, TaskReferences } from '../ports';
-import { clampPollInterval, type TaskBounds } from './tasks-bounds';
-import type { TaskList } from './tasks-list';
-import type { TaskPort } from './tasks-port';
-import type { TaskCall } from './tasks-questions';
-import type { InFlightCall } from './elicit-bridge';
+import { abortMessage, CallError } from '../../errors';
+import { errorMessage } from '../../../base/error-message';
+import type { Caller, ServerLog, TaskInfo, TaskRecord, TaskReferences } from '../../ports';
+import { clampPollInterval, type TaskBounds } from './bounds';
+import type { TaskList } from './list';
+import type { TaskPort } from './port';
+import type { TaskCall } from './questions';
+import type { InFlightCall } from '../elicit-bridge';
 
 export interface TaskRunDeps {
   readonly server: string;

@@ -1,25 +1,38 @@
 /**
+ * The room `src/mcp/connection/tasks/`: MCP Tasks on one connection, on
+ * @modelcontextprotocol/ext-tasks: this file (what a connection does with tasks), `port` (the
+ * library's view of our client), `runner` (a task-backed call to its end), `questions` (a
+ * task's questions), `receiver` (task-backed questions sent to us), `list` (the live tasks
+ * the views show) and `bounds` (what a server controls, clamped). This file is the room's
+ * way in: the connection (`connection`, `calls`) takes all it uses of the room from here,
+ * and the room reaches the connection's parts below it, never the connection itself.
+ *
  * MCP Tasks on one live connection: the port and ext-tasks session that follow tasks of
  * ours, the receiver of task-backed questions sent to us, and which of the server's
  * requests and notifications go to them. Made when a client connects, closed with it
- * (closing lets go of every task without cancelling any: see tasks-runner.ts).
+ * (closing lets go of every task without cancelling any: see runner.ts).
  */
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
-import type { ServerDefinition } from '../config/config';
-import type { ElicitBridge, InFlightCall } from './elicit-bridge';
-import { CallError, errorMessage, type RpcError } from '../errors';
-import type { Root, ServerLog, TaskInfo, TaskRecord, TaskReferences } from '../ports';
-import { loadTasksLib, type Sdk, type TasksLib } from '../sdk/sdk-loader';
-import type { ServerRequests } from './server-requests';
-import { clampPollInterval, type TaskBounds } from './tasks-bounds';
-import type { TaskList } from './tasks-list';
-import { relatedTaskOf, taskGeneration, TaskPort } from './tasks-port';
-import { type TaskCall, taskInputHandler } from './tasks-questions';
-import { TaskReceiver } from './tasks-receiver';
-import { followTask, type TaskToFollow } from './tasks-runner';
-import type { Connected } from './transports';
-import { Watchdog } from './watchdog';
+import type { ServerDefinition } from '../../config/config';
+import type { ElicitBridge, InFlightCall } from '../elicit-bridge';
+import { CallError, type RpcError } from '../../errors';
+import { errorMessage } from '../../../base/error-message';
+import type { Root, ServerLog, TaskInfo, TaskRecord, TaskReferences } from '../../ports';
+import { loadTasksLib, type Sdk, type TasksLib } from '../../sdk/sdk-loader';
+import type { ServerRequests } from '../server-requests';
+import { clampPollInterval, type TaskBounds } from './bounds';
+import type { TaskList } from './list';
+import { relatedTaskOf, taskGeneration, TaskPort } from './port';
+import { type TaskCall, taskInputHandler } from './questions';
+import { TaskReceiver } from './receiver';
+import { followTask, type TaskToFollow } from './runner';
+import type { Connected } from '../transports';
+import { Watchdog } from '../watchdog';
+
+// What the connection uses of the room besides TaskSupport: the live tasks' list, made with the connection, and the bounds its calls read.
+export { TaskList } from './list';
+export { taskBounds } from './bounds';
 
 export interface TaskSupportDeps {
   readonly definition: ServerDefinition;
@@ -138,7 +151,7 @@ export class TaskSupport {
     }
   }
 
-  /** Follows one task of ours (see tasks-runner.ts). */
+  /** Follows one task of ours (see runner.ts). */
   follow(task: Omit<TaskToFollow, 'detachSignal'> & { readonly detachSignal?: AbortSignal }): Promise<Record<string, unknown>> {
     const detachSignal = task.detachSignal ? AbortSignal.any([task.detachSignal, this.closed.signal]) : this.closed.signal;
     return followTask(
