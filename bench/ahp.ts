@@ -10,7 +10,6 @@
  * both stamped by the benchmark build) to the quick input showing it. Pairs, the two in turn;
  * the ratio is the median of the pairs' ratios, with its 95% interval.
  */
-import type { Page } from 'playwright-core';
 import { type FakeAnthropic, startFakeAnthropic } from '../test/fixtures/acp/fake-anthropic';
 import { ASK_ONE_PROMPT, claudeTurns, COLOUR } from '../test/fixtures/ahp/claude-turns';
 import { type RunningAgentHost, startAgentHost } from '../test/support/agent-host';
@@ -18,6 +17,7 @@ import { AhpTestClient } from '../test/support/ahp-test-client';
 import type { Ui } from '../test/e2e/ui-setup';
 import { connectAgentHost, type ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
+import { stampQuickInput } from './agents';
 import { events } from './forms';
 import { CONFIRM_AFTER_MS } from './quiet';
 import type { Row } from './row';
@@ -51,22 +51,6 @@ export async function startAhpBenchHost(): Promise<AhpBenchHost> {
       await model.close();
     },
   };
-}
-
-/** The page time at which the quick input shows a title with `title` and a row with `row`. */
-function stampQuickInput(page: Page, title: string, row: string): Promise<number> {
-  return page.evaluate(`new Promise((resolve) => {
-    const check = () => {
-      const w = document.querySelector('.quick-input-widget');
-      if (!w || getComputedStyle(w).display === 'none') return false;
-      const t = w.querySelector('.quick-input-title');
-      return !!t && t.textContent.includes(${JSON.stringify(title)}) && [...w.querySelectorAll('.quick-input-list .monaco-list-row')].some((r) => r.textContent.includes(${JSON.stringify(row)}));
-    };
-    const stamp = () => { if (!check()) return false; resolve(performance.timeOrigin + performance.now()); return true; };
-    if (stamp()) return;
-    const observer = new MutationObserver(() => { if (stamp()) observer.disconnect(); });
-    observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-  })`) as Promise<number>;
 }
 
 export async function benchAhp(ui: Ui, benchLog: string, results: ResultTabs, bench: AhpBenchHost): Promise<{ results: Record<string, unknown>; rows: Row[] }> {

@@ -17,9 +17,9 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import type { FakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { ASK_ONE_PROMPT, ASK_PROMPT, BASH_PROMPT, claudeTurns, FINAL_PREFIX } from '../fixtures/ahp/claude-turns';
-import { type RunningAgentHost, startAgentHost } from '../support/agent-host';
+import { claudeAgentHostForSuite, type RunningAgentHost } from '../support/agent-host';
 import { type ActionEnvelope, AhpTestClient, type InputRequest } from '../support/ahp-test-client';
 import { waitUntil } from '../support/wait';
 import { versionName } from './context';
@@ -32,18 +32,17 @@ const WHO = `Claude (${HOST_NAME}), for session '${ASK_PROMPT}'`;
 
 describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}; the agent host VS Code 1.139.1)`, function () {
   this.timeout(8 * 60_000);
+  const suite = claudeAgentHostForSuite(claudeTurns);
   let ui: Ui | undefined;
-  let fake: FakeAnthropic;
   let host: RunningAgentHost;
+  let fake: FakeAnthropic;
   let other: AhpTestClient;
   let chat: string;
   let folder: string;
 
   before(async function () {
-    this.timeout(15 * 60_000);
-    const log = (line: string): void => void process.stdout.write(`      ${line}\n`);
-    fake = await startFakeAnthropic(claudeTurns);
-    host = await startAgentHost({ anthropicBaseUrl: fake.url, log });
+    this.timeout(5 * 60_000);
+    ({ host, model: fake } = suite);
     other = await AhpTestClient.connect(host.url, { name: 'the other client' });
     folder = host.workFolder();
     ({ chat } = await other.createClaudeSession(folder));
@@ -51,11 +50,7 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
   });
   uiHooks(
     () => ui,
-    () => {
-      void other?.close();
-      void host?.stop().catch((error: unknown) => process.stderr.write(`${String(error)}\n`));
-      void fake?.close();
-    },
+    () => void other?.close(),
   );
 
   /** Our client's actions, as the other client sees them echoed: neither its own nor the host's. */

@@ -10,7 +10,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEndpoint } from '../../src/ahp/endpoint';
-import { AhpError, noCommonVersion, tokenRefused } from '../../src/ahp/errors';
+import { AhpError, noCommonVersion, refusedRequest, tokenRefused } from '../../src/ahp/errors';
 import { describeFailure, readAgentHosts, settingEntry, tokenKey, tokenProblem } from '../../src/ui/agents/agent-host-definitions';
 import { entriesFolder, readEntry, readLocalAgentHosts, userDataFromGlobalStorage } from '../../src/ui/agents/local-agent-host';
 
@@ -70,7 +70,7 @@ describe('the agent hosts setting', () => {
     assert.equal(describeFailure(tokenRefused('ws://127.0.0.1:1', 403), 'ws://127.0.0.1:1'), 'the host refused the token');
     assert.equal(describeFailure(noCommonVersion('h', ['1.0.0', '1.1.0'], ['0.9.0']), 'h'), 'no common protocol version: the host speaks AHP 1.0.0, 1.1.0, we speak AHP 0.9.0');
     assert.equal(describeFailure(new AhpError('unreachable', 'cannot reach the agent host at h: ECONNREFUSED'), 'h'), 'unreachable');
-    assert.equal(describeFailure(new AhpError('not-allowed', 'the agent host at h must be wss'), 'h'), 'must be wss');
+    assert.equal(describeFailure(refusedRequest(-32603, 'listSessions failed'), 'h'), 'refused a request: listSessions failed');
   });
 });
 

@@ -8,7 +8,7 @@
  */
 import { EndpointError, type Endpoint, parseEndpoint } from '../../ahp/endpoint';
 import type { AhpFailure } from '../../ahp/errors';
-import { isRecord } from '../../elicitation/is-record';
+import { isRecord } from '../../base/is-record';
 
 export const AGENT_HOSTS_SETTING = 'elicitationHost.agentHosts';
 /** More would be a list nobody reads in a tree view. */
@@ -86,7 +86,7 @@ export function settingEntry(host: HostDefinition): Record<string, unknown> {
 }
 
 /** How the Agents view words a failure: a few words beside the host, the whole in its tooltip. */
-export function describeFailure(failure: { readonly kind: AhpFailure | 'setting'; readonly message: string }, address: string): string {
+export function describeFailure(failure: { readonly kind: AhpFailure; readonly message: string }, address: string): string {
   switch (failure.kind) {
     case 'token-refused':
       return 'the host refused the token';
@@ -103,7 +103,7 @@ export function describeFailure(failure: { readonly kind: AhpFailure | 'setting'
       return 'broke the protocol';
     case 'closed':
       return 'the connection closed';
-    default:
-      return failure.message.replace(`the agent host at ${address} `, '');
+    case 'refused':
+      return `refused a request: ${failure.message.replace(`the agent host at ${address} `, '')}`;
   }
 }

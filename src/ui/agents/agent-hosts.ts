@@ -9,14 +9,15 @@
  */
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../ahp/endpoint';
-import { AhpError } from '../../ahp/errors';
-import { AgentHostInbox, type InboxItem, type InboxOptions } from '../../ahp/inbox';
+import type { AhpFailure } from '../../ahp/errors';
+import type { AgentHostInbox, InboxItem, InboxOptions } from '../../ahp/inbox';
 import type { AhpLog } from '../../ahp/ports';
 import type { AgentInfo } from '../../ahp/protocol';
 import type { Broker } from '../../elicitation/broker';
 import { type InputStore, openRequests } from '../../elicitation/store';
-import { Listeners } from '../../mcp/listeners';
+import { Listeners } from '../../base/listeners';
 import { AGENT_HOSTS_SETTING, describeFailure, type HostDefinition, readAgentHosts, settingEntry, tokenKey } from './agent-host-definitions';
+import { loadAhp } from './ahp-loader';
 import { type LocalAgentHost, readLocalAgentHosts, userDataFromGlobalStorage } from './local-agent-host';
 
 export type HostState = 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'disconnected' | 'no-token';
@@ -291,7 +292,8 @@ export class AgentHosts implements vscode.Disposable {
     const name = connection.definition.name;
     let inbox: AgentHostInbox;
     try {
-      inbox = await AgentHostInbox.open({
+      // The client (and the ws package) loads with the first host: a window without one never pays for it.
+      inbox = await loadAhp().AgentHostInbox.open({
         endpoint: target.endpoint,
         ...(target.token !== '' && { token: target.token }),
         clientInfo: { name: 'elicitation-host', version: this.deps.version },
@@ -323,7 +325,7 @@ export class AgentHosts implements vscode.Disposable {
             if (!current()) return;
             if (status === 'closed') {
               connection.inbox = undefined;
-              this.failed(connection, error ?? new AhpError('closed', `the connection to the agent host at ${this.address(connection)} closed`));
+              this.failed(connection, error ?? { kind: 'closed', message: `the connection to the agent host at ${this.address(connection)} closed` });
               return;
             }
             connection.state = status;
@@ -355,7 +357,7 @@ export class AgentHosts implements vscode.Disposable {
   }
 
   private failed(connection: Connection, error: unknown): void {
-    const failure = error instanceof AhpError ? error : new AhpError('unreachable', error instanceof Error ? error.message : String(error));
+    const failure = failureOf(error);
     connection.state = 'failed';
     connection.why = describeFailure(failure, this.address(connection));
     connection.detail = failure.message;
@@ -372,6 +374,13 @@ export class AgentHosts implements vscode.Disposable {
     }
     this.connections.clear();
   }
+}
+
+/** An AhpError's kind and message (the class is dist/ahp.js's, so read by shape); anything else thrown as unreachable. */
+function failureOf(error: unknown): { readonly kind: AhpFailure; readonly message: string } {
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  const message = error instanceof Error || typeof (error as { message?: unknown } | undefined)?.message === 'string' ? String((error as { message: string }).message) : String(error);
+  return { kind: typeof kind === 'string' ? (kind as AhpFailure) : 'unreachable', message };
 }
 
 function readStoredToken(stored: string): string | undefined {

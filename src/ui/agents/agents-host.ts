@@ -4,7 +4,12 @@
  * `known-agents` (the agents it offers) and `command-line` (a typed command line, split),
  * `session-panel` (one session's panel) with `session-page` (its HTML and policy) and
  * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
- * open editors). The page itself is `webview/session/`.
+ * open editors). The page itself is `webview/session/`. Beside them, the agent hosts this
+ * window is a client of (VS Code's own agents): `agent-hosts` (their connections and inboxes)
+ * with `agent-host-definitions` (the setting, read and checked, and how a state reads),
+ * `local-agent-host` (the local host desktop VS Code publishes), `connect-agent-host`
+ * (Connect to an Agent Host…), `agent-host-commands` (its commands), and `ahp-loader` with
+ * `ahp-bundle` (the agent host client, dist/ahp.js, loaded with the first host).
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent

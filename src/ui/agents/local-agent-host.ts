@@ -17,7 +17,7 @@
 import { constants, promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type Endpoint, parseEndpoint } from '../../ahp/endpoint';
-import { isRecord } from '../../elicitation/is-record';
+import { isRecord } from '../../base/is-record';
 import { tokenProblem } from './agent-host-definitions';
 
 export interface LocalAgentHost {
