@@ -282,6 +282,8 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     { dispose: () => void manager.stopAll() },
   );
   standIns.commandsReady.set();
+  // Agent hosts with a stored token connect now; activation does not wait for them.
+  report(agentHosts.connectAll());
 
   // Activation ends once the servers are known, not started: a start may wait for a person's
   // input or a slow remote server, and whoever awaits our activation (an extension using the
@@ -298,8 +300,6 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       log.warn(`elicitation-host is not on terminals' PATH: ${errorMessage(error)}`);
     }
   }
-  // Hosts with a stored token connect now; activation does not wait for them.
-  report(agentHosts.connectAll());
   log.info(`Elicitation Host ${version} activated: ${manager.servers.length} server(s) configured${bench ? '; benchmark timings on' : ''}`);
   return createApi({
     broker,

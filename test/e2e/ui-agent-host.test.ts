@@ -117,6 +117,14 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     look(server.userDataDir);
     look(server.serverDataDir);
     assert.deepEqual(holding, [], 'the token is in no file of the server under test');
+
+    // A new window (the page reloaded): the host connects again by itself, its token from secret storage.
+    await workbench.page.reload();
+    await workbench.page.locator('.activitybar [aria-label^="Agent Inputs"]').first().waitFor({ timeout: 60_000 });
+    await workbench.openAgentInputs();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /connected · AHP 0\.9\.0/.test(t)));
+    assert.ok(rows.some((t) => t.includes(HOST_NAME) && /connected · AHP 0\.9\.0/.test(t)), `connected again after a reload: ${rows.join(' | ')}`);
   });
 
   it("Claude's AskUserQuestion in our form: our drafts reach the other client, our answers the model", async () => {
@@ -264,5 +272,42 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     done = await other.waitForAction(chat, 'chat/inputCompleted', (a, e) => ours(e) && a.requestId === request.id, 20_000);
     assert.equal(done.action.response, 'decline');
     await other.waitForTurnEnd(chat, turnId, 90_000);
+  });
+  it('Disconnect closes the open question, Reconnect asks it again; Forget removes the host and its token', async () => {
+    const { workbench, server } = ui!;
+    const turnId = other.startTurn(chat, ASK_ONE_PROMPT);
+    const request = await requestOf(turnId);
+    await workbench.waitForQuickInputTitle(/Claude \(test host\)/, 60_000);
+    // The row's own buttons, not the palette: the palette would take the quick input, and with it the question.
+    const hostButton = async (label: string): Promise<void> => {
+      const row = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /^Agents/ }) }).locator('.monaco-list-row', { hasText: HOST_NAME }).first();
+      await row.hover();
+      await row.locator(`.action-label[aria-label^="${label}"]`).click();
+    };
+    await hostButton('Disconnect Agent Host');
+    let rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /disconnected/.test(t)));
+    assert.ok(rows.some((t) => t.includes(HOST_NAME) && /disconnected/.test(t)), `disconnected: ${rows.join(' | ')}`);
+    await workbench.waitForQuickInputHidden();
+    assert.equal(await workbench.pendingStatus(), '', 'its question closed with the connection');
+
+    await hostButton('Reconnect Agent Host');
+    await workbench.waitForQuickInputTitle(/Claude \(test host\)/, 60_000);
+    rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /connected · AHP/.test(t)));
+    assert.ok(rows.some((t) => t.includes(HOST_NAME) && /1 waiting/.test(t)), `the question asked again: ${rows.join(' | ')}`);
+    await workbench.clickRow('Blue');
+    const done = await other.waitForAction(chat, 'chat/inputCompleted', (a, e) => ours(e) && a.requestId === request.id, 20_000);
+    assert.deepEqual(done.action.answers, { Colour: { state: 'submitted', value: { kind: 'selected', value: 'Blue' } } });
+    await other.waitForTurnComplete(chat, turnId, 90_000);
+
+    await workbench.runCommand('Elicitation Host: Forget Agent Host');
+    await agentsRows((r) => !r.some((t) => t.includes(HOST_NAME)));
+    const file = join(server.userDataDir, 'User', 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    assert.equal(settings['elicitationHost.agentHosts'], undefined, 'gone from the settings');
+    // Written back by hand: the host is known again, but its token was forgotten.
+    writeFileSync(file, JSON.stringify({ ...settings, 'elicitationHost.agentHosts': { [HOST_NAME]: { url: host.endpoint } } }, null, 2));
+    rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /no token/.test(t)));
+    assert.ok(rows.some((t) => t.includes(HOST_NAME) && /no token: use Connect to give it/.test(t)), `its token is gone: ${rows.join(' | ')}`);
+    await workbench.screenshot('agent-host-forgotten');
   });
 });
