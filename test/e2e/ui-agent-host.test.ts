@@ -87,6 +87,9 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
   it('Connect to an Agent Host…: a wrong token is said in the Agents view; the URL `code agent host` prints connects, its token kept out of settings and files', async () => {
     const { workbench, server } = ui!;
     await workbench.openAgentInputs();
+    // The Servers view (the fixture's 45 tools) folded away: the Agents view gets the room.
+    const servers = workbench.page.locator('.pane-header', { hasText: /^Servers/ }).first();
+    if ((await servers.getAttribute('aria-expanded')) === 'true') await servers.click();
     const header = workbench.page.locator('.pane-header', { hasText: /^Agents/ }).first();
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
 
@@ -118,12 +121,16 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     look(server.serverDataDir);
     assert.deepEqual(holding, [], 'the token is in no file of the server under test');
 
-    // The extension starting again (as in a new window): the host connects by itself, its token from secret storage.
-    // (Not a reload of the page: VS Code for the web served by its server keeps secrets in the page's memory only.)
-    await workbench.runCommand('Developer: Restart Extension Host');
-    await agentsRows((r) => !r.some((t) => /connected · AHP/.test(t)), 30_000);
-    rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /connected · AHP 0\.9\.0/.test(t)));
-    assert.ok(rows.some((t) => t.includes(HOST_NAME) && /connected · AHP 0\.9\.0/.test(t)), `connected again as the extension started: ${rows.join(' | ')}`);
+    // A host in the setting whose token is kept connects by itself, as every such host does when a window starts
+    // (what a reload would show on desktop; VS Code for the web served by its server keeps secrets for the page only).
+    const file = join(server.userDataDir, 'User', 'settings.json');
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+    writeFileSync(file, JSON.stringify({ ...kept, 'elicitationHost.agentHosts': { ...kept['elicitationHost.agentHosts'], 'same host': { url: host.endpoint } } }, null, 2));
+    rows = await agentsRows((r) => r.some((t) => t.includes('same host') && /connected · AHP 0\.9\.0/.test(t)));
+    assert.ok(rows.some((t) => t.includes('same host') && /connected · AHP 0\.9\.0/.test(t)), `a host of the setting with its token kept connects: ${rows.join(' | ')}`);
+    writeFileSync(file, JSON.stringify(kept, null, 2));
+    rows = await agentsRows((r) => !r.some((t) => t.includes('same host')));
+    assert.ok(!rows.some((t) => t.includes('same host')), `removed from the setting, it is gone: ${rows.join(' | ')}`);
   });
 
   it("Claude's AskUserQuestion in our form: our drafts reach the other client, our answers the model", async () => {
@@ -158,7 +165,8 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
       Codename: { state: 'submitted', value: { kind: 'selected', value: 'Alpha' } },
     });
     const text = await other.waitForTurnComplete(chat, turnId, 90_000);
-    assert.match(text, new RegExp(`^${FINAL_PREFIX} \\(ok\\): The user answered: "Which colour\\?"="Blue", "Which toppings\\?"="Cheese, Basil", "Which codename\\?"="Alpha"`));
+    // Claude Code words its tool result its own way around the answers.
+    assert.match(text, new RegExp(`^${FINAL_PREFIX} \\(ok\\): .*"Which colour\\?"="Blue", "Which toppings\\?"="Cheese, Basil", "Which codename\\?"="Alpha"`));
     assert.ok(fake.requests.slice(seen).some((r) => r.turn?.toolResults.some((t) => t.content.includes('"Which colour?"="Blue"'))), 'the model received our answers');
   });
 
@@ -240,6 +248,10 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     await other.waitForTurnComplete(chat, turnId, 90_000);
     let rows = await historyRows((r) => r.some((t) => /answered elsewhere/.test(t)));
     assert.ok(rows.some((t) => t.startsWith(`Claude (${HOST_NAME})`) && /answered elsewhere/.test(t)), `History: ${rows.join(' | ')}`);
+    // The entry itself, opened from its row.
+    const history = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /^History/ }) });
+    await history.locator('.monaco-list-row', { hasText: 'answered elsewhere' }).first().click();
+    await workbench.waitForEditorText(/answered elsewhere/);
     await workbench.screenshot('agent-host-answered-elsewhere');
 
     // The turn cancelled with the question open: withdrawn.
@@ -301,8 +313,10 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     await workbench.runCommand('Elicitation Host: Forget Agent Host');
     await agentsRows((r) => !r.some((t) => t.includes(HOST_NAME)));
     const file = join(server.userDataDir, 'User', 'settings.json');
-    const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    assert.equal(settings['elicitationHost.agentHosts'], undefined, 'gone from the settings');
+    const settings = await waitUntil('the host gone from the settings file', () => {
+      const read = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      return read['elicitationHost.agentHosts'] === undefined ? read : undefined;
+    }, 20_000);
     // Written back by hand: the host is known again, but its token was forgotten.
     writeFileSync(file, JSON.stringify({ ...settings, 'elicitationHost.agentHosts': { [HOST_NAME]: { url: host.endpoint } } }, null, 2));
     rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /no token/.test(t)));
