@@ -14,7 +14,7 @@
  * prompt within a second, History saying why; Escape and Decline as cancel and decline.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import type { FakeAnthropic } from '../fixtures/acp/fake-anthropic';
@@ -82,6 +82,12 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     return found!;
   }
 
+  /** The user settings file written as an editor saves it (whole, then renamed into place), so VS Code's watcher never reads it half written. */
+  const writeSettings = (file: string, value: unknown): void => {
+    writeFileSync(`${file}.new`, JSON.stringify(value, null, 2));
+    renameSync(`${file}.new`, file);
+  };
+
   const agentsRows = (ready: (rows: string[]) => boolean, timeout = 60_000): Promise<string[]> => ui!.workbench.waitForViewRows(/^Agents/, ready, timeout);
 
   it('Connect to an Agent Host…: a wrong token is said in the Agents view; the URL `code agent host` prints connects, its token kept out of settings and files', async () => {
@@ -125,10 +131,10 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     // (what a reload would show on desktop; VS Code for the web served by its server keeps secrets for the page only).
     const file = join(server.userDataDir, 'User', 'settings.json');
     const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
-    writeFileSync(file, JSON.stringify({ ...kept, 'elicitationHost.agentHosts': { ...kept['elicitationHost.agentHosts'], 'same host': { url: host.endpoint } } }, null, 2));
+    writeSettings(file, { ...kept, 'elicitationHost.agentHosts': { ...kept['elicitationHost.agentHosts'], 'same host': { url: host.endpoint } } });
     rows = await agentsRows((r) => r.some((t) => t.includes('same host') && /connected · AHP 0\.9\.0/.test(t)));
     assert.ok(rows.some((t) => t.includes('same host') && /connected · AHP 0\.9\.0/.test(t)), `a host of the setting with its token kept connects: ${rows.join(' | ')}`);
-    writeFileSync(file, JSON.stringify(kept, null, 2));
+    writeSettings(file, kept);
     rows = await agentsRows((r) => !r.some((t) => t.includes('same host')));
     assert.ok(!rows.some((t) => t.includes('same host')), `removed from the setting, it is gone: ${rows.join(' | ')}`);
   });
@@ -318,9 +324,43 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
       return read['elicitationHost.agentHosts'] === undefined ? read : undefined;
     }, 20_000);
     // Written back by hand: the host is known again, but its token was forgotten.
-    writeFileSync(file, JSON.stringify({ ...settings, 'elicitationHost.agentHosts': { [HOST_NAME]: { url: host.endpoint } } }, null, 2));
+    writeSettings(file, { ...settings, 'elicitationHost.agentHosts': { [HOST_NAME]: { url: host.endpoint } } });
     rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /no token/.test(t)));
     assert.ok(rows.some((t) => t.includes(HOST_NAME) && /no token: use Connect to give it/.test(t)), `its token is gone: ${rows.join(' | ')}`);
     await workbench.screenshot('agent-host-forgotten');
+  });
+
+  it("the agent host VS Code publishes on this machine is offered by name, its entry read for the address and token", async () => {
+    const { workbench, server } = ui!;
+    // The entry as desktop VS Code writes it (agentHostMain.js): owner-only, in an owner-only folder of its userData,
+    // here the server's, which is where our extension's global storage lives. A TCP endpoint on loopback: this host's.
+    const entries = join(server.userDataDir, 'agent-host', 'local-endpoint', 'entries');
+    mkdirSync(entries, { recursive: true, mode: 0o700 });
+    chmodSync(entries, 0o700);
+    const entry = join(entries, `${'ab'.repeat(32)}.json`);
+    const port = Number(new URL(host.endpoint).port);
+    writeFileSync(entry, JSON.stringify({ schemaVersion: 2, type: 'editor', pid: host.pgid, instanceId: 'e2e', protocolVersion: '0.9.0', connectionToken: host.token, endpoint: { type: 'tcp', host: '127.0.0.1', port } }), { mode: 0o600 });
+    try {
+      await workbench.runCommand('Elicitation Host: Connect to an Agent Host');
+      await workbench.waitForQuickInputTitle('Connect to an Agent Host');
+      const offered = await workbench.quickPickRows();
+      assert.ok(offered.some((r) => /VS Code on this machine/.test(r) && new RegExp(`process ${host.pgid} · AHP 0\\.9\\.0`).test(r)), `offered by name: ${offered.join(' | ')}`);
+      await workbench.screenshot('agent-host-local-offered');
+      await workbench.pick('VS Code on this machine');
+      await workbench.waitForQuickInputTitle('Connect to an Agent Host: its name');
+      await workbench.page.keyboard.press('Enter');
+      const rows = await agentsRows((r) => r.some((t) => t.includes('VS Code on this machine') && /connected · AHP 0\.9\.0/.test(t)));
+      assert.ok(rows.some((t) => t.includes('VS Code on this machine') && /connected · AHP 0\.9\.0/.test(t)), `connected: ${rows.join(' | ')}`);
+      const settings = JSON.parse(readFileSync(join(server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+      assert.deepEqual(settings['elicitationHost.agentHosts']['VS Code on this machine'], { local: true }, 'kept as the local host, without its address or token');
+
+      const turnId = other.startTurn(chat, ASK_ONE_PROMPT);
+      await workbench.waitForQuickInputTitle(/Claude \(VS Code on this machine\)/, 60_000);
+      await workbench.clickRow('Red');
+      await other.waitForAction(chat, 'chat/inputCompleted', (a, e) => ours(e) && (a.answers as Record<string, unknown> | undefined)?.Colour !== undefined, 20_000);
+      await other.waitForTurnComplete(chat, turnId, 90_000);
+    } finally {
+      rmSync(entry, { force: true });
+    }
   });
 });
