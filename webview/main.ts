@@ -60,6 +60,8 @@ interface Current {
   readonly form: FormView;
   readonly fields: FieldControl[];
   readonly touched: Set<string>;
+  /** Fields the person changed here (not drafts from elsewhere): a draft from elsewhere never replaces theirs while they are in the field. */
+  readonly changedHere: Set<string>;
   /** Submitted, declined or cancelled: the buttons wait for the host's next form. */
   sent: boolean;
 }
@@ -183,15 +185,13 @@ function render(shown: FormView): void {
   for (const field of fields) {
     const restored = Object.prototype.hasOwnProperty.call(form.drafts, field.question.id) ? form.drafts[field.question.id] : undefined;
     field.write(restored ?? (field.question.defaultValue as DraftValue | undefined));
+    // Only the person's changes fire these events (a draft from elsewhere is written without them).
     const onInput = (): void => {
+      current?.changedHere.add(field.question.id);
       validateLive(field);
       queueDraft(field);
     };
-    field.root.addEventListener('input', () => {
-      // The person's change wins over a draft held for this field.
-      heldDrafts.delete(field.question.id);
-      onInput();
-    });
+    field.root.addEventListener('input', onInput);
     // A finished change goes to the host at once, not after the pause. Captured: the text
     // fields' and the select's change events do not bubble (the select sends no other).
     field.root.addEventListener('change', () => {
@@ -233,7 +233,7 @@ function render(shown: FormView): void {
   barHeight.observe(actions);
 
   app.replaceChildren(header, body);
-  current = { form, fields, touched: new Set(), sent: false };
+  current = { form, fields, touched: new Set(), changedHere: new Set(), sent: false };
   for (const field of fields) {
     const error = form.errors?.[field.question.id];
     if (error) field.showError(error);
@@ -273,8 +273,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
  * A draft set elsewhere (another client of an agent host, the extension that asked): shown in
  * its field, without taking the focus, unless the person is at work in that field. What they
  * type is never overwritten: a field with a change of theirs not yet sent keeps theirs (it is
- * sent, and wins); a field they are in but have not changed shows the draft once they leave it,
- * if they still have not.
+ * sent, and wins), and so does the field they are in once they changed it; a field they are in
+ * but have not changed shows the draft once they leave it, if they still have not. A field they
+ * are not in shows it at once (the asker's own update, say, of a field they left).
  */
 function showDraft(requestId: string, questionId: string, value: DraftValue | null): void {
   if (!current || current.sent || current.form.requestId !== requestId) return;
@@ -282,7 +283,7 @@ function showDraft(requestId: string, questionId: string, value: DraftValue | nu
   if (!field) return;
   if (pendingDrafts.has(questionId)) return;
   if (document.hasFocus() && field.root.contains(document.activeElement)) {
-    heldDrafts.set(questionId, { value, held: JSON.stringify(field.read()) });
+    if (!current.changedHere.has(questionId)) heldDrafts.set(questionId, { value, held: JSON.stringify(field.read()) });
     return;
   }
   heldDrafts.delete(questionId);
@@ -293,7 +294,7 @@ function showDraft(requestId: string, questionId: string, value: DraftValue | nu
 function showHeldDraft(field: FieldControl): void {
   const held = heldDrafts.get(field.question.id);
   heldDrafts.delete(field.question.id);
-  if (!current || current.sent || !held || JSON.stringify(field.read()) !== held.held) return;
+  if (!current || current.sent || !held || current.changedHere.has(field.question.id) || JSON.stringify(field.read()) !== held.held) return;
   field.write(held.value);
   validateLive(field);
 }

@@ -456,40 +456,41 @@ describe('form page in headless Chromium', function () {
     assert.deepEqual((await posted('draft')).at(-1), { type: 'draft', requestId: 'r1', questionId: 'dietary', value: 'halal' });
   });
 
-  it("a draft from elsewhere shows in its field without taking the focus, and never overwrites the field the person is in", async () => {
+  it("a draft from elsewhere shows in its field without taking the focus, and never overwrites what the person changed in the field they are in", async () => {
     await render(form('Booking', BOOK_RESTAURANT));
     const draft = (questionId: string, value: string | number | null): Promise<void> =>
       page.evaluate(([q, v]) => window.postMessage({ type: 'draft', requestId: 'r1', questionId: q, value: v }, '*'), [questionId, value] as const);
     const value = (id: string): Promise<string> => page.locator(`${field(id)} input`).inputValue();
+    const shows = (id: string, expected: string): Promise<unknown> => page.waitForFunction(([sel, v]) => (document.querySelector(sel) as HTMLInputElement).value === v, [`${field(id)} input`, expected] as const);
     const focusedField = (): Promise<string | undefined> => page.evaluate(() => document.activeElement?.closest('[data-question-id]')?.getAttribute('data-question-id') ?? undefined);
-    const party = page.locator(`${field('party_size')} input`);
-    // The person is typing in the first field, their change not yet sent.
-    await party.fill('4');
+    const sentFor = async (id: string): Promise<PageMessage[]> => (await posted('draft')).filter((m) => m.type === 'draft' && m.questionId === id);
+    assert.equal(await focusedField(), 'party_size', 'the form opens in its first field');
+
+    // In the field, nothing changed there: the draft waits until they leave it; another field's shows at once, the focus stays.
+    await draft('party_size', 7);
     await draft('date', '2027-06-01');
-    await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLInputElement).value === '2027-06-01', `${field('date')} input`);
+    await shows('date', '2027-06-01');
+    assert.equal(await value('party_size'), '2', 'not while they are in the field');
     assert.equal(await focusedField(), 'party_size', "another field's draft leaves the focus where it was");
-    // A draft for the very field with their unsent change: theirs is kept, and sent.
+    await page.keyboard.press('Tab');
+    assert.equal(await value('party_size'), '7', 'shown once they left the field, which they had not changed');
+    assert.equal(await focusedField(), 'date');
+
+    // Typing in a field: a draft for it, whether their change is sent yet or not, leaves theirs.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('5');
     await draft('party_size', 9);
     await page.waitForFunction(() => window.__posted.some((m) => m.type === 'draft' && m.questionId === 'party_size'));
-    assert.equal(await value('party_size'), '4', 'an unsent change of the person is never overwritten');
-    assert.deepEqual((await posted('draft')).filter((m) => m.type === 'draft' && m.questionId === 'party_size'), [{ type: 'draft', requestId: 'r1', questionId: 'party_size', value: '4' }]);
-    // In the field, nothing unsent: a draft waits until they leave the field, and shows then (they changed nothing meanwhile).
-    await draft('party_size', 7);
+    assert.deepEqual(await sentFor('party_size'), [{ type: 'draft', requestId: 'r1', questionId: 'party_size', value: '5' }], 'their change is sent, not the draft');
+    await draft('party_size', 11);
     await draft('date', '2027-06-02');
-    await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLInputElement).value === '2027-06-02', `${field('date')} input`);
-    assert.equal(await value('party_size'), '4', 'not while they are in the field');
+    await shows('date', '2027-06-02');
+    assert.equal(await value('party_size'), '5', 'a change of the person, sent or not, is never overwritten while they are in the field');
     await page.keyboard.press('Tab');
-    assert.equal(await value('party_size'), '7', 'shown once they left the field without changing it');
-    // A held draft the person overtakes by typing is dropped: theirs stays.
-    await party.focus();
-    await draft('party_size', 12);
-    await page.keyboard.press('End');
-    await page.keyboard.type('1');
-    await page.keyboard.press('Tab');
-    assert.equal(await value('party_size'), '71', 'typing after the draft came keeps what they typed');
-    const sent = (await posted('draft')).filter((m) => m.type === 'draft' && m.questionId === 'party_size');
-    assert.deepEqual(sent.at(-1), { type: 'draft', requestId: 'r1', questionId: 'party_size', value: '71' }, 'and theirs is sent');
-    // Out of the field (the page not focused, or another field): applied at once, the focus untouched.
+    assert.equal(await value('party_size'), '5', 'nor when they leave it');
+
+    // A field they are not in: the draft shows at once, the focus untouched.
     await draft('party_size', 3);
     assert.equal(await value('party_size'), '3');
     assert.equal(await focusedField(), 'date', 'the focus stayed in the field the person tabbed to');
