@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEndpoint } from '../../src/ahp/endpoint';
 import { AhpError, noCommonVersion, refusedRequest, tokenRefused } from '../../src/ahp/errors';
-import { describeFailure, readAgentHosts, settingEntry, tokenKey, tokenProblem } from '../../src/ui/agents/agent-host-definitions';
+import { describeFailure, failureOf, readAgentHosts, readStoredToken, sameAddress, sameEndpoint, settingEntry, storedToken, tokenKey, tokenProblem } from '../../src/ui/agents/agent-host-definitions';
 import { entriesFolder, readEntry, readLocalAgentHosts, userDataFromGlobalStorage } from '../../src/ui/agents/local-agent-host';
 
 describe('the agent hosts setting', () => {
@@ -64,6 +64,21 @@ describe('the agent hosts setting', () => {
     assert.equal(tokenProblem('a1-B_~'), undefined);
     assert.match(tokenProblem('has space') ?? '', /no spaces or control characters/);
     assert.match(tokenProblem('x'.repeat(1025)) ?? '', /1,024/);
+  });
+
+  it('keeps a token wrapped (an empty one too) and reads only what it wrote; tells addresses apart; reads an error of the other bundle by its shape', () => {
+    assert.equal(readStoredToken(storedToken('abc')), 'abc');
+    assert.equal(readStoredToken(storedToken('')), '', 'a host without a token');
+    assert.equal(readStoredToken('not json'), undefined);
+    assert.equal(readStoredToken('{"token":1}'), undefined);
+    const a = parseEndpoint('ws://127.0.0.1:8123?tkn=x').endpoint;
+    assert.ok(sameEndpoint(a, parseEndpoint('ws://127.0.0.1:8123/').endpoint), 'the same URL, the token out');
+    assert.ok(!sameEndpoint(a, parseEndpoint('ws://127.0.0.1:8124').endpoint));
+    assert.ok(sameAddress({ name: 'x', kind: 'local' }, { name: 'y', kind: 'local' }));
+    assert.ok(!sameAddress({ name: 'x', kind: 'local' }, { name: 'x', kind: 'url', endpoint: a }));
+    assert.deepEqual(failureOf(tokenRefused('h', 403)), { kind: 'token-refused', message: tokenRefused('h', 403).message });
+    assert.deepEqual(failureOf({ kind: 'closed', message: 'gone' }), { kind: 'closed', message: 'gone' });
+    assert.deepEqual(failureOf(new Error('ECONNRESET')), { kind: 'unreachable', message: 'ECONNRESET' });
   });
 
   it('words each failure for the view: the token refused, both sides\' versions, unreachable', () => {

@@ -107,3 +107,36 @@ export function describeFailure(failure: { readonly kind: AhpFailure; readonly m
       return `refused a request: ${failure.message.replace(`the agent host at ${address} `, '')}`;
   }
 }
+
+/** What SecretStorage keeps for a host: its token, JSON-wrapped so that an empty one (a host without a token) is kept too. */
+export function storedToken(token: string): string {
+  return JSON.stringify({ token });
+}
+
+/** An AhpError's kind and message (the class is dist/ahp.js's, so read by shape); anything else thrown as unreachable. */
+export function failureOf(error: unknown): { readonly kind: AhpFailure; readonly message: string } {
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  const message = error instanceof Error || typeof (error as { message?: unknown } | undefined)?.message === 'string' ? String((error as { message: string }).message) : String(error);
+  return { kind: typeof kind === 'string' ? (kind as AhpFailure) : 'unreachable', message };
+}
+
+/** The token as `storedToken` keeps it in SecretStorage (empty: a host without one); undefined when unreadable. */
+export function readStoredToken(stored: string): string | undefined {
+  try {
+    const parsed = JSON.parse(stored) as { token?: unknown };
+    return typeof parsed.token === 'string' ? parsed.token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same address: a URL (as parsed, the token out) or a socket path. */
+export function sameEndpoint(a: Endpoint, b: Endpoint): boolean {
+  return a.kind === 'url' ? b.kind === 'url' && a.url === b.url : b.kind === 'socket' && a.path === b.path;
+}
+
+/** Two hosts of the setting at the same place (the local one is always the same). */
+export function sameAddress(a: HostDefinition, b: HostDefinition): boolean {
+  if (a.kind === 'local' || b.kind === 'local') return a.kind === b.kind;
+  return sameEndpoint(a.endpoint, b.endpoint);
+}

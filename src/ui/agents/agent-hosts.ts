@@ -9,14 +9,13 @@
  */
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../ahp/endpoint';
-import type { AhpFailure } from '../../ahp/errors';
 import type { AgentHostInbox, InboxItem, InboxOptions } from '../../ahp/inbox';
 import type { AhpLog } from '../../ahp/ports';
 import type { AgentInfo } from '../../ahp/protocol';
 import type { Broker } from '../../elicitation/broker';
 import { type InputStore, openRequests } from '../../elicitation/store';
 import { Listeners } from '../../base/listeners';
-import { AGENT_HOSTS_SETTING, describeFailure, type HostDefinition, readAgentHosts, settingEntry, tokenKey } from './agent-host-definitions';
+import { AGENT_HOSTS_SETTING, describeFailure, failureOf, type HostDefinition, readAgentHosts, readStoredToken, sameAddress, sameEndpoint, settingEntry, storedToken, tokenKey } from './agent-host-definitions';
 import { loadAhp } from './ahp-loader';
 import { type LocalAgentHost, readLocalAgentHosts, userDataFromGlobalStorage } from './local-agent-host';
 
@@ -166,7 +165,7 @@ export class AgentHosts implements vscode.Disposable {
    * connects to it: resolves once connected or failed, with the host as the view shows it.
    */
   async add(definition: HostDefinition, token: string | undefined): Promise<HostView | undefined> {
-    if (definition.kind === 'url') await this.deps.context.secrets.store(tokenKey(definition.endpoint), JSON.stringify({ token: token ?? '' }));
+    if (definition.kind === 'url') await this.deps.context.secrets.store(tokenKey(definition.endpoint), storedToken(token ?? ''));
     const kept = this.connections.get(definition.name);
     // The name given to another address: the token of the one it replaces goes with it.
     if (kept?.definition.kind === 'url' && !sameAddress(kept.definition, definition)) await this.deps.context.secrets.delete(tokenKey(kept.definition.endpoint));
@@ -374,29 +373,4 @@ export class AgentHosts implements vscode.Disposable {
     }
     this.connections.clear();
   }
-}
-
-/** An AhpError's kind and message (the class is dist/ahp.js's, so read by shape); anything else thrown as unreachable. */
-function failureOf(error: unknown): { readonly kind: AhpFailure; readonly message: string } {
-  const kind = (error as { kind?: unknown } | undefined)?.kind;
-  const message = error instanceof Error || typeof (error as { message?: unknown } | undefined)?.message === 'string' ? String((error as { message: string }).message) : String(error);
-  return { kind: typeof kind === 'string' ? (kind as AhpFailure) : 'unreachable', message };
-}
-
-function readStoredToken(stored: string): string | undefined {
-  try {
-    const parsed = JSON.parse(stored) as { token?: unknown };
-    return typeof parsed.token === 'string' ? parsed.token : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function sameEndpoint(a: Endpoint, b: Endpoint): boolean {
-  return a.kind === 'url' ? b.kind === 'url' && a.url === b.url : b.kind === 'socket' && a.path === b.path;
-}
-
-function sameAddress(a: HostDefinition, b: HostDefinition): boolean {
-  if (a.kind === 'local' || b.kind === 'local') return a.kind === b.kind;
-  return sameEndpoint(a.endpoint, b.endpoint);
 }
