@@ -300,7 +300,11 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     await workbench.waitForQuickInputTitle(/Claude \(test host\)/, 60_000);
     // The row's own buttons, not the palette: the palette would take the quick input, and with it the question.
     const hostButton = async (label: string): Promise<void> => {
-      const row = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /^Agents/ }) }).locator('.monaco-list-row', { hasText: HOST_NAME }).first();
+      // The host's own row (its label exactly): the session row under it names the host too.
+      const row = workbench.page
+        .locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /^Agents/ }) })
+        .locator('.monaco-list-row', { has: workbench.page.locator('.label-name', { hasText: new RegExp(`^${HOST_NAME}$`) }) })
+        .first();
       await row.hover();
       await row.locator(`.action-label[aria-label^="${label}"]`).click();
     };
