@@ -68,10 +68,11 @@ function innerRoomRules(layer, levels, room, inner, face, users, paths, layerPat
 // src/mcp's rooms: the SDK bundle; configuration and sign-in; the shared vocabulary (ports,
 // errors, tool info, the broker's wiring); one connection; the server manager and upstreams.
 const MCP_ROOMS = [['sdk'], ['config', 'sign-in'], [''], ['connection'], ['servers']];
-// src/ui's rooms: the shared helpers (notify, text, settings); VS Code's one quick input; links;
-// the prompts; what uses them (the form, sign-in, the gateway's host, servers' config and logs,
-// Run Tool); ACP agents' sessions, on the form's page stack; the views, which show all of it.
-const UI_ROOMS = [[''], ['quick-input'], ['links'], ['prompts'], ['form', 'sign-in', 'gateway', 'servers', 'run-tool'], ['agents'], ['views']];
+// src/ui's rooms: the shared helpers (notify, text, settings); VS Code's one quick input, and the
+// page host every webview panel of ours shares; links; the prompts; what uses them (the form,
+// sign-in, the gateway's host, servers' config and logs, Run Tool); ACP agents' sessions, on the
+// form's page stack; the views, which show all of it.
+const UI_ROOMS = [[''], ['quick-input', 'webview'], ['links'], ['prompts'], ['form', 'sign-in', 'gateway', 'servers', 'run-tool'], ['agents'], ['views']];
 
 // Everything shown goes through one module per surface, which applies the escaping it needs.
 const ownSurfaces = [
@@ -141,7 +142,7 @@ export default tseslint.config(
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.
-  restrictImports(['src/elicitation/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
+  restrictImports(['src/elicitation/**', 'src/ui/webview/page-html.ts', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
   // The messages between the host and the form page: src/base and the model's types only.
   restrictImports(['src/shared/**'], [], sharedOnly),
   // What every layer uses: it imports nothing.

@@ -20,7 +20,7 @@ import { waitUntil } from '../test/support/wait';
 import { stampQuickInput } from './agents';
 import { events } from './forms';
 import { CONFIRM_AFTER_MS } from './quiet';
-import type { Row } from './row';
+import type { Figures } from './row';
 import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 20;
@@ -53,7 +53,7 @@ export async function startAhpBenchHost(): Promise<AhpBenchHost> {
   };
 }
 
-export async function benchAhp(ui: Ui, benchLog: string, results: ResultTabs, bench: AhpBenchHost): Promise<{ results: Record<string, unknown>; rows: Row[] }> {
+export async function benchAhp(ui: Ui, benchLog: string, results: ResultTabs, bench: AhpBenchHost): Promise<Figures> {
   const { workbench } = ui;
   const page = workbench.page;
   const { client, chat } = bench;

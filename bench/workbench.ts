@@ -23,7 +23,7 @@ import { benchSecondForm } from './second-form';
 import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
 import { CONFIRM_AFTER_MS } from './quiet';
-import type { Row } from './row';
+import type { Figures } from './row';
 import { inTurn, median, round } from './stats';
 
 const SAMPLES = 20;
@@ -59,12 +59,7 @@ function quickInputShows(title: string, text: string): string {
   })()`;
 }
 
-export interface WorkbenchFigures {
-  results: Record<string, unknown>;
-  rows: Row[];
-}
-
-export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean; ahp: boolean }): Promise<WorkbenchFigures> {
+export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean; ahp: boolean }): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
@@ -76,7 +71,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
     await agentHost?.stop();
     throw error;
   });
-  const figures: WorkbenchFigures = { results: {}, rows: [] };
+  const figures: Figures = { results: {}, rows: [] };
   try {
     const { workbench } = ui;
     const page = workbench.page;

@@ -13,10 +13,10 @@ import { diskFiles } from '../acp/disk-files';
 import { type SessionEvent, toolCallEnded } from '../acp/session-events';
 import type { Prompter } from '../elicitation/broker';
 import { type AcpOptions, ACP_USAGE, parseAcpArgs } from './acp-args';
+import { agentName } from './agent-argv';
 import { permissionPolicy, type PermissionPolicy, readRules } from './acp-permissions';
-import { UsageError } from './args';
 import { choosePrompter } from './choose-prompter';
-import { ExitCode, optionsOrExit, RunVerdict } from './exit-code';
+import { ExitCode, optionsOrExit, RunVerdict, UsageError } from './exit-code';
 import { createOutput, type Output, relayStderr } from './output';
 import { runnerHost } from './runner-host';
 
@@ -92,17 +92,6 @@ class TurnPrinter {
     if (this.kind === 'thought') this.out.line(`[thought] ${text}`, { type: 'thought', text });
     else this.out.line(text, { type: 'message', text });
   }
-}
-
-/**
- * Who asks, as the person will recognise the command: `gemini --acp` is "gemini", a script
- * of a package (`node …/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js`,
- * `npx @agentclientprotocol/claude-agent-acp`) its package's name, else the script's file name.
- */
-export function agentName(command: string, args: readonly string[]): string {
-  const runs = args.find((a) => !a.startsWith('-')) ?? command;
-  const pkg = /node_modules[\\/](?:@[^\\/]+[\\/])?([^\\/]+)[\\/]/.exec(runs)?.[1];
-  return pkg ?? (runs.split(/[\\/]/).pop() || command);
 }
 
 async function setUp(session: AgentSession, options: AcpOptions): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { answeringOf } from './agent-argv';
-import { UsageError } from './args';
+import { UsageError } from './exit-code';
 import type { AnsweringOptions } from './choose-prompter';
 
 export interface AhpOptions extends AnsweringOptions {

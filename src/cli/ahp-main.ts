@@ -11,9 +11,8 @@ import { AgentHostInbox, type InboxEvents } from '../ahp/inbox';
 import type { Prompter } from '../elicitation/broker';
 import { sourceLabel } from '../elicitation/request';
 import { type AhpOptions, AHP_USAGE, parseAhpArgs } from './ahp-args';
-import { UsageError } from './args';
 import { choosePrompter } from './choose-prompter';
-import { ExitCode, optionsOrExit, RunVerdict } from './exit-code';
+import { ExitCode, optionsOrExit, RunVerdict, UsageError } from './exit-code';
 import { createOutput, type Output } from './output';
 import { runnerHost } from './runner-host';
 

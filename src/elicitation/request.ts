@@ -57,6 +57,18 @@ export interface WholeInput {
   readonly language: string;
 }
 
+/**
+ * A select question that also takes the person's own answer (a live request's
+ * `allowFreeformInput`): the text question that holds it comes right after the select
+ * (freeform.ts). Set by our own code (live-ask.ts), never read from a schema.
+ */
+export interface OwnAnswerPair {
+  readonly selectId: string;
+  readonly ownId: string;
+  /** One of the two must be answered (neither question is required on its own). */
+  readonly required: boolean;
+}
+
 export interface FormInputRequest {
   readonly id: string;
   readonly mode: 'form';
@@ -66,6 +78,8 @@ export interface FormInputRequest {
   readonly createdAt: number;
   /** Set when the message shows only part of what is approved. */
   readonly whole?: WholeInput;
+  /** The selects that take the person's own answer, and the text questions that hold it. */
+  readonly ownAnswers?: readonly OwnAnswerPair[];
 }
 
 export interface UrlInputRequest {
@@ -93,11 +107,20 @@ export function sourceLabel(source: RequestSource): string {
   return withoutInvisible(`${what}${forWhom}`);
 }
 
-export type Presentation = 'confirm' | 'pick' | 'pick-many' | 'input' | 'form' | 'url';
+/**
+ * `pick-other` and `pick-many-other`: one select that takes the person's own answer, asked
+ * as a pick of its options plus "Other…", which opens a box for that answer.
+ */
+export type Presentation = 'confirm' | 'pick' | 'pick-many' | 'pick-other' | 'pick-many-other' | 'input' | 'form' | 'url';
 
 export interface PresentationOptions {
   /** Ask everything in the form panel (a user setting). */
   readonly forceForm: boolean;
+}
+
+/** The pair whose select question this is, when it takes the person's own answer. */
+export function ownAnswerPair(request: InputRequest, selectId: string): OwnAnswerPair | undefined {
+  return request.mode === 'form' ? request.ownAnswers?.find((p) => p.selectId === selectId) : undefined;
 }
 
 /** Chooses the lightest surface that can ask the whole request. */
@@ -106,6 +129,10 @@ export function choosePresentation(request: InputRequest, options: PresentationO
   if (options.forceForm) return 'form';
   const { questions } = request;
   if (questions.length === 0) return 'confirm';
+  // A select and the text question that holds the person's own answer to it: one question to them.
+  if (questions.length === 2 && ownAnswerPair(request, questions[0].id)?.ownId === questions[1].id) {
+    return questions[0].kind === 'multi-select' ? 'pick-many-other' : 'pick-other';
+  }
   if (questions.length > 1) return 'form';
   switch (questions[0].kind) {
     case 'boolean':

@@ -16,36 +16,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { CLAUDE_ADAPTER } from '../support/acp-harness';
+import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import { CLAUDE_ADAPTER, colourAndBuildModel } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
 import { axeViolations } from './axe';
 import { FIXTURES, RESULTS, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
-/** The fake model's side: AskUserQuestion for "ask me", Bash for "clean the build", else a greeting. */
-function model(turn: ModelTurn) {
-  const [result] = turn.toolResults;
-  if (result) return { text: `Tool said: ${result.content}` };
-  if (turn.userText === 'ask me') {
-    return {
-      toolUse: {
-        name: 'AskUserQuestion',
-        input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] },
-      },
-    };
-  }
-  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build', description: 'Delete the build folder' } } };
-  return { text: 'Hello from the fake model.' };
-}
-
-/** The session page's frame: the webview whose document has the transcript, headed with this agent. */
-async function sessionFrameOf(ui: Ui, agent: string): Promise<Frame> {
+/** The session page's frame: the webview whose document has the transcript, headed with this agent (a frame not in `seenBefore`). */
+async function sessionFrameOf(ui: Ui, agent: string, seenBefore: ReadonlySet<Frame> = new Set()): Promise<Frame> {
   let found: Frame | undefined;
   await waitUntil(
     `the session panel of ${agent}`,
     async () => {
-      for (const frame of ui.workbench.page.frames()) {
+      for (const frame of ui.workbench.page.frames().filter((f) => !seenBefore.has(f))) {
         if (await frame.evaluate((a) => document.getElementById('transcript') !== null && (document.getElementById('title')?.textContent ?? '').startsWith(`${a} · `), agent).catch(() => false)) {
           found = frame;
           return true;
@@ -98,7 +82,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
   let claudeFrame: Frame | undefined;
 
   before(async () => {
-    fake = await startFakeAnthropic(model);
+    fake = await startFakeAnthropic(colourAndBuildModel);
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agents-work-')));
     writeFileSync(join(folder, 'notes.txt'), 'first line\n');
     outside = `${folder}-outside`;
@@ -115,6 +99,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
         'files.autoSave': 'off',
         'elicitationHost.agents': {
           fixture: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--ask-before-session'] },
+          // The same fixture without its question before the session: a session of its own for each scenario below.
+          asker: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js')] },
           claude: {
             command: process.execPath,
             args: [CLAUDE_ADAPTER],
@@ -137,7 +123,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     },
   );
 
-  const sessionFrame = (agent: string): Promise<Frame> => sessionFrameOf(ui!, agent);
+  const sessionFrame = (agent: string, seenBefore?: ReadonlySet<Frame>): Promise<Frame> => sessionFrameOf(ui!, agent, seenBefore);
 
   const formFrame = (message: string): Promise<Frame> => formFrameOf(ui!, message);
 
@@ -332,6 +318,59 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.equal(existsSync(join(outside, 'authorized_keys')), false);
   });
 
+  /** A new session of the fixture without its question before the session: its options form submitted as it is. */
+  async function askerSession(): Promise<Frame> {
+    const { workbench } = ui!;
+    // An earlier session's page stays loaded behind its tab: the new one is a frame not seen before.
+    const seenBefore = new Set(workbench.page.frames());
+    await workbench.runCommand('Elicitation Host: New Agent Session…');
+    await workbench.waitForQuickInputTitle('New Agent Session');
+    await workbench.pick('asker');
+    const options = await formFrame('asker: options for the new session (all optional)');
+    await options.locator('button', { hasText: 'Submit' }).click();
+    return sessionFrame('asker', seenBefore);
+  }
+
+  it('Stop while the agent\'s form is open: its next question, sent at once, is never shown, and the turn ends stopped', async () => {
+    const { workbench } = ui!;
+    const frame = await askerSession();
+    await send(frame, 'twice');
+    await formFrame('Which colour, and why?');
+    await workbench.page.locator('.tab', { hasText: /^asker: / }).first().click();
+    await frame.locator('#stop').click();
+    // The link the agent asks the moment its form is cancelled comes to a stopped turn: answered cancelled, never asked.
+    const transcript = await reply(frame, 'twice: form {"action":"cancel"}; then {"action":"cancel"}', 30_000);
+    await waitUntil('"Stopped." after the reply', async () => /twice: form[\s\S]*Stopped\./.test(await frame.locator('#transcript').innerText()), 10_000);
+    await waitUntil('Send on again', () => frame.locator('#send').isEnabled(), 10_000);
+    assert.doesNotMatch(await frame.locator('#state').innerText(), /Waiting for your answer/, `the page does not wait: ${transcript}`);
+    assert.equal(await workbench.dialog.isVisible(), false, 'no link dialog');
+    assert.equal(await workbench.quickInputVisible(), false, 'no link prompt');
+    // The status bar refreshes once prompts have settled: the form's withdrawal shows a moment later.
+    await waitUntil('nothing pending in the status bar', async () => (await workbench.pendingStatus()) === '', 20_000);
+    await workbench.screenshot('agents-stopped-twice');
+  });
+
+  it('a permission asked the moment the person presses Enter owns the keyboard: Escape and Enter answer it, every time', async () => {
+    const { workbench } = ui!;
+    const frame = await askerSession();
+    const page = workbench.page;
+    const focused = () => page.evaluate(() => `${document.activeElement?.tagName ?? 'nothing'} "${document.activeElement?.textContent?.trim().slice(0, 20) ?? ''}"`);
+    for (let round = 1; round <= 8; round++) {
+      // The person types and sends from the keyboard; the fixture asks its permission at once (well within 50 ms of the Enter).
+      await waitUntil(`round ${round}: the previous turn to end`, () => frame.locator('#send').isEnabled(), 30_000);
+      await frame.locator('#prompt').click();
+      await page.keyboard.type('run');
+      await page.keyboard.press('Enter');
+      await workbench.dialog.waitFor({ timeout: 30_000 });
+      const key = round % 2 === 1 ? 'Escape' : 'Enter';
+      await page.keyboard.press(key);
+      await waitUntil(`round ${round}: the dialog to take ${key} (the focus is on ${await focused()})`, async () => !(await workbench.dialog.isVisible()), 5_000);
+      // Escape dismisses it, Enter takes the default button: the reject option either way.
+      await waitUntil(`round ${round}: the agent told no`, async () => (await frame.locator('#transcript').innerText()).split('permission: {"outcome":"selected","optionId":"no"}').length - 1 === round, 20_000);
+      assert.equal(await frame.locator('#prompt').inputValue(), '', `round ${round}: no key reached the prompt box`);
+    }
+  });
+
   it('Claude Code (claude-agent-acp, fake model): starts in Manual, AskUserQuestion in our form with its "Other", Bash as our modal with No the default', async () => {
     const { workbench } = ui!;
     const frame = await newSession('claude');
@@ -356,7 +395,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.equal(focused, 'No', 'the reject option is the default');
     await workbench.screenshot('agents-claude-bash');
     await workbench.clickDialogButton('No');
-    await reply(frame, /Tool said:/, 90_000);
+    await reply(frame, /Tool failed:/, 90_000);
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'first line\n');
     assert.deepEqual(await axeViolations(frame), [], 'axe on the session page with a refused tool call');
     claudeFrame = frame;

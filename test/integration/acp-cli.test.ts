@@ -3,27 +3,16 @@
  * the fixture ACP agent, and claude-agent-acp with a fake model in its Manual mode.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { claudeAgent, colourAndBuildModel, fixtureAgent, workFolder } from '../support/acp-harness';
-import { REPO } from '../support/servers';
+import { type Finished, runCli } from '../support/cli-run';
 
-const CLI = join(REPO, 'dist/cli.js');
-
-function run(args: string[], cwd: string, env: Record<string, string | null | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is not built: run "node scripts/build.mjs" first (npm run test:integration does it).');
+function run(args: string[], cwd: string, env: Record<string, string | null | undefined> = {}): Promise<Finished> {
   const merged: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, ...env })) if (typeof v === 'string') merged[k] = v;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'acp', ...args], { cwd, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCli(['acp', ...args], { cwd, env: merged });
 }
 
 function file(folder: string, name: string, data: unknown): string {

@@ -8,25 +8,11 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { AgentClient } from '../../src/acp/agent-client';
 import type { AgentSession } from '../../src/acp/agent-session';
-import type { SessionEvent } from '../../src/acp/session-events';
 import type { InputRequest } from '../../src/elicitation/request';
 import { sourceLabel } from '../../src/elicitation/request';
-import { type AcpHost, createAcpHost, fixtureAgent, workFolder } from '../support/acp-harness';
+import { type AcpHost, createAcpHost, fixtureAgent, turn, workFolder } from '../support/acp-harness';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
-
-/** Runs one turn and returns the agent's reply text and every event of the session meanwhile. */
-async function turn(session: AgentSession, prompt: string): Promise<{ reply: string; events: SessionEvent[]; stop: string }> {
-  const events: SessionEvent[] = [];
-  const stopListening = session.events.add((e) => events.push(e));
-  try {
-    const stop = await session.prompt(prompt);
-    const reply = events.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? [e.text] : [])).join('');
-    return { reply, events, stop };
-  } finally {
-    stopListening();
-  }
-}
 
 function question(request: InputRequest, id: string) {
   const q = request.questions.find((x) => x.id === id);
@@ -242,6 +228,22 @@ describe('ACP: src/acp with the fixture agent', function () {
     assert.ok(prompter.asked.every((a) => a.options.signal.aborted), 'both prompts were told to close');
     assert.equal(acp.store.state.requests.filter((r) => r.status === 'open').length, 0);
   });
+
+  for (const second of ['link', 'permission'] as const) {
+    it(`a ${second} the agent asks after Stop is answered cancelled at once, never shown, and the turn ends stopped`, async () => {
+      const { session } = await started();
+      // The second step would show the second question if it reached the person (and answer it, so the turn still ends).
+      prompter.push(waitForAbort, decline);
+      const running = turn(session, second === 'link' ? 'twice' : 'twice permission');
+      await waitUntil('the form on screen', () => prompter.asked.length === 1);
+      session.cancel();
+      const { reply, stop } = await running;
+      assert.equal(prompter.asked.length, 1, `only the form was shown: ${prompter.asked.map((a) => a.request.message).join(' | ')}`);
+      assert.equal(reply, `twice: form {"action":"cancel"}; then ${second === 'link' ? '{"action":"cancel"}' : '{"outcome":"cancelled"}'}`);
+      assert.equal(stop, 'cancelled');
+      assert.equal(acp.store.state.requests.filter((r) => r.status === 'open').length, 0, 'nothing waits for an answer');
+    });
+  }
 
   it('reads and writes inside the working directory only, and writes nothing in an untrusted workspace', async () => {
     const { session } = await started();

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { agentsInSettingsText, readAgents, SETTINGS_FILE_LIMIT, startMode } from '../../src/ui/agents/agent-definitions';
 import { splitCommandLine } from '../../src/ui/agents/command-line';
-import { KNOWN_AGENTS } from '../../src/ui/agents/known-agents';
+import { ACP_AGENT_CATALOG } from '../../src/ui/agents/acp-agent-catalog';
 
 const CLAUDE_MODES = [
   { id: 'default', name: 'Manual' },
@@ -89,8 +89,8 @@ describe("Add Agent's command line", () => {
   });
 
   it('every known agent has a name the setting accepts', () => {
-    const { agents, problems } = readAgents(Object.fromEntries(KNOWN_AGENTS.map((k) => [k.name, { command: k.command, args: k.args }])), undefined);
+    const { agents, problems } = readAgents(Object.fromEntries(ACP_AGENT_CATALOG.map((k) => [k.name, { command: k.command, args: k.args }])), undefined);
     assert.deepEqual(problems, []);
-    assert.equal(agents.length, KNOWN_AGENTS.length);
+    assert.equal(agents.length, ACP_AGENT_CATALOG.length);
   });
 });

@@ -75,6 +75,7 @@ describe('lint holds the layers', function () {
     ['src/base/virtual.ts', "import type { x } from '../elicitation/model';", 'src/base imports nothing (not even types)'],
     ['src/base/virtual.ts', "import { x } from 'node:events';", 'src/base imports nothing (not even Node)'],
     ['webview/virtual.ts', "import { x } from '../src/ui/text';", 'nothing of src/ui in webview'],
+    ['src/ui/webview/page-html.ts', "import * as x from 'vscode';", "no vscode in a page's HTML (the page tests load it without VS Code)"],
     ['webview/virtual.ts', "import { x } from '../src/mcp/config';", 'nothing of src/mcp in webview'],
     ['webview/virtual.ts', "import * as x from 'vscode';", 'no vscode in webview'],
     ['webview/virtual.ts', "import x from 'ajv';", 'no ajv in webview'],
@@ -171,6 +172,8 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     ['src/ui/prompts/virtual.ts', "import { x } from '../form/form-panel';", 'the prompts do not reach the form'],
     ['src/ui/prompts/virtual.ts', "import { x } from '../views/pending';", 'the prompts do not reach the views'],
     ['src/ui/form/virtual.ts', "import { x } from '../sign-in/sign-in';", 'the form and sign-in are one level'],
+    ['src/ui/webview/virtual.ts', "import { x } from '../form/form-panel';", 'the page host does not reach the panels on it'],
+    ['src/ui/webview/virtual.ts', "import { x } from '../quick-input/own-quick-input';", 'the page host and the quick input are one level'],
     ['src/ui/gateway/virtual.ts', "import { x } from '../views/servers-view';", "the gateway's host does not reach the views"],
     ['src/ui/gateway/virtual.ts', "import { x } from '../agents/session-panel';", "the gateway's host does not reach ACP agents' sessions"],
     ['src/ui/agents/virtual.ts', "import { x } from '../views/servers-view';", "ACP agents' sessions do not reach the views"],
@@ -196,7 +199,8 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../links/url-prompt';"), 'no-restricted-imports');
     await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../text';"), 'no-restricted-imports');
     await assertPasses('src/ui/views/virtual.ts', use("import { x } from '../gateway/serve-choices';"), 'no-restricted-imports');
-    await assertPasses('src/ui/agents/virtual.ts', use("import { x } from '../form/form-page';"), 'no-restricted-imports');
+    await assertPasses('src/ui/agents/virtual.ts', use("import { x } from '../webview/page-host';"), 'no-restricted-imports');
+    await assertPasses('src/ui/form/virtual.ts', use("import { x } from '../webview/page-html';"), 'no-restricted-imports');
     await assertPasses('src/ui/form/virtual.ts', use("import { x } from '../prompts/prompter';"), 'no-restricted-imports');
     await assertPasses('src/ui/virtual.ts', use("import { x } from '../acp/client';"), 'no-restricted-imports');
   });

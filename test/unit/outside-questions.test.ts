@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { parseAcpProxyArgs } from '../../src/cli/acp-proxy-args';
 import { parseAskArgs } from '../../src/cli/ask-args';
-import { UsageError } from '../../src/cli/args';
+import { UsageError } from '../../src/cli/exit-code';
 import { commandName } from '../../src/cli/parent-command';
 import { QuestionRefusedError, windowAddress } from '../../src/cli/window-asker';
 import { AskBodyError, describeQuestionProblems, readAskBody } from '../../src/gateway/outside-question';

@@ -1,8 +1,9 @@
 /**
  * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
  * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
- * `known-agents` (the agents it offers) and `command-line` (a typed command line, split),
- * `session-panel` (one session's panel) with `session-page` (its HTML and policy) and
+ * `acp-agent-catalog` (the agents it offers) and `command-line` (a typed command line, split),
+ * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
+ * `session-page` (its HTML, in the page every panel of ours serves) and
  * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
  * open editors). The page itself is `webview/session/`. Beside them, the agent hosts this
  * window is a client of (VS Code's own agents): `agent-hosts` (their connections and inboxes)

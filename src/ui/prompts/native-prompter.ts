@@ -8,8 +8,8 @@
  */
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../../elicitation/broker';
-import type { Question, SelectOption } from '../../elicitation/model';
-import type { InputRequest, UrlInputRequest } from '../../elicitation/request';
+import type { ContentValue, Question, SelectOption } from '../../elicitation/model';
+import { type InputRequest, ownAnswerPair, type UrlInputRequest } from '../../elicitation/request';
 import type { InputStore } from '../../elicitation/store';
 import { toAnswerValue } from '../../elicitation/validation';
 import { checkUrl } from '../../elicitation/url-check';
@@ -21,6 +21,7 @@ import { errorMessage } from '../../base/error-message';
 import { PromptQueue, type ShowResult } from '../quick-input/prompt-queue';
 import { Deferral, type PromptFrame, type StepResult } from '../quick-input/quick-input-frame';
 import { askConfirm, askQuestion } from './quick-prompts';
+import { askSelectOrOwn } from './own-answer-pick';
 import { StepByStep } from './step-by-step';
 import { dialogText, sourceLabel } from '../text';
 import { askLink, linkDialog, openLink } from '../links/url-prompt';
@@ -153,9 +154,29 @@ export class NativePrompter {
         const error = options.errors?.find((e) => e.questionId === question.id)?.message;
         return fromStep(await askQuestion(question, this.frame(job), this.steps.draftOf(request, question), error), question);
       }
+      case 'pick-other':
+      case 'pick-many-other':
+        return this.selectOrOwn(job);
       default:
-        return this.steps.run(request, options.errors ?? [], (extra) => this.frame(job, extra), job.offerForm, (result) => fromStep(result, undefined));
+        return this.stepByStep(job);
     }
+  }
+
+  /** A form in the quick input, one question at a time. */
+  private stepByStep(job: Job): Promise<Shown> {
+    return this.steps.run(job.request, job.options.errors ?? [], (extra) => this.frame(job, extra), job.offerForm, (result) => fromStep(result, undefined));
+  }
+
+  /** One select and the person's own answer to it (a live request's allowFreeformInput): its options and "Other…". */
+  private async selectOrOwn(job: Job): Promise<Shown> {
+    const { request } = job;
+    const [select, own] = request.questions;
+    const pair = ownAnswerPair(request, select.id);
+    // The broker pairs only a select with the text question after it; anything else is asked as the form is.
+    if (!pair || (select.kind !== 'single-select' && select.kind !== 'multi-select') || own?.kind !== 'text') return this.stepByStep(job);
+    const drafts = { draftOf: (q: Question) => this.steps.draftOf(request, q), saveDraft: (q: Question, value: ContentValue | undefined) => this.steps.saveDraft(request, q, value) };
+    const end = await askSelectOrOwn({ select, own, required: pair.required }, this.frame(job), drafts);
+    return end.kind === 'answers' ? { action: 'accept', answers: end.answers } : fromStep(end, undefined);
   }
 
   /**
