@@ -305,8 +305,13 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
         .locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /^Agents/ }) })
         .locator('.monaco-list-row', { has: workbench.page.locator('.label-name', { hasText: new RegExp(`^${HOST_NAME}$`) }) })
         .first();
-      await row.hover();
-      await row.locator(`.action-label[aria-label^="${label}"]`).click();
+      // Its buttons show while the mouse is over it; a row drawn again under the mouse (a question came) needs it moved there again.
+      const button = row.locator(`.action-label[aria-label^="${label}"]`);
+      await waitUntil(`the ${label} button of the host's row`, async () => {
+        await row.hover();
+        return button.isVisible();
+      }, 10_000);
+      await button.click();
     };
     await hostButton('Disconnect Agent Host');
     let rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /disconnected/.test(t)));
