@@ -48,6 +48,7 @@ import { AgentsHost } from './ui/agents/agents-host';
 import { AgentHosts } from './ui/agents/agent-hosts';
 import { registerAgentHostCommands } from './ui/agents/agent-host-commands';
 import { OPEN_HOST_SESSION_COMMAND } from './ui/views/agent-host-items';
+import { sharedServersOf } from './ui/agents/shared-servers';
 import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND } from './ui/views/agents-view';
 import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/run-tool/tool-runner';
@@ -160,6 +161,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       const { urlMode, applyDefaults, elicitationTimeoutMs } = connectionSettings();
       return { urlMode, applyDefaults, elicitationTimeoutMs };
     },
+    shareServers: sharedServersOf(gateway, context.extensionPath),
   });
   // The agent hosts this window is a client of (VS Code's own agents' questions): the same broker, store and prompts.
   const agentHosts = new AgentHosts({

@@ -1,6 +1,7 @@
 /**
  * One ACP client per agent process: starts it, initializes (what we advertise, and why),
- * opens sessions, and answers what the agent asks of its client: permissions and
+ * opens sessions (with the person's MCP servers, where the host shares them: over HTTP to an
+ * agent that declares `mcpCapabilities.http`, else over stdio), and answers what the agent asks of its client: permissions and
  * questions through the broker, files through the host's port within the session's
  * working directories, `session/update` to the session it names.
  *
@@ -12,7 +13,7 @@
  * of ours; without it the agent runs them itself and asks first (`session/request_permission`),
  * which is the question the person sees here.
  */
-import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, NewSessionResponse, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import type { FormParams } from '../elicitation/broker';
 import { isAbsolute } from 'node:path';
 import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
@@ -145,8 +146,21 @@ export class AgentClient {
     const extra = options.additionalDirectories?.length && this.info?.capabilities.sessionCapabilities?.additionalDirectories ? { additionalDirectories: [...options.additionalDirectories] } : {};
     // `config` is the unmerged proposal's (session-config.ts): sent only to an agent that asked for it.
     const config = options.config && this.info?.sessionConfigSchema ? { config: options.config } : {};
-    const response = await this.agent.request('session/new', { cwd: options.cwd, mcpServers: [], ...extra, ...config });
-    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response);
+    // The person's servers, with a token that names this session; the title is read when a question comes.
+    const made: { session?: AgentSession } = {};
+    const http = this.info?.capabilities.mcpCapabilities?.http === true;
+    const shared = await this.host.shareServers?.({ agent: this.name, http, session: () => made.session?.label });
+    let response: NewSessionResponse;
+    try {
+      response = await this.agent.request('session/new', { cwd: options.cwd, mcpServers: [...(shared?.entries ?? [])], ...extra, ...config });
+    } catch (error) {
+      shared?.revoke();
+      throw error;
+    }
+    const servers = { given: shared?.given ?? [], ...(shared?.note !== undefined && { note: shared.note }) };
+    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response, servers);
+    made.session = session;
+    if (shared) session.endSignal.addEventListener('abort', () => shared.revoke(), { once: true });
     this.sessions.set(session.id, session);
     for (const update of this.early.get(session.id) ?? []) session.receive(update);
     this.early.delete(session.id);

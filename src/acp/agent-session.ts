@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import type { ClientContext, ContentBlock, NewSessionResponse, SessionConfigOption, SessionUpdate, SetSessionConfigOptionRequest, StopReason } from '@agentclientprotocol/sdk';
 import { endedByThePerson } from '../base/ended-by-person';
 import { Listeners } from '../base/listeners';
+import type { GivenServer } from './ports';
 import { type CommandView, type ConfigOptionView, configOptionViews, type ModeView, type SessionEvent, SessionUpdates } from './session-events';
 
 const LABEL_CHARS = 40;
@@ -33,6 +34,8 @@ export class AgentSession {
     /** The working directory, then any additional ones: where the agent may read and write. */
     readonly directories: readonly string[],
     response: NewSessionResponse,
+    /** The MCP servers the agent was given at `session/new`, and why none were when none were. */
+    readonly servers: { readonly given: readonly GivenServer[]; readonly note?: string } = { given: [] },
   ) {
     if (response.modes) {
       this.modeState = {

@@ -19,7 +19,10 @@ export interface RequestSource {
   readonly destructive?: boolean;
   /** The agent whose call asked (the gateway's downstream client, from its `clientInfo`), when known. */
   readonly agent?: string;
-  /** The ACP agent session the question belongs to, by its title ("for session 'fix the tests'"). */
+  /**
+   * The ACP agent session the question belongs to, by its title ("for session 'fix the tests'"):
+   * the agent's own question, or (with `agent`) a question of a server we gave that session.
+   */
   readonly session?: string;
   /**
    * The person started the call this question belongs to themselves (Run Tool), so a modal
@@ -103,7 +106,11 @@ export function sourceLabel(source: RequestSource): string {
   const who = source.requester === 'extension' ? `Extension: ${source.server}` : source.server;
   const tool = source.tool && source.background ? `${source.tool} (background task)` : source.tool;
   const what = tool ? `${who} · ${tool}` : source.background ? `${who} (background task)` : who;
-  const forWhom = source.agent ? `, for ${source.agent}` : source.session !== undefined ? `, for session '${source.session}'` : '';
+  const forWhom = source.agent
+    ? `, for ${source.agent}${source.session !== undefined ? ` in session '${source.session}'` : ''}`
+    : source.session !== undefined
+      ? `, for session '${source.session}'`
+      : '';
   return withoutInvisible(`${what}${forWhom}`);
 }
 

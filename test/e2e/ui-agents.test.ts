@@ -19,48 +19,10 @@ import type { Frame } from 'playwright-core';
 import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { CLAUDE_ADAPTER, colourAndBuildModel } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
+import { formFrame as formFrameOf, newSession, reply, send, sessionFrame as sessionFrameOf } from './agent-steps';
 import { axeViolations } from './axe';
 import { FIXTURES, RESULTS, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-
-/** The session page's frame: the webview whose document has the transcript, headed with this agent (a frame not in `seenBefore`). */
-async function sessionFrameOf(ui: Ui, agent: string, seenBefore: ReadonlySet<Frame> = new Set()): Promise<Frame> {
-  let found: Frame | undefined;
-  await waitUntil(
-    `the session panel of ${agent}`,
-    async () => {
-      for (const frame of ui.workbench.page.frames().filter((f) => !seenBefore.has(f))) {
-        if (await frame.evaluate((a) => document.getElementById('transcript') !== null && (document.getElementById('title')?.textContent ?? '').startsWith(`${a} · `), agent).catch(() => false)) {
-          found = frame;
-          return true;
-        }
-      }
-      return false;
-    },
-    30_000,
-  );
-  return found!;
-}
-
-/** The form panel's frame, showing this message. */
-async function formFrameOf(ui: Ui, message: string): Promise<Frame> {
-  let found: Frame | undefined;
-  await waitUntil(
-    `our form "${message}"`,
-    async () => {
-      for (const frame of ui.workbench.page.frames()) {
-        const shown = await frame.evaluate((m) => document.querySelector('h1.message')?.textContent === m, message).catch(() => false);
-        if (shown) {
-          found = frame;
-          return true;
-        }
-      }
-      return false;
-    },
-    30_000,
-  );
-  return found!;
-}
 
 /** Expands the Agents view (it starts collapsed while the Servers view keeps its room) and waits for rows that pass `ready`. */
 async function agentsViewRows(ui: Ui, ready: (rows: string[]) => boolean): Promise<string[]> {
@@ -123,30 +85,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     },
   );
 
-  const sessionFrame = (agent: string, seenBefore?: ReadonlySet<Frame>): Promise<Frame> => sessionFrameOf(ui!, agent, seenBefore);
+  const sessionFrame = (agent: string, seenBefore?: ReadonlySet<Frame>): Promise<Frame> => sessionFrameOf(ui!.workbench, agent, seenBefore);
 
-  const formFrame = (message: string): Promise<Frame> => formFrameOf(ui!, message);
-
-  /** Sends a prompt once the previous turn has ended (Send is off while a turn runs). */
-  async function send(frame: Frame, text: string): Promise<void> {
-    await waitUntil('the previous turn to end', () => frame.locator('#send').isEnabled(), 90_000);
-    await frame.locator('#prompt').fill(text);
-    await frame.locator('#prompt').press('Enter');
-  }
-
-  /** Waits for the newest agent reply to contain `text`; returns the transcript's text. */
-  async function reply(frame: Frame, text: string | RegExp, timeout = 60_000): Promise<string> {
-    let all = '';
-    await waitUntil(
-      `the reply ${String(text)}`,
-      async () => {
-        all = (await frame.locator('#transcript').innerText()).replace(/\u00a0/g, ' ');
-        return typeof text === 'string' ? all.includes(text) : text.test(all);
-      },
-      timeout,
-    );
-    return all;
-  }
+  const formFrame = (message: string): Promise<Frame> => formFrameOf(ui!.workbench, message);
 
   /** What axe does not check, read from the accessibility tree: the transcript a log a screen reader announces, each entry named, the prompt labelled. */
   async function readAloud(frame: Frame): Promise<void> {
@@ -161,14 +102,6 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.ok(articles.includes('fixture'), `the reply is named for the agent: ${articles.join(', ')}`);
     assert.ok(tree.includes('- textbox "Message to the agent":'), `the prompt box is labelled: ${tree.join(' | ')}`);
     assert.ok(tree.includes('- button "Send"'), 'Send is named');
-  }
-
-  async function newSession(agent: string): Promise<Frame> {
-    const { workbench } = ui!;
-    await workbench.runCommand('Elicitation Host: New Agent Session…');
-    await workbench.waitForQuickInputTitle('New Agent Session');
-    await workbench.pick(agent);
-    return sessionFrame(agent);
   }
 
   it('the fixture agent: a question before the session, the reply streamed, a form, a permission with its always option, the mode, Stop', async () => {
@@ -373,7 +306,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
 
   it('Claude Code (claude-agent-acp, fake model): starts in Manual, AskUserQuestion in our form with its "Other", Bash as our modal with No the default', async () => {
     const { workbench } = ui!;
-    const frame = await newSession('claude');
+    const frame = await newSession(ui!.workbench, 'claude');
     await waitUntil('Manual mode', async () => (await frame.locator('select[data-option-id="__mode"]').inputValue().catch(() => '')) === 'default', 60_000);
     assert.equal(await frame.locator('#mode-warning').isVisible(), false, 'Manual asks: no warning');
 
@@ -459,9 +392,9 @@ describe(`UI: a repository's agent settings in a workspace not trusted (VS Code 
     await workbench.waitForQuickInputTitle('New Agent Session');
     await workbench.pick('fixture');
     // The fixture's own session form first (all optional).
-    const options = await formFrameOf(ui!, 'fixture: options for the new session (all optional)');
+    const options = await formFrameOf(ui!.workbench, 'fixture: options for the new session (all optional)');
     await options.locator('button', { hasText: 'Submit' }).click();
-    const frame = await sessionFrameOf(ui!, 'fixture');
+    const frame = await sessionFrameOf(ui!.workbench, 'fixture');
     await waitUntil('the mode shown', async () => (await frame.locator('select[data-option-id="__mode"]').inputValue().catch(() => '')) !== '', 30_000);
     await workbench.screenshot('agents-untrusted-mode');
     assert.equal(await frame.locator('select[data-option-id="__mode"]').inputValue(), 'ask', 'the session started in the mode that asks, as the person\'s own setting says');

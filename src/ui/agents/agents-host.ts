@@ -4,10 +4,11 @@
  * `acp-agent-catalog` (the agents it offers) and `command-line` (a typed command line, split),
  * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
  * `session-page` (its HTML, in the page every panel of ours serves) and
- * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
- * open editors). The page itself is `webview/session/`. Beside them, the agent hosts this
- * window is a client of (VS Code's own agents): `agent-hosts` (their connections and inboxes)
- * with `agent-host-definitions` (the setting, read and checked, and how a state reads),
+ * `transcript` (what it shows), `editor-files` (an agent's file reads and writes, through
+ * open editors), and `shared-servers` (the person's MCP servers for each new session). The
+ * page itself is `webview/session/`. Beside them, the agent hosts this window is a client of
+ * (VS Code's own agents): `agent-hosts` (their connections and inboxes) with
+ * `agent-host-definitions` (the setting, read and checked, and how a state reads),
  * `local-agent-host` (the local host desktop VS Code publishes), `connect-agent-host`
  * (Connect to an Agent Host…), `agent-host-commands` (its commands), and `ahp-loader` with
  * `ahp-bundle` (the agent host client, dist/ahp.js, loaded with the first host).
@@ -60,6 +61,8 @@ export interface AgentsHostDeps {
   readonly log: vscode.LogOutputChannel;
   readonly version: string;
   readonly settings: AgentHost['settings'];
+  /** The person's MCP servers for each new session (shared-servers.ts). */
+  readonly shareServers?: AgentHost['shareServers'];
 }
 
 export class AgentsHost implements vscode.Disposable {
@@ -175,6 +178,7 @@ export class AgentsHost implements vscode.Disposable {
       },
       settings: this.deps.settings,
       clientInfo: { name: 'elicitation-host', version: this.deps.version },
+      ...(this.deps.shareServers && { shareServers: this.deps.shareServers }),
     };
   }
 

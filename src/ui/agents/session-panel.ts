@@ -53,8 +53,12 @@ export class SessionPanel implements vscode.Disposable {
     this.unsubscribe.push(
       session.events.add((event) => this.onEvent(event)),
       deps.store.subscribe((state) => {
+        // The agent's own question, or a question of a server it was given, in this session.
         const waiting = state.requests.some(
-          (r) => r.status === 'open' && r.request.source.requester === 'agent' && r.request.source.server === session.agentName && r.request.source.session === session.label,
+          (r) =>
+            r.status === 'open' &&
+            r.request.source.session === session.label &&
+            ((r.request.source.requester === 'agent' && r.request.source.server === session.agentName) || r.request.source.agent === session.agentName),
         );
         if (waiting !== this.waiting) {
           this.waiting = waiting;
@@ -209,6 +213,8 @@ export class SessionPanel implements vscode.Disposable {
       agent: session.agentName,
       ...(session.label && { title: session.label }),
       cwd: session.cwd,
+      servers: session.servers.given,
+      ...(session.servers.note !== undefined && { serversNote: session.servers.note }),
       ...(mode && { mode }),
       ...(current && (NON_ASKING_MODES.test(current.name.trim()) || NON_ASKING_MODES.test(current.id)) && {
         modeWarning: `${current.name}: ${session.agentName} acts without asking you first in this mode. Choose another mode to be asked.`,
