@@ -30,6 +30,7 @@ import { askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agen
 import { AgentSession } from './agent-session';
 import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
 import { optionLabel, permissionOutcome, permissionQuestion, toolKind } from './permission';
+import { checkChanges } from './proposed-changes';
 import type { AgentDefinition, AgentHost } from './ports';
 import { askSessionConfig, sessionConfigSchema } from './session-config';
 import { saysInput } from './session-events';
@@ -315,7 +316,7 @@ export class AgentClient {
     const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
     // The runner's rules answer first; what they do not cover is asked.
     const ruled = this.host.permissionPolicy?.(merged);
-    const answer = ruled ?? (await this.askPermission(merged, params, source, signal, turn, whole));
+    const answer = ruled ?? (await this.askPermission(merged, params, source, signal, turn, whole, session.directories));
     const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
     session.tell({
       type: 'permission',
@@ -330,9 +331,11 @@ export class AgentClient {
     return { outcome: answer };
   }
 
-  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined, whole: WholeInput | undefined): Promise<RequestPermissionOutcome> {
+  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined, whole: WholeInput | undefined, folders: readonly string[]): Promise<RequestPermissionOutcome> {
     try {
-      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true, ...(whole && { whole }) }), turn?.signal.aborted === true);
+      // An edit's files, checked as a write would be: only those inside the session's folders can be shown as a diff.
+      const changes = await checkChanges(request.toolCall.content, folders);
+      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true, ...(whole && { whole }), ...(changes.length > 0 && { changes }) }), turn?.signal.aborted === true);
     } catch (error) {
       // Too many open questions, or a prompt that failed: nobody allowed it.
       this.host.log.warn(`${sourceLabel(source)}: the permission could not be asked: ${errorMessage(error)}`);

@@ -60,6 +60,27 @@ export interface WholeInput {
   readonly language: string;
 }
 
+/** One change of a file's text, as an agent proposes it: `oldText` replaced by `newText`; no `oldText`: the whole new text. */
+export interface TextEdit {
+  readonly oldText?: string;
+  readonly newText: string;
+}
+
+/**
+ * A file an approval would change (an agent's edit), for a surface that can show the change
+ * before the person decides ("View Diff"). Set by our own code, never by a server.
+ */
+export interface FileChange {
+  /** As the agent gave it. */
+  readonly path: string;
+  /** In the order they apply. */
+  readonly edits: readonly TextEdit[];
+  /** The folders it must lead inside (the session's): a surface checks again before it reads the file. */
+  readonly folders: readonly string[];
+  /** Why it is not shown (outside the folders, too large), in words after "not shown:". */
+  readonly refused?: string;
+}
+
 /**
  * A select question that also takes the person's own answer (a live request's
  * `allowFreeformInput`): the text question that holds it comes right after the select
@@ -83,6 +104,8 @@ export interface FormInputRequest {
   readonly whole?: WholeInput;
   /** The selects that take the person's own answer, and the text questions that hold it. */
   readonly ownAnswers?: readonly OwnAnswerPair[];
+  /** The files the approval would change, when the asker can say how (an agent's edit). */
+  readonly changes?: readonly FileChange[];
 }
 
 export interface UrlInputRequest {

@@ -59,6 +59,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
       {
         // The web workbench saves after a delay unless told otherwise (desktop VS Code does not): the steps with unsaved text need it off.
         'files.autoSave': 'off',
+        // View Diff's two sides side by side, though the session panel leaves the diff a narrow group.
+        'diffEditor.useInlineViewWhenSpaceIsLimited': false,
         'elicitationHost.agents': {
           fixture: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--ask-before-session'] },
           // The same fixture without its question before the session: a session of its own for each scenario below.
@@ -332,6 +334,98 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'first line\n');
     assert.deepEqual(await axeViolations(frame), [], 'axe on the session page with a refused tool call');
     claudeFrame = frame;
+  });
+
+  it("Claude Code's edit: View Diff shows the file as it is (unsaved text included) against the proposed text, read-only, while the question waits; No stays the default", async () => {
+    const { workbench } = ui!;
+    assert.ok(claudeFrame, 'the Claude Code session is open, in Manual');
+    const draft = join(folder, 'draft.md');
+    writeFileSync(draft, 'first line\nsecond line\nthird line\n');
+    // The person's unsaved change in an open editor (opened from a file button of the fixture's session): the diff's left side is what they have.
+    const fixture = await sessionFrame('fixture');
+    // Its panel in front: another editor of its group may cover it.
+    await workbench.page.locator('.tab', { hasText: 'fixture: fix the tests' }).click();
+    await send(fixture, `locations ${draft}`);
+    await reply(fixture, 'locations: shown');
+    await fixture.locator('button.file', { hasText: draft }).last().click();
+    // The session panels keep their own editor groups: the draft's editor is the one in the group whose active tab it is.
+    const tabOf = (name: string) => workbench.page.locator('.tabs-container .tab', { hasText: name }).first();
+    const draftEditor = workbench.page.locator('.editor-group-container', { has: workbench.page.locator('.tab.active', { hasText: 'draft.md' }) }).locator('.editor-instance .view-lines').first();
+    const draftText = async (): Promise<string> => (await draftEditor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    await waitUntil('the draft in its editor', async () => /second line/.test(await draftText()), 20_000);
+    await draftEditor.click();
+    await workbench.page.keyboard.press('Control+Home');
+    await workbench.page.keyboard.type('unsaved ');
+    await waitUntil('the unsaved change', async () => /unsaved first line/.test(await draftText()), 10_000);
+
+    await send(claudeFrame, `edit ${draft}`);
+    const dialog = workbench.dialog.filter({ hasText: 'asks for permission to edit files' });
+    await dialog.waitFor({ timeout: 90_000 });
+    const read = async (): Promise<string> => (await dialog.innerText()).replace(/\u00a0/g, ' ');
+    const text = await read();
+    assert.match(text, /It changes 3 lines \(2 added, 1 removed\) in 1 file\./, `the dialog counts the change: ${text}`);
+    const buttons = (await dialog.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b !== '');
+    assert.ok(buttons.includes('View Diff'), `View Diff is offered: ${buttons.join(' | ')}`);
+    assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), 'No', 'the reject option stays the default');
+    await workbench.screenshot('agents-edit-permission');
+
+    await workbench.clickDialogButton('View Diff');
+    const tab = workbench.page.locator('.tabs-container .tab', { hasText: "draft.md (as it is ↔ claude's edit)" });
+    await tab.waitFor({ timeout: 20_000 });
+    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Back to the Decision' }).waitFor({ timeout: 20_000 });
+    assert.equal(await workbench.dialog.count(), 0, 'no dialog over the diff');
+    const side = (which: 'original' | 'modified') => workbench.page.locator(`.editor-instance .${which}-in-monaco-diff-editor .view-lines`).first();
+    const sideText = async (which: 'original' | 'modified'): Promise<string> => (await side(which).innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    await waitUntil('both texts in the diff editor', async () => /unsaved first line\nsecond line\nthird line/.test(await sideText('original')) && /unsaved first line\nsecond line, edited\nand a third\nthird line/.test(await sideText('modified')), 20_000);
+    // Read-only: typing is refused, and VS Code says so.
+    await side('modified').click();
+    await workbench.page.keyboard.type('typed');
+    await workbench.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).first().waitFor({ timeout: 10_000 });
+    assert.doesNotMatch(await sideText('modified'), /typed/, 'the proposed side is read-only');
+    assert.ok(await workbench.quickInputVisible(), 'the question waits');
+    await workbench.screenshot('agents-view-diff');
+
+    await workbench.clickRow(/Back to the Decision/);
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.equal(await read(), text, 'the same dialog again');
+    await workbench.clickDialogButton('No');
+    await reply(claudeFrame, /Tool said:|Tool failed:/, 90_000);
+    assert.equal(readFileSync(draft, 'utf8'), 'first line\nsecond line\nthird line\n', 'the refused edit was not made');
+    // The diff and the draft (its unsaved change reverted) close; the session panels stay for the scenarios after.
+    await tabOf("draft.md (as it is ↔ claude's edit)").click();
+    await workbench.runCommand('View: Close Editor');
+    await tabOf('draft.md').click();
+    await workbench.runCommand('File: Revert File');
+    await workbench.runCommand('View: Close Editor');
+  });
+
+  it("an edit of files in and out of the session's folder: the dialog says which diff is not shown and why; View Diff opens only the file inside", async () => {
+    const { workbench } = ui!;
+    const frame = await sessionFrame('fixture');
+    const diffs = [
+      { path: join(folder, 'docs', 'new.md'), newText: '# New\nwritten by the agent' },
+      { path: join(outside, 'secret.txt'), oldText: 'OUTSIDE secret', newText: 'changed' },
+    ];
+    const content = diffs.map((d) => ({ type: 'diff', ...d }));
+    const yesNo = [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }];
+    await send(frame, `ask-permission ${JSON.stringify({ call: { title: 'Edit 2 files', kind: 'edit', content }, ask: { title: 'Edit 2 files', kind: 'edit', content }, options: yesNo })}`);
+    const dialog = workbench.dialog.filter({ hasText: 'fixture asks for permission to edit files' });
+    await dialog.waitFor({ timeout: 30_000 });
+    const text = (await dialog.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(text, /It changes 4 lines \(3 added, 1 removed\) in 2 files\./);
+    assert.match(text, /No diff for \S*secret\.txt: an agent may write files only inside its session's working directories/);
+    await workbench.screenshot('agents-edit-outside');
+    await workbench.clickDialogButton('View Diff');
+    await workbench.page.locator('.tabs-container .tab', { hasText: "new.md (new file ↔ fixture's edit)" }).waitFor({ timeout: 20_000 });
+    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Back to the Decision' }).waitFor({ timeout: 20_000 });
+    assert.equal(await workbench.page.locator('.tabs-container .tab', { hasText: 'secret.txt' }).count(), 0, 'no diff of the file outside');
+    await workbench.clickRow(/Back to the Decision/);
+    await dialog.waitFor({ timeout: 20_000 });
+    await workbench.clickDialogButton('Reject');
+    await reply(frame, 'permission: {"outcome":"selected","optionId":"no"}');
+    assert.equal(existsSync(join(folder, 'docs')), false, 'nothing was written');
+    await workbench.page.locator('.tabs-container .tab', { hasText: "new.md (new file ↔ fixture's edit)" }).first().click();
+    await workbench.runCommand('View: Close Editor');
   });
 
   for (const theme of [

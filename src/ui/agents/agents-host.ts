@@ -1,8 +1,10 @@
 /**
  * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
  * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
- * `acp-agent-catalog` (the agents it offers) and `command-line` (a typed command line, split),
- * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
+ * `acp-registry` (the ACP Registry's agents, read as untrusted data), `acp-registry-source`
+ * (where it comes from: fetched once a day, kept, or none), `acp-agent-catalog` (the built-in
+ * list), `program-on-path` (what the machine lacks) and `command-line` (a command line, split
+ * and shown), `session-panel` (one session's panel, on the page host ui/webview/ shares) with
  * `session-page` (its HTML, in the page every panel of ours serves) and
  * `transcript` (what it shows), `editor-files` (an agent's file reads and writes, through
  * open editors), and `shared-servers` (the person's MCP servers for each new session). The

@@ -16,7 +16,7 @@ import { checkUrl } from '../../elicitation/url-check';
 import { isEndedByThePerson } from '../../base/ended-by-person';
 import { dialogChoices, mayUseModal } from './dialog-choices';
 import { MutedServers } from './mutes';
-import { type Dialog, showDialog, showError, showInfo } from '../notify';
+import { type Dialog, showDialog, showError, showInfo, showWarning } from '../notify';
 import { errorMessage } from '../../base/error-message';
 import { PromptQueue, type ShowResult } from '../quick-input/prompt-queue';
 import { Deferral, type PromptFrame, type StepResult } from '../quick-input/quick-input-frame';
@@ -26,6 +26,7 @@ import { StepByStep } from './step-by-step';
 import { dialogText, sourceLabel } from '../text';
 import { askLink, linkDialog, openLink } from '../links/url-prompt';
 import { showWholeLabel, whileReading, type WholeInputDocuments } from './whole-input';
+import { notShownNote, type ProposedDiffs, VIEW_DIFF, viewable } from './view-diff';
 import type { WholeInput } from '../../elicitation/request';
 
 interface Job {
@@ -67,6 +68,7 @@ export class NativePrompter {
     private readonly mutes: MutedServers,
     private readonly log: vscode.LogOutputChannel,
     private readonly wholeInputs: WholeInputDocuments,
+    private readonly proposedDiffs: ProposedDiffs,
   ) {
     this.steps = new StepByStep(store, this.deferral);
   }
@@ -181,18 +183,35 @@ export class NativePrompter {
 
   /**
    * A question's modal dialog, in its turn in the queue. When its text is not all shown (a
-   * long command), it offers the whole: opened in an editor, read while the question
-   * waits, then the same dialog again.
+   * long command), it offers the whole; when it approves an edit, the diff (View Diff, for
+   * the files inside the session's folders; the others are said not to be shown). Either
+   * opens in an editor, read while the question waits, then the same dialog comes again.
    */
   private async dialog<T extends vscode.MessageItem>(job: Job, dialog: Dialog<T>): Promise<DialogEnd<T>> {
+    const changes = job.request.mode === 'form' ? job.request.changes : undefined;
+    const note = changes && notShownNote(changes);
+    if (note !== undefined) dialog = { ...dialog, detail: `${dialog.detail}\n\n${note}` };
     const whole = wholeOf(job.request, dialog.detail);
-    if (!whole) return this.dialogOnce(job, dialog);
-    const showWhole: vscode.MessageItem = { title: showWholeLabel(whole) };
+    const diffs = viewable(changes);
+    if (!whole && diffs.length === 0) return this.dialogOnce(job, dialog);
+    const showWhole: vscode.MessageItem | undefined = whole && { title: showWholeLabel(whole) };
+    const viewDiff: vscode.MessageItem | undefined = diffs.length > 0 ? { title: VIEW_DIFF } : undefined;
+    const extra = [viewDiff, showWhole].filter((b) => b !== undefined);
     for (;;) {
-      const choice = await this.dialogOnce<vscode.MessageItem>(job, { ...dialog, buttons: [...dialog.buttons, showWhole] });
-      if (choice !== showWhole) return choice as T | undefined | 'aborted';
-      await this.wholeInputs.open(whole, sourceLabel(job.request.source));
-      const read = await whileReading(this.frame(job), whole);
+      const choice = await this.dialogOnce<vscode.MessageItem>(job, { ...dialog, buttons: [...dialog.buttons, ...extra] });
+      if (choice === undefined || choice === 'aborted' || (choice !== viewDiff && choice !== showWhole)) return choice as T | undefined | 'aborted';
+      let what: string | undefined;
+      if (choice === viewDiff) {
+        const problems = await this.proposedDiffs.open(diffs, job.request.source.server);
+        if (problems.length > 0) void showWarning(`Not shown: ${problems.join('; ')}`);
+        // Nothing opened: the same dialog again, the warning beside it.
+        if (problems.length < diffs.length) what = diffs.length === 1 ? 'the diff' : 'the diffs';
+      } else if (whole) {
+        await this.wholeInputs.open(whole, sourceLabel(job.request.source));
+        what = `the whole ${whole.name}`;
+      }
+      if (what === undefined) continue;
+      const read = await whileReading(this.frame(job), what);
       if (read.kind === 'decline') return 'declined';
       if (read.kind === 'deferred' || read.kind === 'aborted') return read.kind;
       if (read.kind !== 'value') return undefined;

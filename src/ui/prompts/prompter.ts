@@ -6,7 +6,8 @@
  * `dialog-choices` (which questions may be modal, and as which buttons), `held-questions` (a
  * background task's question waits until the person opens it), `mutes` ("Decline and stop
  * asking"), `refusals` (a question that could not be shown), `whole-input` (Show Whole
- * Command: the whole of what a dialog shows in part) and `extension-consent` (the dialogs an
+ * Command: the whole of what a dialog shows in part), `view-diff` (View Diff: an agent's edit
+ * against the file, before the person decides) and `extension-consent` (the dialogs an
  * extension's tool calls need). Links are `src/ui/links/`, the form panel `src/ui/form/`.
  *
  * The VS Code Prompter: each question goes to the surface that fits it (the form panel
