@@ -3,14 +3,17 @@
  * ended, or waiting for the workspace's trust), and under a running one its sessions, each
  * with its mode and whether a turn runs or waits for the person (or, its panel closed while a
  * turn ran, that it ends with that turn). A session opens its panel; Close Session ends it.
- * Agent and session text goes into labels and plain-text tooltips only.
+ * Then each agent host this window connects to (agent-host-items.ts). Agent and session text
+ * goes into labels and plain-text tooltips only.
  */
 import * as vscode from 'vscode';
 import type { AgentEntry, AgentsHost, AgentState } from '../agents/agents-host';
+import type { AgentHosts } from '../agents/agent-hosts';
 import type { SessionPanel } from '../agents/session-panel';
 import { oneLine, plain } from '../text';
+import { hostChildren, hostItem, type HostNode } from './agent-host-items';
 
-export type AgentsNode = { readonly kind: 'agent'; readonly entry: AgentEntry } | { readonly kind: 'session'; readonly agent: string; readonly panel: SessionPanel };
+export type AgentsNode = { readonly kind: 'agent'; readonly entry: AgentEntry } | { readonly kind: 'session'; readonly agent: string; readonly panel: SessionPanel } | HostNode;
 
 export const OPEN_SESSION_COMMAND = 'elicitationHost.openAgentSession';
 
@@ -33,10 +36,13 @@ const STATE_TEXT: Record<AgentState, string> = {
 export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: Array<() => void>;
 
-  constructor(private readonly agents: AgentsHost) {
-    this.unsubscribe = agents.onDidChange.add(() => this.changed.fire());
+  constructor(
+    private readonly agents: AgentsHost,
+    private readonly hosts: AgentHosts,
+  ) {
+    this.unsubscribe = [agents.onDidChange.add(() => this.changed.fire()), hosts.onDidChange.add(() => this.changed.fire())];
   }
 
   /** A session's header changed (its mode, a turn started or ended). */
@@ -45,12 +51,14 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
   }
 
   getChildren(node?: AgentsNode): AgentsNode[] {
-    if (!node) return this.agents.agents.map((entry) => ({ kind: 'agent', entry }));
+    if (!node) return [...this.agents.agents.map((entry) => ({ kind: 'agent' as const, entry })), ...this.hosts.hosts.map((host) => ({ kind: 'host' as const, host }))];
     if (node.kind === 'agent') return node.entry.sessions.map((panel) => ({ kind: 'session', agent: node.entry.agent.definition.name, panel }));
-    return [];
+    if (node.kind === 'session') return [];
+    return hostChildren(node);
   }
 
   getTreeItem(node: AgentsNode): vscode.TreeItem {
+    if (node.kind !== 'agent' && node.kind !== 'session') return hostItem(node);
     if (node.kind === 'agent') {
       const { agent, state, detail, sessions } = node.entry;
       const name = agent.definition.name;
@@ -83,7 +91,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
   }
 
   dispose(): void {
-    this.unsubscribe();
+    for (const stop of this.unsubscribe) stop();
     this.changed.dispose();
   }
 }
