@@ -27,6 +27,7 @@ import { type AcpSdk, loadAcpSdk } from './acp-sdk-loader';
 import { AgentProcess, type AgentExit } from './agent-process';
 import { askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agent-questions';
 import { AgentSession } from './agent-session';
+import { listPastSessions, noPastSessions, type PastSession, type SessionSupport, sessionSupport } from './past-sessions';
 import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
 import { permissionOutcome, permissionQuestion } from './permission';
 import type { AgentDefinition, AgentHost } from './ports';
@@ -57,6 +58,20 @@ export interface NewSessionOptions {
   readonly mode?: string;
   /** Values for the proposal's session form, sent as `config` (only to an agent that advertised one). */
   readonly config?: Content;
+}
+
+/** A past session to bring back (`session/load`, else `session/resume`). */
+export interface ReopenOptions {
+  readonly sessionId: string;
+  /** Its working directory (absolute), where it was opened. */
+  readonly cwd: string;
+  /** Its title as the list or this window last knew it, until the agent says one. */
+  readonly title?: string;
+  /**
+   * Called with the session before the agent is asked for it: `session/load` replays the
+   * conversation as updates before it answers, and whoever shows them must be listening.
+   */
+  readonly onSession?: (session: AgentSession) => void;
 }
 
 const PRE_SESSION = 'before the session starts';
@@ -151,6 +166,43 @@ export class AgentClient {
     this.early.delete(session.id);
     if (options.mode !== undefined && options.mode !== session.modes?.current.id) await session.setMode(options.mode);
     return session;
+  }
+
+  /** What the agent declares it can do with its past sessions. */
+  get sessionSupport(): SessionSupport {
+    return sessionSupport(this.agentInfo.capabilities);
+  }
+
+  /** The agent's past sessions in `cwd` (`session/list`), newest first; an error when it declares no list. */
+  async listSessions(cwd: string): Promise<PastSession[]> {
+    if (!this.sessionSupport.list) throw new Error(`${this.name} does not list its past sessions: it declares no session/list`);
+    return listPastSessions(this.agent, this.name, cwd);
+  }
+
+  /**
+   * A past session again: `session/load` where the agent declares it (the conversation is
+   * replayed into the session before the answer), else `session/resume` (it goes on without
+   * the conversation). Returns how it came back.
+   */
+  async reopenSession(options: ReopenOptions): Promise<{ readonly session: AgentSession; readonly replayed: boolean }> {
+    if (!isAbsolute(options.cwd)) throw new Error(`a session's directories are absolute paths, not ${options.cwd}`);
+    const live = this.sessions.get(options.sessionId);
+    if (live) return { session: live, replayed: false };
+    const support = this.sessionSupport;
+    if (!support.load && !support.resume) throw new Error(`${noPastSessions(this.name)}, so it cannot reopen one`);
+    const session = new AgentSession(this.agent, this.name, options.sessionId, [options.cwd], undefined, options.title);
+    this.sessions.set(session.id, session);
+    this.early.delete(session.id);
+    options.onSession?.(session);
+    try {
+      const params = { sessionId: options.sessionId, cwd: options.cwd, mcpServers: [] };
+      session.adopt(support.load ? await this.agent.request('session/load', params) : await this.agent.request('session/resume', params));
+    } catch (error) {
+      this.sessions.delete(session.id);
+      session.end(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+    return { session, replayed: support.load };
   }
 
   /** Closes the connection and ends the process; every open question closes. */
