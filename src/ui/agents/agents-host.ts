@@ -3,19 +3,25 @@
  * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
  * `known-agents` (the agents it offers) and `command-line` (a typed command line, split),
  * `session-panel` (one session's panel) with `session-page` (its HTML and policy) and
- * `transcript` (what it shows), and `editor-files` (an agent's file reads and writes, through
- * open editors). The page itself is `webview/session/`.
+ * `transcript` (what it shows), `session-memory` (the sessions a reload lists again), and
+ * `editor-files` (an agent's file reads and writes, through open editors). The page itself is
+ * `webview/session/`.
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
  * command starts only in a trusted workspace (as its servers do); an agent's questions and
  * permissions go through the same broker and prompts as every server's, with the agent's
  * configured name as who asks. New sessions start in the agent's mode that asks before it
- * acts, where it has one, unless the person chose otherwise.
+ * acts, where it has one, unless the person chose otherwise; so do reopened ones.
+ *
+ * Past sessions, where an agent declares them: its `session/list` for the folder, and the
+ * sessions open here before a reload (remembered in the workspace's storage), each reopened
+ * into a panel by `session/load` (the conversation replayed) or `session/resume`.
  */
 import * as vscode from 'vscode';
 import { AgentClient, describeExit } from '../../acp/agent-client';
 import type { AgentSession } from '../../acp/agent-session';
+import { canReopen, noPastSessions, type PastSession, type SessionSupport } from '../../acp/past-sessions';
 import type { AgentHost } from '../../acp/ports';
 import type { Broker } from '../../elicitation/broker';
 import type { InputStore } from '../../elicitation/store';
@@ -23,6 +29,7 @@ import { Listeners } from '../../base/listeners';
 import { showInfo, showWarning } from '../notify';
 import { type ConfiguredAgent, readAgents, startMode } from './agent-definitions';
 import { editorFiles } from './editor-files';
+import { type MementoLike, type RememberedSession, SessionMemory } from './session-memory';
 import { SessionPanel } from './session-panel';
 import { errorMessage } from '../../base/error-message';
 
@@ -36,7 +43,14 @@ export interface AgentEntry {
   /** Why it exited or could not start, as the person reads it. */
   readonly detail?: string;
   readonly sessions: readonly SessionPanel[];
+  /** What the agent declares it can do with past sessions, once known (it ran, now or before). */
+  readonly support?: SessionSupport;
+  /** Sessions open here before (a reload, a stopped agent), not open now: reopened on a click. */
+  readonly remembered: readonly RememberedSession[];
 }
+
+/** ACP's "resource not found": the agent no longer has the session. */
+const NOT_FOUND = -32002;
 
 interface Running {
   client?: AgentClient;
@@ -52,6 +66,13 @@ export interface AgentsHostDeps {
   readonly log: vscode.LogOutputChannel;
   readonly version: string;
   readonly settings: AgentHost['settings'];
+  /** The workspace's storage: the sessions a reload lists again. */
+  readonly memory: MementoLike;
+}
+
+/** The agent's command line: what it declared is remembered for this command only. */
+function commandLine(agent: ConfiguredAgent): string {
+  return JSON.stringify([agent.definition.command, ...agent.definition.args]);
 }
 
 export class AgentsHost implements vscode.Disposable {
@@ -59,8 +80,15 @@ export class AgentsHost implements vscode.Disposable {
   private configured: readonly ConfiguredAgent[] = [];
   private readonly running = new Map<string, Running>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly memory: SessionMemory;
+  /** Sessions open before, not open now (read at start, kept as sessions open and end). */
+  private remembered: RememberedSession[];
+  /** Each running agent's list for the folder, until something changes it. */
+  private readonly listed = new Map<string, Promise<PastSession[]>>();
 
   constructor(private readonly deps: AgentsHostDeps) {
+    this.memory = new SessionMemory(deps.memory);
+    this.remembered = this.memory.sessions();
     this.read();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -87,12 +115,18 @@ export class AgentsHost implements vscode.Disposable {
       const running = this.running.get(agent.definition.name);
       const blocked = agent.fromWorkspace && !vscode.workspace.isTrusted;
       const state: AgentState = running?.client ? 'running' : running?.starting ? 'starting' : running?.exited ? 'exited' : blocked ? 'blocked' : 'stopped';
+      const name = agent.definition.name;
+      const support = running?.client?.sessionSupport ?? this.memory.support(name, commandLine(agent));
+      const open = new Set((running?.sessions ?? []).map((p) => p.session.id));
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       return {
         agent,
         state,
         ...(running?.exited && { detail: running.exited }),
         ...(blocked && { detail: "defined in this workspace's settings: it runs once you trust the workspace" }),
         sessions: running?.sessions ?? [],
+        ...(support && { support }),
+        remembered: this.remembered.filter((r) => r.agent === name && r.cwd === folder && !open.has(r.sessionId)),
       };
     });
   }
@@ -144,7 +178,10 @@ export class AgentsHost implements vscode.Disposable {
     try {
       const client = await starting;
       entry.client = client;
+      this.listed.delete(name);
+      void this.memory.keepSupport(name, commandLine(agent), client.sessionSupport);
       void client.exited.then((exit) => {
+        this.listed.delete(name);
         if (entry.client !== client) return;
         entry.client = undefined;
         entry.exited = describeExit(exit);
@@ -176,13 +213,132 @@ export class AgentsHost implements vscode.Disposable {
     const config = await client.askSessionConfig(ended.signal);
     const session = await client.newSession({ cwd: folder, ...(config && { config }) });
     await this.applyStartMode(agent, session);
-    const running = this.running.get(name)!;
-    const panel = new SessionPanel(session, { extensionUri: this.deps.extensionUri, store: this.deps.store, log: this.deps.log, agentEnded: () => !this.running.get(name)?.client });
-    running.sessions.push(panel);
-    panel.onDidChange.add(() => this.onDidChange.fire());
-    this.onDidChange.fire();
+    const panel = this.addPanel(name, client, session);
     panel.reveal();
     return panel;
+  }
+
+  /** A panel for a session of a running agent, listed under it and remembered across a reload where the agent can reopen it. */
+  private addPanel(name: string, client: AgentClient, session: AgentSession, reopening?: string): SessionPanel {
+    const running = this.running.get(name)!;
+    const panel = new SessionPanel(session, { extensionUri: this.deps.extensionUri, store: this.deps.store, log: this.deps.log, agentEnded: () => !this.running.get(name)?.client }, reopening);
+    running.sessions.push(panel);
+    panel.onDidChange.add(() => this.onDidChange.fire());
+    const reopenable = canReopen(client.sessionSupport);
+    session.events.add((event) => {
+      // A turn that ends or a new title changes the agent's list and what a reload shows.
+      if (event.type !== 'turn-end' && event.type !== 'title') return;
+      this.listed.delete(name);
+      if (reopenable) void this.remember();
+    });
+    this.listed.delete(name);
+    if (reopenable) void this.remember();
+    this.onDidChange.fire();
+    return panel;
+  }
+
+  /** Keeps the sessions open now, beside those remembered and not reopened, for the next window. */
+  private async remember(): Promise<void> {
+    const now = Date.now();
+    const open: RememberedSession[] = [];
+    for (const [agent, running] of this.running) {
+      const configured = this.find(agent);
+      const support = running.client?.sessionSupport ?? (configured && this.memory.support(agent, commandLine(configured)));
+      if (!support || !canReopen(support)) continue;
+      for (const panel of running.sessions) {
+        const { session } = panel;
+        const known = this.remembered.find((r) => r.agent === agent && r.sessionId === session.id);
+        open.push({ agent, sessionId: session.id, cwd: session.cwd, title: session.label, updatedAt: panel.lastActivity ?? known?.updatedAt ?? now });
+      }
+    }
+    this.remembered = [...open, ...this.remembered];
+    await this.memory.keep(this.remembered);
+    this.remembered = this.memory.sessions();
+  }
+
+  /** Forgets a remembered session (the agent no longer has it). */
+  private async forget(agent: string, sessionId: string): Promise<void> {
+    this.remembered = this.remembered.filter((r) => !(r.agent === agent && r.sessionId === sessionId));
+    await this.memory.keep(this.remembered);
+    this.onDidChange.fire();
+  }
+
+  /**
+   * The agent's past sessions in the folder (`session/list`), newest first, without those open
+   * here. Only for a running agent that declares a list; kept until a turn ends or sessions change.
+   */
+  async pastSessions(name: string): Promise<PastSession[]> {
+    const client = this.running.get(name)?.client;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!client || !folder) return [];
+    let listing = this.listed.get(name);
+    if (!listing) {
+      listing = client.listSessions(folder);
+      this.listed.set(name, listing);
+      // A failed listing is asked again next time.
+      listing.catch(() => this.listed.get(name) === listing && this.listed.delete(name));
+    }
+    const open = new Set((this.running.get(name)?.sessions ?? []).map((p) => p.session.id));
+    return (await listing).filter((s) => !open.has(s.id));
+  }
+
+  /** Starts the agent (if needed) and says what it declares of past sessions. */
+  async startForPastSessions(name: string): Promise<SessionSupport> {
+    const agent = this.find(name);
+    if (!agent) throw new Error(`No agent "${name}" is configured (${AGENTS_SETTING}).`);
+    return (await this.client(agent)).sessionSupport;
+  }
+
+  /**
+   * A past session in a panel again: the agent started if needed, the session loaded (its
+   * conversation replayed into the panel) or resumed, then it starts in the asking mode as a new
+   * one does. One open already is shown; one whose agent has ended is opened anew.
+   */
+  async reopen(name: string, sessionId: string, title?: string): Promise<SessionPanel> {
+    const agent = this.find(name);
+    if (!agent) throw new Error(`No agent "${name}" is configured (${AGENTS_SETTING}).`);
+    const client = await this.client(agent);
+    const running = this.running.get(name)!;
+    const shown = running.sessions.find((p) => p.session.id === sessionId);
+    if (shown && client.session(sessionId) === shown.session) {
+      shown.reveal();
+      return shown;
+    }
+    if (!canReopen(client.sessionSupport)) throw new Error(`${noPastSessions(name)}, so it cannot reopen one.`);
+    const remembered = this.remembered.find((r) => r.agent === name && r.sessionId === sessionId);
+    // Sessions of this folder only: the agent reads and writes inside the workspace's folder.
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!cwd) throw new Error('Open a folder first: an agent works in a folder, and reads and writes only inside it.');
+    // The panel of the session before the agent ended gives way to the reopened one.
+    if (shown) this.dropPanel(name, shown);
+    let panel: SessionPanel | undefined;
+    const known = title ?? remembered?.title ?? shown?.session.label;
+    try {
+      const { session, replayed } = await client.reopenSession({
+        sessionId,
+        cwd,
+        ...(known !== undefined && { title: known }),
+        onSession: (s) => {
+          panel = this.addPanel(name, client, s, `Reopening the session: ${name} replays the conversation…`);
+          panel.reveal();
+        },
+      });
+      panel!.reopened(replayed);
+      await this.applyStartMode(agent, session);
+      return panel!;
+    } catch (error) {
+      if (panel) this.dropPanel(name, panel);
+      if ((error as { code?: unknown }).code === NOT_FOUND) void this.forget(name, sessionId);
+      throw new Error(`${name} could not reopen the session${known ? ` "${known}"` : ''}: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+
+  private dropPanel(name: string, panel: SessionPanel): void {
+    const running = this.running.get(name);
+    const at = running?.sessions.indexOf(panel) ?? -1;
+    if (at >= 0) running!.sessions.splice(at, 1);
+    panel.dispose();
+    this.onDidChange.fire();
   }
 
   private async applyStartMode(agent: ConfiguredAgent, session: AgentSession): Promise<void> {

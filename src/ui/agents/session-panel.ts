@@ -44,10 +44,14 @@ export class SessionPanel implements vscode.Disposable {
   readonly onDidChange = new Listeners<void>();
   private readonly unsubscribe: Array<() => void> = [];
   private waiting = false;
+  /** When the person last sent a prompt or a turn ended (what a reload's list says). */
+  lastActivity: number | undefined;
 
   constructor(
     readonly session: AgentSession,
     private readonly deps: SessionPanelDeps,
+    /** While a past session is being reopened (its conversation replayed): why the prompt box waits. */
+    private reopening?: string,
   ) {
     this.unsubscribe.push(
       session.events.add((event) => this.onEvent(event)),
@@ -97,6 +101,7 @@ export class SessionPanel implements vscode.Disposable {
 
   /** The person's prompt: shown, then sent; the turn's end is an event like any other. */
   async send(text: string): Promise<void> {
+    this.lastActivity = Date.now();
     this.post({ type: 'entry', entry: this.transcript.prompt(text) });
     const turn = this.session.prompt(text);
     this.postHeader();
@@ -109,6 +114,18 @@ export class SessionPanel implements vscode.Disposable {
     }
   }
 
+  /** The reopened session is back: said once (with whether the conversation came with it), and the prompt box opens. */
+  reopened(replayed: boolean): void {
+    this.reopening = undefined;
+    const name = this.session.agentName;
+    const text = replayed
+      ? `Reopened: the conversation so far, as ${name} replayed it. It goes on from here.`
+      : `Resumed: ${name} goes on from where the session was, but does not replay the conversation (it declares session/resume, not session/load).`;
+    this.post({ type: 'entry', entry: this.transcript.notice(text) });
+    this.postHeader();
+    if (this.panel) this.panel.title = this.tabTitle();
+  }
+
   /** The agent went away: said once, and the prompt box closes. */
   agentEnded(description: string): void {
     this.post({ type: 'entry', entry: this.transcript.notice(description, 'warning') });
@@ -116,6 +133,7 @@ export class SessionPanel implements vscode.Disposable {
   }
 
   private onEvent(event: SessionEvent): void {
+    if (event.type === 'turn-end') this.lastActivity = Date.now();
     const entry = this.transcript.apply(event);
     if (entry) this.post({ type: 'entry', entry });
     if (event.type === 'mode' || event.type === 'config-options' || event.type === 'title') this.postHeader();
@@ -134,7 +152,7 @@ export class SessionPanel implements vscode.Disposable {
         this.post({ type: 'reset', header: this.header(), entries: this.transcript.all() });
         break;
       case 'prompt':
-        if (this.session.running || this.deps.agentEnded()) return;
+        if (this.session.running || this.reopening !== undefined || this.deps.agentEnded()) return;
         reportFailure(this.send(message.text));
         break;
       case 'cancel':
@@ -217,6 +235,7 @@ export class SessionPanel implements vscode.Disposable {
       }),
       options,
       state: ended ? 'closed' : this.waiting ? 'waiting' : session.running ? 'running' : 'idle',
+      ...(this.reopening !== undefined && !ended && { disabledReason: this.reopening }),
     };
   }
 
