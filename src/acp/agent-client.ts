@@ -25,7 +25,7 @@ import { errorMessage } from '../base/error-message';
 import { Listeners } from '../base/listeners';
 import { type AcpSdk, loadAcpSdk } from './acp-sdk-loader';
 import { AgentProcess, type AgentExit } from './agent-process';
-import { askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agent-questions';
+import { answersShown, askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agent-questions';
 import { AgentSession } from './agent-session';
 import { listPastSessions, noPastSessions, type PastSession, type SessionSupport, sessionSupport } from './past-sessions';
 import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
@@ -356,6 +356,7 @@ export class AgentClient {
       type: 'permission',
       asker: sourceLabel(source),
       toolCall: source.tool ?? '',
+      toolCallId: request.toolCall.toolCallId,
       kind: toolCall.kind ?? 'other',
       answer: chosen ? chosen.name : 'cancelled',
       ...(chosen && { optionKind: chosen.kind }),
@@ -393,8 +394,10 @@ export class AgentClient {
       }
       const result = await askAgentQuestion(this.host.broker, question, source, signal, this.host.settings());
       const told = { type: 'question' as const, asker: sourceLabel(source), message: question.params.message, action: result.action };
-      if (session) session.tell(told);
-      else this.events.fire(told);
+      if (session) {
+        const toolCallId = question.scope.kind === 'session' ? question.scope.toolCallId : undefined;
+        session.tell({ ...told, ...(toolCallId !== undefined && { toolCallId }), answers: answersShown(question, result) });
+      } else this.events.fire(told);
       return result;
     } catch (error) {
       this.host.log.warn(`${this.name}: a question was refused or failed: ${errorMessage(error)}`);

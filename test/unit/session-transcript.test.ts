@@ -58,6 +58,34 @@ describe("a session's transcript", () => {
     );
   });
 
+  it("a permission's answer is said on its tool call's line, and stays there as the call goes on", () => {
+    const t = new Transcript();
+    t.apply({ type: 'tool-call', toolCall: call({ rawInput: { command: 'rm -rf build' } }), first: true });
+    const answered = t.apply({ type: 'permission', asker: "claude · rm -rf build, for session 'x'", toolCall: 'rm -rf build', toolCallId: 'c1', kind: 'execute', answer: 'No', optionKind: 'reject_once' });
+    assert.ok(answered?.kind === 'tool' && answered.id === 'tool:c1');
+    assert.deepEqual(answered.permission, { answer: 'No', allowed: false });
+    const failed = t.apply({ type: 'tool-call', toolCall: call({ status: 'failed', rawInput: { command: 'rm -rf build' } }), first: false });
+    assert.ok(failed?.kind === 'tool' && failed.status === 'failed');
+    assert.deepEqual(failed.permission, { answer: 'No', allowed: false });
+    assert.deepEqual(t.all().map((e) => e.kind), ['tool'], 'no separate line that repeats the command');
+    // A permission for a call the transcript has not seen is its own line.
+    assert.deepEqual(t.apply({ type: 'permission', asker: 'a', toolCall: 'Edit x', toolCallId: 'unknown', kind: 'edit', answer: 'Allow', optionKind: 'allow_once' }), { kind: 'notice', id: 'notice:0', text: 'Permission for Edit x: Allow', tone: 'info' });
+  });
+
+  it('a question asked in a tool call stands in its place as the question and the answer; its raw input is not shown', () => {
+    const t = new Transcript();
+    const raw = { questions: [{ question: 'Which colour?', header: 'Colour', options: [{ label: 'Red' }, { label: 'Blue' }] }] };
+    t.apply({ type: 'tool-call', toolCall: call({ id: 'q1', title: 'Which colour?', kind: 'other', rawInput: raw }), first: true });
+    const asked = t.apply({ type: 'question', asker: "claude · Which colour?, for session 'x'", message: 'Which colour?', action: 'accept', toolCallId: 'q1', answers: [{ question: 'Colour', answer: 'Blue' }] });
+    assert.deepEqual(asked, { kind: 'question', id: 'tool:q1', message: 'Which colour?', answers: [{ question: 'Colour', answer: 'Blue' }], action: 'accept' });
+    assert.equal(t.apply({ type: 'tool-call', toolCall: call({ id: 'q1', title: 'Which colour?', kind: 'other', status: 'completed', rawInput: raw, text: ['The user answered Blue'] }), first: false }), undefined, "the call's later updates change nothing shown");
+    assert.deepEqual(t.all(), [asked]);
+    // A question outside any tool call is an entry of its own.
+    const declined = t.apply({ type: 'question', asker: 'a', message: 'Anything else?', action: 'decline', answers: [] });
+    assert.equal(declined?.kind === 'question' && declined.id, 'question:0');
+    assert.equal(t.all().length, 2);
+  });
+
   it('the plan is one entry, replaced whole; the turn says why it stopped', () => {
     const t = new Transcript();
     t.apply({ type: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] });

@@ -3,7 +3,8 @@
  * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
  * `known-agents` (the agents it offers) and `command-line` (a typed command line, split),
  * `session-panel` (one session's panel) with `session-page` (its HTML and policy) and
- * `transcript` (what it shows), `session-memory` (the sessions a reload lists again), and
+ * `transcript` (what it shows), `session-memory` (the sessions a reload lists again),
+ * `past-session-pick` (Open Past Agent Session…), and
  * `editor-files` (an agent's file reads and writes, through open editors). The page itself is
  * `webview/session/`.
  *

@@ -164,6 +164,9 @@ export class SessionPanel implements vscode.Disposable {
       case 'openFile':
         reportFailure(this.openFile(message.path, message.line));
         break;
+      case 'copy':
+        reportFailure(Promise.resolve(vscode.env.clipboard.writeText(message.text)));
+        break;
       case 'cspViolation':
         this.deps.log.error(`The session page broke its Content-Security-Policy: ${message.directive} ${message.blockedUri}`);
         break;

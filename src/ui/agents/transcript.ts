@@ -49,7 +49,7 @@ export function toolDetail(call: ToolCallView): string | undefined {
   return text === undefined ? undefined : capped(text, MAX_DETAIL);
 }
 
-function toolEntry(call: ToolCallView): TranscriptEntry {
+function toolEntry(call: ToolCallView, permission?: { readonly answer: string; readonly allowed: boolean }): TranscriptEntry {
   const detail = toolDetail(call);
   const output = call.text.join('\n');
   return {
@@ -62,6 +62,7 @@ function toolEntry(call: ToolCallView): TranscriptEntry {
     locations: call.locations,
     diffs: call.diffs.map((d) => ({ path: d.path, ...changeSize(d.oldText, d.newText) })),
     ...(output && { output: capped(output) }),
+    ...(permission && { permission }),
   };
 }
 
@@ -72,6 +73,8 @@ export class Transcript {
   /** The entry the next chunk of the same kind extends (reset by anything else). */
   private open: { readonly kind: 'agent' | 'thought' | 'user'; readonly id: string; readonly messageId?: string; text: string } | undefined;
   private dropped = 0;
+  /** Tool calls and what the transcript shows beside their state: the permission's answer, or the question asked in the call (which then stands for the call). */
+  private readonly calls = new Map<string, { view: ToolCallView; permission?: { answer: string; allowed: boolean }; question?: boolean }>();
 
   all(): readonly TranscriptEntry[] {
     return this.dropped > 0 ? [{ kind: 'notice', id: 'dropped', tone: 'info', text: `${this.dropped} earlier entries are not kept.` }, ...this.entries] : [...this.entries];
@@ -93,6 +96,7 @@ export class Transcript {
       const gone = this.entries.shift()!;
       this.dropped++;
       this.index.delete(gone.id);
+      if (gone.id.startsWith('tool:')) this.calls.delete(gone.id.slice('tool:'.length));
       for (const [id, i] of this.index) this.index.set(id, i - 1);
     }
     return entry;
@@ -127,9 +131,14 @@ export class Transcript {
         return this.chunk(event.role, event.text, event.messageId);
       case 'thought':
         return this.chunk('thought', event.text);
-      case 'tool-call':
+      case 'tool-call': {
         this.open = undefined;
-        return this.put(toolEntry(event.toolCall));
+        const known = this.calls.get(event.toolCall.id);
+        this.calls.set(event.toolCall.id, { ...known, view: event.toolCall });
+        // A question the agent asked in this call reads as the question and its answer, not as the call's input.
+        if (known?.question) return undefined;
+        return this.put(toolEntry(event.toolCall, known?.permission));
+      }
       case 'plan':
         this.open = undefined;
         return this.put({
@@ -141,10 +150,26 @@ export class Transcript {
         return this.notice(`Mode: ${event.mode.name}`);
       case 'notice':
         return this.notice(event.description ? `${event.title}: ${event.description}` : event.title, event.severity === 'error' ? 'error' : event.severity === 'warning' ? 'warning' : 'info');
-      case 'permission':
-        return this.notice(`Permission for ${event.toolCall}: ${event.answer}`);
-      case 'question':
-        return this.notice(`${event.asker} asked "${event.message}": ${event.action}`);
+      case 'permission': {
+        const call = event.toolCallId !== undefined ? this.calls.get(event.toolCallId) : undefined;
+        if (!call || call.question) return this.notice(`Permission for ${event.toolCall}: ${event.answer}`);
+        // Said on the call's own line: its title and command are there already.
+        call.permission = { answer: event.answer, allowed: event.optionKind?.startsWith('allow') === true };
+        return this.put(toolEntry(call.view, call.permission));
+      }
+      case 'question': {
+        this.open = undefined;
+        const call = event.toolCallId !== undefined ? this.calls.get(event.toolCallId) : undefined;
+        if (call) call.question = true;
+        return this.put({
+          kind: 'question',
+          // In the place of the call it was asked in, where there is one.
+          id: call ? `tool:${call.view.id}` : this.newId('question'),
+          message: capped(event.message, MAX_DETAIL),
+          answers: (event.answers ?? []).map((a) => ({ question: capped(a.question, MAX_DETAIL), answer: capped(a.answer, MAX_DETAIL) })),
+          action: event.action,
+        });
+      }
       case 'turn-end': {
         const text = STOP_TEXT[event.stopReason];
         this.open = undefined;
