@@ -80,10 +80,15 @@ describe("a session's transcript", () => {
     assert.deepEqual(asked, { kind: 'question', id: 'tool:q1', message: 'Which colour?', answers: [{ question: 'Colour', answer: 'Blue' }], action: 'accept' });
     assert.equal(t.apply({ type: 'tool-call', toolCall: call({ id: 'q1', title: 'Which colour?', kind: 'other', status: 'completed', rawInput: raw, text: ['The user answered Blue'] }), first: false }), undefined, "the call's later updates change nothing shown");
     assert.deepEqual(t.all(), [asked]);
+    // Unanswered in its call (dismissed, or the turn stopped): the call's line stays, with its status.
+    t.apply({ type: 'tool-call', toolCall: call({ id: 'q2', title: 'Choose a colour', kind: 'other' }), first: true });
+    assert.equal(t.apply({ type: 'question', asker: 'a', message: 'Which colour?', action: 'cancel', toolCallId: 'q2', answers: [] }), undefined);
+    const stopped = t.apply({ type: 'tool-call', toolCall: call({ id: 'q2', title: 'Choose a colour', kind: 'other', status: 'cancelled' }), first: false });
+    assert.ok(stopped?.kind === 'tool' && stopped.status === 'cancelled');
     // A question outside any tool call is an entry of its own.
     const declined = t.apply({ type: 'question', asker: 'a', message: 'Anything else?', action: 'decline', answers: [] });
     assert.equal(declined?.kind === 'question' && declined.id, 'question:0');
-    assert.equal(t.all().length, 2);
+    assert.deepEqual(t.all().map((e) => e.kind), ['question', 'tool', 'question']);
   });
 
   it('the plan is one entry, replaced whole; the turn says why it stopped', () => {

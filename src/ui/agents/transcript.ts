@@ -160,6 +160,8 @@ export class Transcript {
       case 'question': {
         this.open = undefined;
         const call = event.toolCallId !== undefined ? this.calls.get(event.toolCallId) : undefined;
+        // Unanswered (dismissed, or its turn stopped): the call's own line says how it ended.
+        if (call && event.action === 'cancel') return undefined;
         if (call) call.question = true;
         return this.put({
           kind: 'question',
