@@ -21,6 +21,7 @@ import { CLAUDE_ADAPTER } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
 import { axeViolations } from './axe';
 import { FIXTURES, RESULTS, versionName } from './context';
+import { formFrame as formPage, openAgentsView, reply, send, sessionFrame as sessionPage } from './session-steps';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
 /** The fake model's side: AskUserQuestion for "ask me", Bash for "clean the build", else a greeting. */
@@ -90,65 +91,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     },
   );
 
-  /** The session page's frame: the webview whose document has the transcript, headed with this agent. */
-  async function sessionFrame(agent: string): Promise<Frame> {
-    let found: Frame | undefined;
-    await waitUntil(
-      `the session panel of ${agent}`,
-      async () => {
-        for (const frame of ui!.workbench.page.frames()) {
-          if (await frame.evaluate((a) => document.getElementById('transcript') !== null && (document.getElementById('title')?.textContent ?? '').startsWith(`${a} · `), agent).catch(() => false)) {
-            found = frame;
-            return true;
-          }
-        }
-        return false;
-      },
-      30_000,
-    );
-    return found!;
-  }
-
-  /** The form panel's frame. */
-  async function formFrame(message: string): Promise<Frame> {
-    let found: Frame | undefined;
-    await waitUntil(
-      `our form "${message}"`,
-      async () => {
-        for (const frame of ui!.workbench.page.frames()) {
-          const shown = await frame.evaluate((m) => document.querySelector('h1.message')?.textContent === m, message).catch(() => false);
-          if (shown) {
-            found = frame;
-            return true;
-          }
-        }
-        return false;
-      },
-      30_000,
-    );
-    return found!;
-  }
-
-  /** Sends a prompt once the previous turn has ended (Send is off while a turn runs). */
-  async function send(frame: Frame, text: string): Promise<void> {
-    await waitUntil('the previous turn to end', () => frame.locator('#send').isEnabled(), 90_000);
-    await frame.locator('#prompt').fill(text);
-    await frame.locator('#prompt').press('Enter');
-  }
-
-  /** Waits for the newest agent reply to contain `text`; returns the transcript's text. */
-  async function reply(frame: Frame, text: string | RegExp, timeout = 60_000): Promise<string> {
-    let all = '';
-    await waitUntil(
-      `the reply ${String(text)}`,
-      async () => {
-        all = (await frame.locator('#transcript').innerText()).replace(/\u00a0/g, ' ');
-        return typeof text === 'string' ? all.includes(text) : text.test(all);
-      },
-      timeout,
-    );
-    return all;
-  }
+  const sessionFrame = (agent: string): Promise<Frame> => sessionPage(ui!.workbench, agent);
+  const formFrame = (message: string): Promise<Frame> => formPage(ui!.workbench, message);
 
   /** What axe does not check, read from the accessibility tree: the transcript a log a screen reader announces, each entry named, the prompt labelled. */
   async function readAloud(frame: Frame): Promise<void> {
@@ -175,10 +119,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
 
   it('the fixture agent: a question before the session, the reply streamed, a form, a permission with its always option, the mode, Stop', async () => {
     const { workbench } = ui!;
-    await workbench.openAgentInputs();
     // The Agents view starts collapsed (the Servers view keeps its room until you have agents): expand it.
-    const header = workbench.page.locator('.pane-header', { hasText: /^Agents/ }).first();
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    await openAgentsView(workbench);
     const rows = await workbench.waitForViewRows(/Agents/, (r) => r.some((t) => t.includes('fixture')) && r.some((t) => t.includes('claude')));
     assert.ok(rows.some((r) => /fixture.*not started/s.test(r)), `the Agents view lists the agent, not started: ${rows.join(' | ')}`);
 

@@ -49,10 +49,15 @@ function copyButton(text: string, copy: (text: string) => void): HTMLButtonEleme
   const button = el('button', 'copy', 'Copy');
   button.type = 'button';
   button.setAttribute('aria-label', 'Copy code');
+  // The name a screen reader says holds the words shown (Copy, then Copied).
+  const say = (shown: string, name: string): void => {
+    button.textContent = shown;
+    button.setAttribute('aria-label', name);
+  };
   button.addEventListener('click', () => {
     copy(text);
-    button.textContent = 'Copied';
-    setTimeout(() => (button.textContent = 'Copy'), 1500);
+    say('Copied', 'Copied');
+    setTimeout(() => say('Copy', 'Copy code'), 1500);
   });
   return button;
 }

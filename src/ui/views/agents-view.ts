@@ -142,7 +142,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
     item.id = `agent:${agent}/${node.kind}:${id}`;
     item.iconPath = new vscode.ThemeIcon(node.kind === 'remembered' ? 'debug-restart' : 'comment');
     const at = session.updatedAt;
-    item.description = oneLine([node.kind === 'remembered' ? 'open before · click to reopen' : undefined, at !== undefined ? shortWhen(at) : undefined].filter(Boolean).join(' · '), 200);
+    item.description = oneLine([at !== undefined ? shortWhen(at) : undefined, node.kind === 'remembered' ? 'open before · click to reopen' : undefined].filter(Boolean).join(' · '), 200);
     item.tooltip = plain([title, ...(at !== undefined ? [`Last active ${shortWhen(at)}`] : []), `A click reopens it in ${agent}: the conversation is replayed where ${agent} can, and goes on.`].join('\n'));
     item.command = { command: REOPEN_SESSION_COMMAND, title: 'Reopen Session', arguments: [agent, id, session.title] };
     item.contextValue = 'agentPastSession';
