@@ -7,20 +7,14 @@ import type { Frame, Locator } from 'playwright-core';
 import { waitUntil } from '../support/wait';
 import type { Workbench } from './harness/workbench';
 
-/** The session page's frame: the webview whose document has the transcript, headed with this agent (and this title, when given). */
-export async function sessionFrame(workbench: Workbench, agent: string, title?: string): Promise<Frame> {
+/** The first of the workbench's frames (webviews) whose document `shows` holds for, waited for. */
+async function findFrame(workbench: Workbench, what: string, shows: (frame: Frame) => Promise<boolean>): Promise<Frame> {
   let found: Frame | undefined;
   await waitUntil(
-    `the session panel of ${agent}${title ? ` · ${title}` : ''}`,
+    what,
     async () => {
       for (const frame of workbench.page.frames()) {
-        const shown = await frame
-          .evaluate(([a, t]) => {
-            const heading = document.getElementById('title')?.textContent ?? '';
-            return document.getElementById('transcript') !== null && (t ? heading === `${a} · ${t}` : heading.startsWith(`${a} · `));
-          }, [agent, title ?? ''])
-          .catch(() => false);
-        if (shown) {
+        if (await shows(frame).catch(() => false)) {
           found = frame;
           return true;
         }
@@ -32,24 +26,19 @@ export async function sessionFrame(workbench: Workbench, agent: string, title?: 
   return found!;
 }
 
-/** The form panel's frame. */
-export async function formFrame(workbench: Workbench, message: string): Promise<Frame> {
-  let found: Frame | undefined;
-  await waitUntil(
-    `our form "${message}"`,
-    async () => {
-      for (const frame of workbench.page.frames()) {
-        const shown = await frame.evaluate((m) => document.querySelector('h1.message')?.textContent === m, message).catch(() => false);
-        if (shown) {
-          found = frame;
-          return true;
-        }
-      }
-      return false;
-    },
-    30_000,
+/** The session page's frame: the webview whose document has the transcript, headed with this agent (and this title, when given). */
+export function sessionFrame(workbench: Workbench, agent: string, title?: string): Promise<Frame> {
+  return findFrame(workbench, `the session panel of ${agent}${title ? ` · ${title}` : ''}`, (frame) =>
+    frame.evaluate(([a, t]) => {
+      const heading = document.getElementById('title')?.textContent ?? '';
+      return document.getElementById('transcript') !== null && (t ? heading === `${a} · ${t}` : heading.startsWith(`${a} · `));
+    }, [agent, title ?? '']),
   );
-  return found!;
+}
+
+/** The form panel's frame. */
+export function formFrame(workbench: Workbench, message: string): Promise<Frame> {
+  return findFrame(workbench, `our form "${message}"`, (frame) => frame.evaluate((m) => document.querySelector('h1.message')?.textContent === m, message));
 }
 
 /** Sends a prompt once the previous turn has ended (Send is off while a turn runs). */

@@ -20,8 +20,8 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { CLAUDE_ADAPTER, createAcpHost, fixtureAgent } from '../support/acp-harness';
+import { type FakeAnthropic, type ModelReply, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import { CLAUDE_ADAPTER, colourAndBuildModel, createAcpHost, fixtureAgent } from '../support/acp-harness';
 import { ScriptedPrompter } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
 import { axeViolations } from './axe';
@@ -31,22 +31,11 @@ import { startUi, type Ui, uiHooks } from './ui-setup';
 
 const DATE_TIME = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/;
 
-/** The fake model's side: AskUserQuestion, Bash, a command in a code block, what the person said; else a greeting. */
-function model(turn: ModelTurn) {
-  const [result] = turn.toolResults;
-  if (result) return { text: `Tool said: ${result.content}` };
-  if (turn.userText === 'ask me') {
-    return {
-      toolUse: {
-        name: 'AskUserQuestion',
-        input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] },
-      },
-    };
-  }
-  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build', description: 'Delete the build folder' } } };
-  if (turn.userText === 'how do I run the tests?') return { text: 'Run them from the folder:\n\n```sh\nnpm test -- --grep "colour"\n```\n\nThe build folder stays as it is.' };
-  if (turn.userText === 'what did I say?') return { text: `You said: ${turn.spoken.slice(0, -1).join(' | ')}` };
-  return { text: 'Hello from the fake model.' };
+/** The fake model's side: AskUserQuestion for "ask me", Bash for "clean the build" (colourAndBuildModel), a command in a code block, what the person said; else a greeting. */
+function model(turn: ModelTurn): ModelReply {
+  if (turn.toolResults.length === 0 && turn.userText === 'how do I run the tests?') return { text: 'Run them from the folder:\n\n```sh\nnpm test -- --grep "colour"\n```\n\nThe build folder stays as it is.' };
+  if (turn.toolResults.length === 0 && turn.userText === 'what did I say?') return { text: `You said: ${turn.spoken.slice(0, -1).join(' | ')}` };
+  return colourAndBuildModel(turn);
 }
 
 describe(`UI: agent sessions that come back, and a panel that reads like a chat (VS Code ${versionName()})`, function () {
@@ -217,7 +206,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     let frame = await sessionFrame(workbench, 'claude');
     await waitUntil('Manual mode', async () => (await frame.locator('select[data-option-id="__mode"]').inputValue().catch(() => '')) === 'default', 60_000);
     await send(frame, 'hello');
-    await reply(frame, 'Hello from the fake model.', 90_000);
+    await reply(frame, 'Hello.', 90_000);
 
     await send(frame, 'ask me');
     const form = await formFrame(workbench, 'Which colour?');
@@ -233,7 +222,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     const dialog = await workbench.dialog.innerText();
     assert.equal(dialog.split('rm -rf build').length - 1, 2, `the dialog names the command once as the title and once as the command: ${dialog}`);
     await workbench.clickDialogButton('No');
-    await reply(frame, /Tool said:/, 90_000);
+    await reply(frame, /Tool failed:/, 90_000);
     const bash = frame.locator('.entry.tool', { hasText: 'rm -rf build' });
     await waitUntil('the Bash call ended', async () => /failed/i.test(await bash.locator('.tool-status').innerText()), 30_000);
     assert.deepEqual(await bash.locator('.tool-status, .tool-title, .tool-permission').allInnerTexts(), ['FAILED', 'rm -rf build', 'you answered “No”']);
@@ -255,7 +244,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     await clickRow(new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\s\\S]*ended · click to reopen`));
     frame = await sessionFrame(workbench, 'claude', title);
     const text = await reply(frame, /Reopened: the conversation so far/, 90_000);
-    assert.match(text, /Hello from the fake model\.[\s\S]*npm test/, `replayed: ${text}`);
+    assert.match(text, /Hello\.[\s\S]*npm test/, `replayed: ${text}`);
     await send(frame, 'what did I say?');
     await reply(frame, /You said: hello \| ask me \| clean the build \| how do I run the tests\?/, 90_000);
     await workbench.screenshot('sessions-claude-reopened');
