@@ -200,6 +200,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
 
   it('claude: the question and its answer, a tool call on one line with the answer to its permission, Copy; stopped, reopened and continued', async () => {
     const { workbench } = ui!;
+    await openAgentsView(workbench);
     await workbench.runCommand('Elicitation Host: New Agent Session…');
     await workbench.waitForQuickInputTitle('New Agent Session');
     await workbench.pick('claude');
@@ -230,13 +231,13 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
 
     await send(frame, 'how do I run the tests?');
     await reply(frame, 'The build folder stays as it is.', 90_000);
-    await frame.getByRole('button', { name: 'Copy code' }).click();
-    await waitUntil('the code in the clipboard', async () => (await workbench.page.evaluate(() => navigator.clipboard.readText()).catch(() => '')) === 'npm test -- --grep "colour"', 10_000);
-    assert.deepEqual(await axeViolations(frame), [], 'axe on the session page with a question, a tool call and a code block');
-    // The README's picture: a Claude session as the panel shows it.
+    // The README's picture: a Claude session as the panel shows it, beside the Agents view.
     await workbench.page.mouse.move(0, 0);
     const shot = await workbench.screenshot('acp-session');
     if (process.env.ELICITATION_HOST_DOC_IMAGES === '1') copyFileSync(shot, join(REPO, 'docs/images/acp-session.png'));
+    await frame.getByRole('button', { name: 'Copy code' }).click();
+    await waitUntil('the code in the clipboard', async () => (await workbench.page.evaluate(() => navigator.clipboard.readText()).catch(() => '')) === 'npm test -- --grep "colour"', 10_000);
+    assert.deepEqual(await axeViolations(frame), [], 'axe on the session page with a question, a tool call and a code block');
 
     // Stopped, its panel reopened from the view: the conversation replayed, and the model has it.
     await stopAgent('claude');
