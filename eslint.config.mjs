@@ -7,13 +7,15 @@ import tseslint from 'typescript-eslint';
 const LAYERS = 'Imports point down only (see ARCHITECTURE.md).';
 const noVscode = { name: 'vscode', message: 'No editor here: VS Code UI belongs in src/ui (see ARCHITECTURE.md).' };
 const noIo = { group: ['node:*', 'fs', 'child_process', 'http', 'https', 'net'], message: 'Pure code does no I/O.' };
-const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**', '**/acp/**'], message: LAYERS };
+const noUiOrMcp = { group: ['**/ui/**', '**/mcp/**', '**/gateway/**', '**/acp/**', '**/ahp/**'], message: LAYERS };
 const noUi = { group: ['**/ui/**'], message: LAYERS };
 const noAcp = { group: ['**/acp/**'], message: LAYERS };
 const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts', '**/extension-main', '**/extension-main.ts'], message: LAYERS };
 const noGateway = { group: ['**/gateway/**'], message: LAYERS };
-// The ACP layer asks permissions the way the gateway asks Claude Code's (one model, one way to show a command): that pure module only.
-const noGatewayButPermissionQuestion = { group: ['**/gateway/**', '!**/gateway/permission-question'], message: `${LAYERS} src/acp may use src/gateway/permission-question only.` };
+const noMcp = { group: ['**/mcp/**'], message: LAYERS };
+const noAhp = { group: ['**/ahp/**'], message: LAYERS };
+// The agent host inbox asks a tool confirmation the way an ACP agent's permission is asked: that module only.
+const noAcpButPermission = { group: ['**/acp/**', '!**/acp/permission'], message: `${LAYERS} src/ahp may use src/acp/permission only.` };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
 // src/base is below every layer: it imports nothing, so anything may take it.
 const nothingAtAll = { regex: '.*', message: 'src/base imports nothing (see ARCHITECTURE.md): what it holds is for every layer.' };
@@ -66,10 +68,11 @@ function innerRoomRules(layer, levels, room, inner, face, users, paths, layerPat
 // src/mcp's rooms: the SDK bundle; configuration and sign-in; the shared vocabulary (ports,
 // errors, tool info, the broker's wiring); one connection; the server manager and upstreams.
 const MCP_ROOMS = [['sdk'], ['config', 'sign-in'], [''], ['connection'], ['servers']];
-// src/ui's rooms: the shared helpers (notify, text, settings); VS Code's one quick input; links;
-// the prompts; what uses them (the form, sign-in, the gateway's host, servers' config and logs,
-// Run Tool); ACP agents' sessions, on the form's page stack; the views, which show all of it.
-const UI_ROOMS = [[''], ['quick-input'], ['links'], ['prompts'], ['form', 'sign-in', 'gateway', 'servers', 'run-tool'], ['agents'], ['views']];
+// src/ui's rooms: the shared helpers (notify, text, settings); VS Code's one quick input, and the
+// page host every webview panel of ours shares; links; the prompts; what uses them (the form,
+// sign-in, the gateway's host, servers' config and logs, Run Tool); ACP agents' sessions, on the
+// form's page stack; the views, which show all of it.
+const UI_ROOMS = [[''], ['quick-input', 'webview'], ['links'], ['prompts'], ['form', 'sign-in', 'gateway', 'servers', 'run-tool'], ['agents'], ['views']];
 
 // Everything shown goes through one module per surface, which applies the escaping it needs.
 const ownSurfaces = [
@@ -111,13 +114,16 @@ export default tseslint.config(
   { files: ['src/ui/notify.ts', 'src/ui/quick-input/own-quick-input.ts'], rules: { 'no-restricted-properties': 'off' } },
   // The connection layer: no editor, nothing above it (the UI, the gateway, ACP, the runner,
   // activation); inside it, each room only the rooms below.
-  ...roomRules('src/mcp', MCP_ROOMS, [noVscode], [noUi, noGateway, noAcp, noCliOrExtension]),
+  ...roomRules('src/mcp', MCP_ROOMS, [noVscode], [noUi, noGateway, noAcp, noAhp, noCliOrExtension]),
   // Inside a connection, MCP Tasks are a room: the connection and its calls take it through tasks/tasks.ts.
-  ...innerRoomRules('src/mcp', MCP_ROOMS, 'connection', 'tasks', 'tasks', ['connection', 'calls'], [noVscode], [noUi, noGateway, noAcp, noCliOrExtension]),
+  ...innerRoomRules('src/mcp', MCP_ROOMS, 'connection', 'tasks', 'tasks', ['connection', 'calls'], [noVscode], [noUi, noGateway, noAcp, noAhp, noCliOrExtension]),
   // The UI: nothing of the runner or activation; inside it, each room only the rooms below.
   ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
-  restrictImports(['src/acp/**'], [noVscode], [noUi, noGatewayButPermissionQuestion, noCliOrExtension]),
+  restrictImports(['src/acp/**'], [noVscode], [noUi, noGateway, noAhp, noCliOrExtension]),
+  // Agent host clients (AHP): no editor, nothing of the UI, MCP, the gateway, the runner or
+  // activation; of src/acp only the permission question (tool-confirmation.ts, the seam).
+  restrictImports(['src/ahp/**'], [noVscode], [noUi, noMcp, noGateway, noAcpButPermission, noCliOrExtension]),
   // Activation's own bundle (dist/extension.js, which VS Code times) holds its stand-ins only:
   // the rest is in the extension proper, required after the activate call; types are free.
   {
@@ -132,11 +138,11 @@ export default tseslint.config(
   // The command-line runner: no editor, nothing of the UI.
   restrictImports(['src/cli/**'], [noVscode], [noUi, { group: ['**/extension', '**/extension.ts', '**/extension-main', '**/extension-main.ts'], message: LAYERS }]),
   // The gateway: no editor, nothing of the UI, the runner or activation (the runner's serve uses it).
-  restrictImports(['src/gateway/**'], [noVscode], [noUi, noAcp, noCliOrExtension]),
+  restrictImports(['src/gateway/**'], [noVscode], [noUi, noAcp, noAhp, noCliOrExtension]),
   // The pure layers: no editor, no I/O, nothing from above. They run under plain Node and in the
   // webview. The form panel's page and its verdicts on the page's messages too: the tests run
   // them without VS Code.
-  restrictImports(['src/elicitation/**', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
+  restrictImports(['src/elicitation/**', 'src/ui/webview/page-html.ts', 'src/ui/form/form-page.ts', 'src/ui/form/form-verdicts.ts', 'src/ui/prompts/mutes.ts', 'src/ui/views/attention.ts'], [noVscode], [noIo, noUiOrMcp]),
   // The messages between the host and the form page: src/base and the model's types only.
   restrictImports(['src/shared/**'], [], sharedOnly),
   // What every layer uses: it imports nothing.

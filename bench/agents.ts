@@ -15,7 +15,7 @@ import { type ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
 import { events } from './forms';
 import { CONFIRM_AFTER_MS } from './quiet';
-import type { Row } from './row';
+import type { Figures } from './row';
 import { median, round } from './stats';
 
 const SAMPLES = 20;
@@ -58,7 +58,7 @@ async function sessionFrame(page: Page): Promise<Frame> {
   return found!;
 }
 
-export async function benchAgents(ui: Ui, benchLog: string, results: ResultTabs): Promise<{ results: Record<string, unknown>; rows: Row[] }> {
+export async function benchAgents(ui: Ui, benchLog: string, results: ResultTabs): Promise<Figures> {
   const { workbench } = ui;
   const page = workbench.page;
   process.stdout.write(`agents: ${SAMPLES} yes/no questions from an ACP agent vs ${SAMPLES} from an MCP server…\n`);

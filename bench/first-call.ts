@@ -14,9 +14,10 @@
 /// <reference lib="dom" />
 import type { Ui } from '../test/e2e/ui-setup';
 import { waitUntil } from '../test/support/wait';
+import { questionSpans, questionStamps } from './form-stamps';
 import { declineForm, events, medians, pastRunConfirmation, toolApiEvent } from './forms';
 import { QUIET_BEFORE_MS } from './quiet';
-import type { Row } from './row';
+import type { Figures, Row } from './row';
 import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 8;
@@ -73,12 +74,8 @@ async function oursOnce(ui: Ui, benchLog: string, form: number, record: number):
   const atGateway = firstAfter(benchLog, startedAt, (e) => e.event === 'gatewayToolCall');
   // How long readying the gateway's SDK took as VS Code connected (Gateway.prepare), beside the spans.
   const prepared = events(benchLog).find((e) => e.event === 'gatewayPrepared' && Number(e.at) >= startedAt);
-  const received = Number(ui.records().filter((r) => r.tool === 'ask_form_now:received')[record]?.outcome.at);
-  const sent = Number(ui.records().filter((r) => r.tool === 'ask_form_now:sent')[record]?.outcome.at);
-  const created = Number(shown.createdAt);
-  const asked = Number(shown.askedAt);
-  const render = Number(shown.renderStartedAt);
-  const focused = Number(shown.at);
+  const stamps = questionStamps(ui, shown, record);
+  const { created, focused } = stamps;
   // A stamp VS Code's client did not reach (no new connection, say) takes no time.
   const or = (value: number, fallback: number): number => (Number.isFinite(value) ? value : fallback);
   const resolvedAt = or(resolved, startedAt);
@@ -94,12 +91,7 @@ async function oursOnce(ui: Ui, benchLog: string, form: number, record: number):
     // tools/list reaches us: the call then waits for that list. Beside the spans, not one of them.
     listed: listed - startedAt,
     toGateway: atGateway - listAt - person,
-    toServer: received - atGateway,
-    server: sent - received,
-    toBroker: created - sent,
-    toPanel: asked - created,
-    toRender: render - asked,
-    toFocus: focused - render,
+    ...questionSpans(stamps, atGateway),
     person,
     preparedSdkMs: Number(prepared?.sdkMs ?? Number.NaN),
     total: focused - startedAt - person,
@@ -123,12 +115,7 @@ async function plainOnce(ui: Ui, benchLog: string): Promise<{ plain: number; cal
   return { plain: Number(shown.at) - Number(made.at), callToGateway: Number(made.at) - Number(called.at) };
 }
 
-export interface FirstCallFigures {
-  readonly results: Record<string, unknown>;
-  readonly rows: Row[];
-}
-
-export async function benchFirstCall(ui: Ui, benchLog: string): Promise<FirstCallFigures> {
+export async function benchFirstCall(ui: Ui, benchLog: string): Promise<Figures> {
   process.stdout.write(`spans, first call: ${SAMPLES} new windows whose first tool API call is ours, each beside a new window whose first call makes a plain webview…\n`);
   // VS Code lists a served tool before starting its server only once it has seen it: one call first.
   const warm = events(benchLog).filter((e) => e.event === 'plainToolCallDone').length;

@@ -9,7 +9,7 @@ import type { Workbench } from '../test/e2e/harness/workbench';
 import type { Ui } from '../test/e2e/ui-setup';
 import { type ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
-import type { Row } from './row';
+import type { Figures } from './row';
 import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 20;
@@ -122,7 +122,7 @@ export async function plainWebviews(workbench: Workbench, benchLog: string, samp
   return plain;
 }
 
-export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<{ results: Record<string, unknown>; rows: Row[] }> {
+export async function benchForms(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<Figures> {
   const { workbench } = ui;
   process.stdout.write(`forms: ${SAMPLES} first forms (new panel), each paired with a new plain webview, the two in turn; ${SAMPLES} later forms (panel kept)…\n`);
   // First forms: the panel is closed before each, so each form creates it; each is paired with

@@ -36,7 +36,7 @@ import { connectionUpstream, type Upstream } from '../src/mcp/servers/upstream';
 import { TOKEN, UpstreamList } from '../test/support/gateway-harness';
 import { submitted } from '../test/support/scripted-prompter';
 import { createHost, DEFAULT_SETTINGS, FIXTURES, type Host, type HostOptions, requireFixtures, toolJson } from '../test/support/servers';
-import { againstBaseline, median, round } from './stats';
+import { againstBaseline, type AgainstBaseline, blockRatios, type BlockRatios, median, round } from './stats';
 
 const FIXTURE_ARGS = [join(FIXTURES, 'stdio.js'), '--only', 'echo,collect_feedback'];
 const SERVER_NAME = 'bench';
@@ -142,15 +142,10 @@ async function timedCall(client: Client, i: number): Promise<number> {
   return elapsed;
 }
 
-export interface GatewayLatencyResult {
-  calls: number;
-  oursMedianMs: number;
-  bareMedianMs: number;
-  ratio: number;
-  oursP90Ms: number;
-  bareP90Ms: number;
-  /** The ratio of medians in each block of consecutive calls: its spread shows how much the machine moved. */
-  blockRatios: { min: number; median: number; max: number };
+export interface GatewayLatencyResult extends AgainstBaseline {
+  readonly calls: number;
+  /** The ratio of medians in each block of consecutive calls. */
+  readonly blockRatios: BlockRatios;
 }
 
 export async function benchGatewayLatency(total = 1000, blocks = 10, warmup = 100): Promise<GatewayLatencyResult> {
@@ -188,7 +183,7 @@ export async function benchGatewayLatency(total = 1000, blocks = 10, warmup = 10
     return {
       calls: oursSamples.length,
       ...againstBaseline(oursSamples, bareSamples),
-      blockRatios: { min: round(Math.min(...ratios)), median: round(median(ratios)), max: round(Math.max(...ratios)) },
+      blockRatios: blockRatios(ratios),
     };
   } finally {
     await ours.close();

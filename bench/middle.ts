@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, requireFixtures } from '../test/support/servers';
-import { againstBaseline, median, round } from './stats';
+import { againstBaseline, type AgainstBaseline, blockRatios, type BlockRatios, median } from './stats';
 
 type Sides = typeof import('./middle-sides');
 
@@ -20,15 +20,9 @@ function sides(): Sides {
   return require(bundle) as Sides;
 }
 
-export interface MiddleResult {
-  elicitations: number;
-  oursMedianMs: number;
-  bareMedianMs: number;
-  ratio: number;
-  oursP90Ms: number;
-  bareP90Ms: number;
-  /** Each block's ratio of medians: their spread shows how much the machine moved meanwhile. */
-  blockRatios: { min: number; median: number; max: number };
+export interface MiddleResult extends AgainstBaseline {
+  readonly elicitations: number;
+  readonly blockRatios: BlockRatios;
 }
 
 /** Alternates the two sides in 5 blocks (so neither gets a warmer machine) and pools the samples. */
@@ -52,6 +46,6 @@ export async function benchMiddle(total = 1000, rounds = 5): Promise<MiddleResul
   return {
     elicitations: oursSamples.length,
     ...againstBaseline(oursSamples, bareSamples),
-    blockRatios: { min: round(Math.min(...ratios)), median: round(median(ratios)), max: round(Math.max(...ratios)) },
+    blockRatios: blockRatios(ratios),
   };
 }

@@ -14,3 +14,9 @@ export interface RatioInterval {
   readonly high: number;
   readonly coverage: number;
 }
+
+/** What a bench gives the run: its part of the results file (bench/results/latest.json) and its rows of the table. */
+export interface Figures {
+  readonly results: Record<string, unknown>;
+  readonly rows: Row[];
+}

@@ -21,7 +21,7 @@ import type { Ui } from '../test/e2e/ui-setup';
 import { openToolList, ResultTabs } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
 import { events, plainWebviews } from './forms';
-import type { Row } from './row';
+import type { Figures } from './row';
 import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 7;
@@ -82,7 +82,7 @@ async function hostWaitForWorker(workbench: Workbench): Promise<number | undefin
   return undefined;
 }
 
-export async function benchSecondForm(ui: Ui, benchLog: string): Promise<{ results: Record<string, unknown>; rows: Row[] }> {
+export async function benchSecondForm(ui: Ui, benchLog: string): Promise<Figures> {
   const browser = await findChromium();
   process.stdout.write(`forms: ${SAMPLES} second forms in a new panel, each in a browser just started (${browser}), each against a plain webview from the same state in another…\n`);
   const ours: number[] = [];

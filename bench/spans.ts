@@ -13,8 +13,9 @@
 import type { Ui } from '../test/e2e/ui-setup';
 import { openToolList, type ResultTabs } from '../test/e2e/ui-steps';
 import { waitUntil } from '../test/support/wait';
+import { questionSpans, questionStamps } from './form-stamps';
 import { agentInputClosed, declineForm, events, medians, pastRunConfirmation, type PlainFrom, plainWebviews, toolApiEvent } from './forms';
-import type { Row } from './row';
+import type { Figures, Row } from './row';
 import { inTurn, median, medianInterval, round } from './stats';
 
 const SAMPLES = 20;
@@ -45,22 +46,13 @@ async function spansOf(ui: Ui, benchLog: string, at: { form: number; record: num
   const starting = run === undefined ? startedAt : Number(events(benchLog).filter((e) => e.event === 'toolCallStarting')[run]?.at);
   // Through the gateway, our part starts where VS Code's MCP client hands us the call.
   const atGateway = gateway === undefined ? starting : Number(events(benchLog).filter((e) => e.event === 'gatewayToolCall')[gateway]?.at);
-  const received = Number(ui.records().filter((r) => r.tool === 'ask_form_now:received')[record]?.outcome.at);
-  const sent = Number(ui.records().filter((r) => r.tool === 'ask_form_now:sent')[record]?.outcome.at);
-  const created = Number(shown.createdAt);
-  const asked = Number(shown.askedAt);
-  const render = Number(shown.renderStartedAt);
-  const focused = Number(shown.at);
+  const stamps = questionStamps(ui, shown, record);
+  const { received, sent, created, asked, focused } = stamps;
   return {
     toPicked: picked - startedAt,
     toCall: starting - picked,
     toGateway: atGateway - starting,
-    toServer: received - atGateway,
-    server: sent - received,
-    toBroker: created - sent,
-    toPanel: asked - created,
-    toRender: render - asked,
-    toFocus: focused - render,
+    ...questionSpans(stamps, atGateway),
     total: focused - startedAt,
     arrivalToFocus: focused - created,
     // Everything of ours but the page's own rendering (the server's span left out).
@@ -68,12 +60,7 @@ async function spansOf(ui: Ui, benchLog: string, at: { form: number; record: num
   };
 }
 
-export interface SpansFigures {
-  readonly results: Record<string, unknown>;
-  readonly rows: Row[];
-}
-
-export async function benchSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<SpansFigures> {
+export async function benchSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<Figures> {
   try {
     return await measureSpans(ui, benchLog, resultTabs);
   } catch (error) {
@@ -82,7 +69,7 @@ export async function benchSpans(ui: Ui, benchLog: string, resultTabs: ResultTab
   }
 }
 
-async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<SpansFigures> {
+async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): Promise<Figures> {
   const { workbench } = ui;
   process.stdout.write(`spans: ${SAMPLES} calls from Run Tool's Enter, ${SAMPLES} from vscode.lm.invokeTool through the gateway, each to a new form's field focused, each paired with a new plain webview form, the two in turn…\n`);
   let form = events(benchLog).filter((e) => e.event === 'formShown').length;
@@ -148,7 +135,7 @@ async function measureSpans(ui: Ui, benchLog: string, resultTabs: ResultTabs): P
   const person = summary(runTool);
   const agent = summary(lm);
   const intervals = { runTool: medianInterval(runTool.map((r) => r.ratio)), invokeTool: medianInterval(lm.map((r) => r.ratio)) };
-  const rows: SpansFigures['rows'] = [];
+  const rows: Row[] = [];
   for (const [label, m, interval] of [["Run Tool's Enter", person, intervals.runTool], ['vscode.lm.invokeTool, through the gateway', agent, intervals.invokeTool]] as const) {
     rows.push({
       measure: `from ${label} to a new form's field focused (median of ${SAMPLES}): ${SPANS.map((s) => `${s.label} ${m[s.key]} ms [${s.ours}]`).join('; ')}`,

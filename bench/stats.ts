@@ -18,7 +18,22 @@ export function round(value: number, digits = 3): number {
 }
 
 /** Ours against the baseline measured in the same run: medians, their ratio, and both p90s. */
-export function againstBaseline(ours: readonly number[], bare: readonly number[]) {
+export interface AgainstBaseline {
+  readonly oursMedianMs: number;
+  readonly bareMedianMs: number;
+  readonly ratio: number;
+  readonly oursP90Ms: number;
+  readonly bareP90Ms: number;
+}
+
+/** Each block's ratio of medians, at its least, middle and most: their spread shows how much the machine moved meanwhile. */
+export interface BlockRatios {
+  readonly min: number;
+  readonly median: number;
+  readonly max: number;
+}
+
+export function againstBaseline(ours: readonly number[], bare: readonly number[]): AgainstBaseline {
   const oursMedian = median(ours);
   const bareMedian = median(bare);
   return {
@@ -28,6 +43,10 @@ export function againstBaseline(ours: readonly number[], bare: readonly number[]
     oursP90Ms: round(percentile(ours, 90)),
     bareP90Ms: round(percentile(bare, 90)),
   };
+}
+
+export function blockRatios(ratios: readonly number[]): BlockRatios {
+  return { min: round(Math.min(...ratios)), median: round(median(ratios)), max: round(Math.max(...ratios)) };
 }
 
 /**

@@ -22,7 +22,7 @@ import { benchSecondForm } from './second-form';
 import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
 import { CONFIRM_AFTER_MS } from './quiet';
-import type { Row } from './row';
+import type { Figures } from './row';
 import { inTurn, median, round } from './stats';
 
 const SAMPLES = 20;
@@ -58,19 +58,14 @@ function quickInputShows(title: string, text: string): string {
   })()`;
 }
 
-export interface WorkbenchFigures {
-  results: Record<string, unknown>;
-  rows: Row[];
-}
-
-export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean }): Promise<WorkbenchFigures> {
+export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean }): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
   // Beside the test workspace's servers, one from the user settings: served to VS Code's agent by default (the spans through the gateway).
   const servers = { ...(userServerSettings()['elicitationHost.servers'] as Record<string, unknown>), [SERVED_FOR_SPANS]: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', SERVED_FOR_SPANS, '--only', 'ask_form_now,wait_now'], env: { FIXTURE_RECORD: '${env:FIXTURE_RECORD}' } } };
   const ui = await startUi('bench', { 'elicitationHost.servers': servers, 'elicitationHost.agents': benchAgentSettings() }, { ELICITATION_HOST_BENCH_LOG: benchLog });
-  const figures: WorkbenchFigures = { results: {}, rows: [] };
+  const figures: Figures = { results: {}, rows: [] };
   try {
     const { workbench } = ui;
     const page = workbench.page;

@@ -12,6 +12,8 @@ const production = process.argv.includes('--production');
 const analyze = process.argv.includes('--analyze');
 const watch = process.argv.includes('--watch');
 const benchmark = process.argv.includes('--benchmark') || process.env.ELICITATION_HOST_BENCHMARK === '1';
+/** What every bundle is given (src/build-flags.d.ts): the version is package.json's, written nowhere else. */
+const defines = { PACKAGE_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
 
 /**
  * Size budgets for minified production bundles, in bytes (dist/extension.js is the activate
@@ -104,6 +106,7 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   legalComments: 'none',
+  define: defines,
 };
 
 /** A Node bundle loaded by require() (the extension host, the runner): CommonJS, ESM sources preferred. */
@@ -127,7 +130,7 @@ const builds = [
     outfile,
     external: ['vscode'],
     plugins: [lazySdk, sharedRe2, plainVscodeRequire],
-    define: { BENCHMARK: String(benchmark) },
+    define: { ...defines, BENCHMARK: String(benchmark) },
     // The benchmark variant stamps when its top-level code starts and ends (bench/extension-hooks.ts: the activation breakdown).
     ...(benchmark && {
       banner: { js: `globalThis.__elicitationHost${stamp}Started = performance.now();` },

@@ -29,9 +29,10 @@ import { answersShown, askAgentQuestion, QuestionParamsError, readAgentQuestion 
 import { AgentSession } from './agent-session';
 import { listPastSessions, noPastSessions, type PastSession, type SessionSupport, sessionSupport } from './past-sessions';
 import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
-import { permissionOutcome, permissionQuestion } from './permission';
+import { optionLabel, permissionOutcome, permissionQuestion, toolKind } from './permission';
 import type { AgentDefinition, AgentHost } from './ports';
 import { askSessionConfig, sessionConfigSchema } from './session-config';
+import { saysInput } from './session-events';
 
 /** What the agent said of itself at `initialize` (its own words: never shown as who asks). */
 export interface AgentInfo {
@@ -342,24 +343,28 @@ export class AgentClient {
           ...request.toolCall,
           title: request.toolCall.title ?? known.title,
           kind: request.toolCall.kind ?? (known.kind as ToolKind),
-          rawInput: request.toolCall.rawInput ?? known.rawInput,
+          // An empty input is no input: the command the session already knows is what runs.
+          rawInput: saysInput(request.toolCall.rawInput) ? request.toolCall.rawInput : known.rawInput,
           locations: request.toolCall.locations ?? [...known.locations],
         }
       : request.toolCall;
-    const { params, source, whole } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
+    const { params, source, shown, whole } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
     const merged = { ...request, toolCall };
     const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
     // The runner's rules answer first; what they do not cover is asked.
-    const answer = this.host.permissionPolicy?.(merged) ?? (await this.askPermission(merged, params, source, signal, turn, whole));
+    const ruled = this.host.permissionPolicy?.(merged);
+    const answer = ruled ?? (await this.askPermission(merged, params, source, signal, turn, whole));
     const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
     session.tell({
       type: 'permission',
       asker: sourceLabel(source),
       toolCall: source.tool ?? '',
       toolCallId: request.toolCall.toolCallId,
-      kind: toolCall.kind ?? 'other',
-      answer: chosen ? chosen.name : 'cancelled',
+      kind: toolKind(toolCall),
+      answer: chosen ? optionLabel(chosen) : 'cancelled',
       ...(chosen && { optionKind: chosen.kind }),
+      by: ruled ? 'rule' : 'person',
+      shown,
     });
     return { outcome: answer };
   }

@@ -7,28 +7,23 @@
  * else its start, its end and every line that runs something, the whole beside it for the
  * dialog to open). Pure.
  *
+ * A call whose input carries a command runs something, whatever kind the agent gives it: it
+ * is asked as a call that runs something (a modal, "run a command"), the agent's kind said.
+ *
  * The choices are the agent's options, named as it names them (an `*_always` option whose
- * name does not say so gets " (always)": the person must know the answer lasts), and the
- * first reject option is the default. Declining or dismissing answers that reject option;
- * only a cancelled turn answers `cancelled`, as ACP asks.
+ * name does not say so gets " (always)": the person must know the answer lasts); where a
+ * name says the opposite of what the option does ("Reject" that allows for good), the
+ * option's kind decides the words and the agent's name is quoted beside them. The first
+ * reject option is the default. Declining or dismissing answers that reject option; only a
+ * cancelled turn answers `cancelled`, as ACP asks.
  */
 import type { PermissionOption, RequestPermissionOutcome, RequestPermissionRequest, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { FormParams } from '../elicitation/broker';
 import type { ElicitResult } from '../elicitation/model';
-import { DIALOG_ROOM, type Room, shownInput, textRows } from '../elicitation/fit-text';
+import { DIALOG_ROOM, type Room, textRows } from '../elicitation/fit-text';
+import { type ApprovedInput, aside, DECISION_FIELD, fitPermission } from '../elicitation/permission-text';
 import type { RequestSource, WholeInput } from '../elicitation/request';
 import { isRecord } from '../base/is-record';
-import { DECISION_FIELD } from '../gateway/permission-question';
-
-/** Rows each piece of text beside the input (the title, a description, a file) may take. */
-const ASIDE_ROWS = 3;
-/** Rows the input always gets, however much the words around it take. */
-const MIN_INPUT_ROWS = 8;
-
-/** Agent text beside the input, within a few rows (start and end kept, what is hidden said). */
-function aside(text: string, room: Room, rows = ASIDE_ROWS): string {
-  return shownInput(text, { rows, columns: room.columns }).text;
-}
 
 /** Tool kinds whose calls change files or run programs: asked in a modal, reject the default. */
 const CHANGING_KINDS = new Set(['execute', 'edit', 'delete', 'move']);
@@ -59,8 +54,14 @@ export interface PermissionAsker {
   readonly session?: string;
 }
 
-function kindOf(toolCall: ToolCallUpdate): string {
+/** The kind the agent gave the call, as one of ours ('other' for none or one we do not know). */
+function declaredKind(toolCall: ToolCallUpdate): string {
   return typeof toolCall.kind === 'string' && toolCall.kind in KIND_WORDS ? toolCall.kind : 'other';
+}
+
+/** The kind the person is asked about: the agent's, except that a call whose input carries a command runs something. */
+export function toolKind(toolCall: ToolCallUpdate): string {
+  return commandOf(toolCall.rawInput) !== undefined ? 'execute' : declaredKind(toolCall);
 }
 
 /** The command of a shell-like tool call, when its raw input carries one. */
@@ -82,8 +83,8 @@ export function filesOf(toolCall: ToolCallUpdate): string[] {
   return [...files];
 }
 
-/** The input a person approves: the command, else the raw input, else the first change, as the agent sent it. */
-function inputOf(toolCall: ToolCallUpdate): { readonly name: string; readonly text: string; readonly language: string; readonly kind: 'shell' | 'text' } | undefined {
+/** The input a person approves: the command, else the raw input, as the agent sent it. */
+function inputOf(toolCall: ToolCallUpdate): ApprovedInput | undefined {
   const command = commandOf(toolCall.rawInput);
   if (command !== undefined) return { name: 'command', text: command, language: 'shellscript', kind: 'shell' };
   const raw = toolCall.rawInput;
@@ -99,9 +100,10 @@ function inputOf(toolCall: ToolCallUpdate): { readonly name: string; readonly te
  * agent's words, the changes, the files; and the whole input when the text shows only part.
  */
 export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_ROOM, titleShown = false): { text: string; whole?: WholeInput } {
-  const kind = kindOf(toolCall);
+  const kind = toolKind(toolCall);
+  const declared = typeof toolCall.kind === 'string' && toolCall.kind !== kind ? `; the agent gave the kind ${aside(JSON.stringify(toolCall.kind), room, 1)}` : '';
   // The title once: left out here when the heading shows it whole already.
-  const before = [...(titleShown ? [] : [aside(toolCall.title ?? '(no title)', room)]), `Kind: ${kind} (${KIND_WORDS[kind]})`];
+  const before = [...(titleShown ? [] : [aside(toolCall.title ?? '(no title)', room)]), `Kind: ${kind} (${KIND_WORDS[kind]}${declared})`];
   const input = inputOf(toolCall);
   const after: string[] = [];
   for (const item of toolCall.content ?? []) {
@@ -115,21 +117,42 @@ export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_R
   }
   const files = filesOf(toolCall);
   if (files.length > 0) after.push(`Files it touches:\n${files.map((f) => aside(f, room, 1)).join('\n')}`);
-  if (!input) return { text: [...before, ...after].join('\n\n') };
-  const around = textRows([...before, `${input.name} (9,999 lines, not all shown):`, ...after].join('\n\n'), room.columns) + 2;
-  const fitted = shownInput(input.text, { rows: Math.max(MIN_INPUT_ROWS, room.rows - around), columns: room.columns }, input.kind);
-  const lines = input.text.split('\n').length;
-  const heading = `${input.name === 'command' ? 'Command' : 'Input'}${fitted.complete ? '' : ` (${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}, not all shown)`}:`;
-  return {
-    text: [...before, `${heading}\n${fitted.text}`, ...after].join('\n\n'),
-    ...(!fitted.complete && { whole: { name: input.name, text: input.text, language: input.language } }),
-  };
+  const heading = input?.name === 'command' ? 'Command' : 'Input';
+  const fitted = fitPermission({ before, heading, ...(input && { input }), after }, room);
+  return { text: fitted.text, ...(fitted.whole && { whole: fitted.whole }) };
 }
 
-/** The option's name as the agent gives it; an always option that does not say so says it. */
+/** The first words of an option's name, past "always" or "just": what it says it does. */
+const SAYS_ALLOW = /^(?:allow|yes|approve|accept|permit|grant|ok|okay|proceed|continue|run|confirm|trust)\b/i;
+const SAYS_REJECT = /^(?:reject|deny|no|decline|refuse|disallow|don'?t|do not|never|cancel|block|skip|stop|abort|forbid)\b/i;
+const SAYS_ALWAYS = /\b(?:always|forever|never|permanently|from now on|don'?t ask again)\b/i;
+const SAYS_ONCE = /\b(?:once|this time|just this|only this)\b/i;
+
+/** Whether the option's name says the opposite of what its kind does: allows where it rejects, once where it lasts, or the reverse. */
+function contradicts(name: string, kind: string): boolean {
+  const start = name.replace(/^(?:(?:always|once|just|only)[\s,]+)+/i, '');
+  const allows = kind.startsWith('allow_');
+  if (allows ? SAYS_REJECT.test(start) && !SAYS_ALLOW.test(start) : SAYS_ALLOW.test(start) && !SAYS_REJECT.test(start)) return true;
+  const always = kind.endsWith('_always');
+  return always ? SAYS_ONCE.test(name) && !SAYS_ALWAYS.test(name) : SAYS_ALWAYS.test(name) && !SAYS_ONCE.test(name);
+}
+
+/** Longest agent name quoted beside our words. */
+const QUOTED_NAME = 60;
+
+/**
+ * The option's name as the agent gives it; an always option that does not say so says it.
+ * A name that says the opposite of the option's kind is not the option's words: the kind's
+ * are, with the agent's name quoted beside them.
+ */
 export function optionLabel(option: PermissionOption): string {
   const name = typeof option.name === 'string' ? option.name.trim() : '';
-  const label = name === '' ? (OPTION_WORDS[option.kind] ?? option.optionId) : name;
+  const words = OPTION_WORDS[option.kind];
+  if (name !== '' && words !== undefined && contradicts(name, option.kind)) {
+    const quoted = name.length > QUOTED_NAME ? `${name.slice(0, QUOTED_NAME - 1)}…` : name;
+    return `${words} (the agent named it "${quoted}")`;
+  }
+  const label = name === '' ? (words ?? option.optionId) : name;
   return option.kind.endsWith('_always') && !/always/i.test(label) ? `${label} (always)` : label;
 }
 
@@ -146,13 +169,16 @@ function rejectOnce(request: RequestPermissionRequest): PermissionOption | undef
 
 /** Asked in a modal, with the reject option the default: the tool call changes things. */
 export function changesThings(toolCall: ToolCallUpdate): boolean {
-  return CHANGING_KINDS.has(kindOf(toolCall));
+  return CHANGING_KINDS.has(toolKind(toolCall));
 }
 
-/** The question put to the person, and who it shows as asking. */
-export function permissionQuestion(asker: PermissionAsker, request: RequestPermissionRequest, room: Room = DIALOG_ROOM): { params: FormParams; source: RequestSource; whole?: WholeInput } {
+/**
+ * The question put to the person, who it shows as asking, and `shown`: what the dialog
+ * shows of the tool call (for a log of what a rule answered without asking).
+ */
+export function permissionQuestion(asker: PermissionAsker, request: RequestPermissionRequest, room: Room = DIALOG_ROOM): { params: FormParams; source: RequestSource; shown: string; whole?: WholeInput } {
   const { toolCall } = request;
-  const kind = kindOf(toolCall);
+  const kind = toolKind(toolCall);
   const changing = changesThings(toolCall);
   const tool = aside(toolCall.title ?? KIND_WORDS[kind], { rows: 1, columns: 120 }, 1);
   const source: RequestSource = {
@@ -171,6 +197,7 @@ export function permissionQuestion(asker: PermissionAsker, request: RequestPermi
   const described = describeToolCall(toolCall, { rows: room.rows - textRows(intro, room.columns) - 1, columns: room.columns }, tool === toolCall.title);
   return {
     source,
+    shown: described.text,
     ...(described.whole && { whole: described.whole }),
     params: {
       message: `${intro}\n\n${described.text}`,

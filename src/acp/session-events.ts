@@ -60,8 +60,13 @@ export type SessionEvent =
   | { readonly type: 'commands'; readonly commands: readonly CommandView[] }
   | { readonly type: 'title'; readonly title: string }
   | { readonly type: 'notice'; readonly severity: string; readonly title: string; readonly description?: string }
-  /** A permission was answered (our side): who asked (the label), the tool call (its title and id), the option chosen by name ("cancelled" for none). */
-  | { readonly type: 'permission'; readonly asker: string; readonly toolCall: string; readonly toolCallId?: string; readonly kind: string; readonly answer: string; readonly optionKind?: string }
+  /**
+   * A permission was answered (our side): who asked (the label), the tool call (its title and
+   * id), the option chosen as the person reads it ("cancelled" for none), who answered (the
+   * person, or the runner's rule without asking), and what the dialog shows of the call (the
+   * command fitted as it shows it).
+   */
+  | { readonly type: 'permission'; readonly asker: string; readonly toolCall: string; readonly toolCallId?: string; readonly kind: string; readonly answer: string; readonly optionKind?: string; readonly by: 'person' | 'rule'; readonly shown: string }
   /**
    * A question was asked (our side): who asked (the label), its message, how it ended, the tool
    * call it belongs to, and what was answered as the person reads it (titles, option names, secrets masked).
@@ -87,6 +92,11 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Whether a tool call's raw input says anything: an empty object is no input (agents send `{}` before they know it). */
+export function saysInput(rawInput: unknown): boolean {
+  return rawInput !== undefined && rawInput !== null && !(typeof rawInput === 'object' && Object.keys(rawInput).length === 0);
+}
+
 function merge(previous: ToolCallView | undefined, update: ToolCallUpdate & { toolCallId: string }): ToolCallView {
   const content: readonly ToolCallContent[] | undefined = update.content ?? undefined;
   const text = content ? content.flatMap((c) => (c.type === 'content' ? [blockText(c.content)] : c.type === 'terminal' ? [`[terminal ${c.terminalId}]`] : [])) : previous?.text ?? [];
@@ -96,7 +106,7 @@ function merge(previous: ToolCallView | undefined, update: ToolCallUpdate & { to
   const locations = update.locations
     ? update.locations.map((l) => ({ path: l.path, ...(typeof l.line === 'number' && { line: l.line }) }))
     : previous?.locations ?? [];
-  const rawInput = update.rawInput !== undefined && !(typeof update.rawInput === 'object' && update.rawInput !== null && Object.keys(update.rawInput).length === 0) ? update.rawInput : previous?.rawInput;
+  const rawInput = saysInput(update.rawInput) ? update.rawInput : previous?.rawInput;
   return {
     id: update.toolCallId,
     title: str(update.title) ?? previous?.title ?? '',

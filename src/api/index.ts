@@ -9,18 +9,18 @@
  */
 import type { CancellationToken } from 'vscode';
 import type * as Public from '../../elicitation-host';
-import type { Broker, ElicitContext, FormParams, UrlParams } from '../elicitation/broker';
-import type { Answer, ElicitResult } from '../elicitation/model';
+import type { Broker, FormParams, UrlParams } from '../elicitation/broker';
+import type { ElicitResult } from '../elicitation/model';
+import { askLive, type LiveAsk } from '../elicitation/live-ask';
 import { withoutInvisible } from '../elicitation/plain-text';
 import type { RequestSource } from '../elicitation/request';
-import { findRequest, type InputStore } from '../elicitation/store';
+import type { InputStore } from '../elicitation/store';
 import { toRpcError } from '../mcp/errors';
 import type { ServerManager } from '../mcp/servers/manager';
-import { fromInputAnswer, fromInputAnswers, RequestAnswers, RequestShapeError, toElicitParams } from './ahp';
+import { RequestShapeError } from '../elicitation/live-request';
 import { ElicitationRequestError, invalidParams } from './errors';
 import { callToolFor } from './tool-calls';
 import type { ConsentExtension, ToolConsents } from '../mcp/tool-consent';
-import { errorMessage } from '../base/error-message';
 
 export { ElicitationRequestError } from './errors';
 
@@ -84,9 +84,9 @@ export function extensionName(extension: InstalledExtension): string {
 function asker({ broker, store, manager, applyDefaults, consents }: ApiDeps, extension: ConsentExtension): Public.ExtensionAsker {
   const name = extension.name;
   const source: RequestSource = { server: name, requester: 'extension' };
-  const ask = async (params: FormParams | UrlParams, src: RequestSource, signal: AbortSignal, extra: Pick<ElicitContext, 'onRequest' | 'drafts' | 'checkAnswers'> = {}): Promise<ElicitResult> => {
+  const ask = async (params: FormParams | UrlParams, src: RequestSource, signal: AbortSignal): Promise<ElicitResult> => {
     try {
-      return await broker.elicit(params, { source: src, signal, applyDefaults: applyDefaults(), ...extra });
+      return await broker.elicit(params, { source: src, signal, applyDefaults: applyDefaults() });
     } catch (error) {
       throw refused(error);
     }
@@ -104,56 +104,22 @@ function asker({ broker, store, manager, applyDefaults, consents }: ApiDeps, ext
     },
     requestInput(request, options) {
       const abandon = new AbortController();
-      const listeners = new Set<(change: Public.InputAnswerChange) => void>();
-      let requestId: string | undefined;
-      let params: FormParams | UrlParams;
-      let answers: RequestAnswers;
-      const drafts: Record<string, Answer> = {};
+      let live: LiveAsk;
       try {
-        const made = toElicitParams(request);
-        params = made.params as FormParams | UrlParams;
-        answers = new RequestAnswers(made.own);
-        for (const [id, given] of Object.entries(fromInputAnswers(request?.answers))) {
-          for (const [storeId, answer] of answers.toStore(id, given, `answers.${id}`)) if (answer) Object.defineProperty(drafts, storeId, { value: answer, enumerable: true });
-        }
+        live = askLive({ broker, store }, request, { source, signal: signalOf(options?.token, abandon.signal), applyDefaults: applyDefaults() });
       } catch (error) {
         const failed = Promise.reject(refused(error));
         return { onDidChangeAnswer: () => ({ dispose: () => undefined }), completion: failed, updateDraft: () => ({ ok: false, reason: 'the request was refused' }), abandon: () => undefined };
       }
-      const unsubscribe = store.subscribe((state, action) => {
-        if (action.type !== 'answerChanged' || action.requestId !== requestId) return;
-        const questionId = answers.callerQuestion(action.questionId);
-        const answer = answers.answerOf(findRequest(state, requestId)?.answers ?? {}, questionId);
-        const change: Public.InputAnswerChange = { questionId, ...(answer && { answer }) };
-        for (const listener of [...listeners]) listener(change);
-      });
-      const signal = signalOf(options?.token, abandon.signal);
-      const completion = ask(params, source, signal, { onRequest: (r) => (requestId = r.id), drafts, checkAnswers: (given) => answers.missing(given) })
-        .then((result) => {
-          const state = requestId === undefined ? undefined : findRequest(store.state, requestId);
-          return { response: result.action, answers: state ? answers.all(state.answers) : {} };
-        })
-        .finally(unsubscribe);
       return {
         onDidChangeAnswer(listener) {
-          listeners.add(listener);
-          return { dispose: () => listeners.delete(listener) };
+          const remove = live.onDidChangeAnswer(listener);
+          return { dispose: () => void remove() };
         },
-        completion,
-        updateDraft(questionId, answer) {
-          if (requestId === undefined) return { ok: false, reason: 'the request is not open' };
-          let changes;
-          try {
-            changes = answers.toStore(questionId, answer === undefined ? undefined : fromInputAnswer(answer));
-          } catch (error) {
-            return { ok: false, reason: errorMessage(error) };
-          }
-          for (const [storeId, converted] of changes) {
-            const result = store.dispatch({ type: 'answerChanged', requestId, questionId: storeId, ...(converted && { answer: converted }) });
-            if (!result.ok) return { ok: false, reason: result.reason };
-          }
-          return { ok: true };
-        },
+        completion: live.completion.catch((error: unknown) => {
+          throw refused(error);
+        }),
+        updateDraft: (questionId, answer) => live.updateDraft(questionId, answer),
         abandon: () => abandon.abort(new Error('the extension withdrew the question')),
       };
     },

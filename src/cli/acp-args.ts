@@ -3,7 +3,7 @@
  * permissions answered as `call` answers them.
  */
 import { answeringOf, parseAgentArgv } from './agent-argv';
-import { UsageError } from './args';
+import { UsageError } from './exit-code';
 
 export interface AcpOptions {
   readonly agent: { readonly command: string; readonly args: readonly string[] };

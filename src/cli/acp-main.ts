@@ -3,6 +3,8 @@
  * question before the session, opens a session in the current folder, sets the mode and
  * config options asked for, sends the prompt and prints the turn as text or JSON lines.
  * Questions are answered as `call` answers them; permissions by --permissions, else the same way.
+ * A permission a rule answered is printed with the tool call as the dialog would have shown it
+ * (src/elicitation/permission-text.ts), so a CI log says what the rule allowed or refused.
  */
 import { readFileSync } from 'node:fs';
 import { AgentClient, describeExit } from '../acp/agent-client';
@@ -11,10 +13,10 @@ import { diskFiles } from '../acp/disk-files';
 import { type SessionEvent, toolCallEnded } from '../acp/session-events';
 import type { Prompter } from '../elicitation/broker';
 import { type AcpOptions, ACP_USAGE, parseAcpArgs } from './acp-args';
+import { agentName } from './agent-argv';
 import { permissionPolicy, type PermissionPolicy, readRules } from './acp-permissions';
-import { UsageError } from './args';
 import { choosePrompter } from './choose-prompter';
-import { ExitCode, optionsOrExit, RunVerdict } from './exit-code';
+import { ExitCode, optionsOrExit, RunVerdict, UsageError } from './exit-code';
 import { createOutput, type Output, relayStderr } from './output';
 import { runnerHost } from './runner-host';
 
@@ -63,9 +65,12 @@ class TurnPrinter {
       case 'mode':
         this.out.line(`[mode] ${event.mode.name} (${event.mode.id})`, { type: 'mode', id: event.mode.id, name: event.mode.name });
         return;
-      case 'permission':
-        this.out.line(`! ${event.asker} asked permission (${event.kind}): ${event.answer}`, { type: 'permission', asker: event.asker, toolCall: event.toolCall, kind: event.kind, answer: event.answer, optionKind: event.optionKind ?? null });
+      case 'permission': {
+        // A rule answered without asking: the log shows what it allowed or refused, as the dialog would have shown it.
+        const shown = event.by === 'rule' ? `, by --permissions, for:\n${event.shown.replace(/^/gm, '    ')}` : '';
+        this.out.line(`! ${event.asker} asked permission (${event.kind}): ${event.answer}${shown}`, { type: 'permission', asker: event.asker, toolCall: event.toolCall, kind: event.kind, answer: event.answer, optionKind: event.optionKind ?? null, by: event.by, shown: event.shown });
         return;
+      }
       case 'question':
         this.out.line(`? ${event.asker} asked: ${event.message} → ${event.action}`, { type: 'question', asker: event.asker, message: event.message, action: event.action });
         return;
@@ -87,17 +92,6 @@ class TurnPrinter {
     if (this.kind === 'thought') this.out.line(`[thought] ${text}`, { type: 'thought', text });
     else this.out.line(text, { type: 'message', text });
   }
-}
-
-/**
- * Who asks, as the person will recognise the command: `gemini --acp` is "gemini", a script
- * of a package (`node …/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js`,
- * `npx @agentclientprotocol/claude-agent-acp`) its package's name, else the script's file name.
- */
-export function agentName(command: string, args: readonly string[]): string {
-  const runs = args.find((a) => !a.startsWith('-')) ?? command;
-  const pkg = /node_modules[\\/](?:@[^\\/]+[\\/])?([^\\/]+)[\\/]/.exec(runs)?.[1];
-  return pkg ?? (runs.split(/[\\/]/).pop() || command);
 }
 
 async function setUp(session: AgentSession, options: AcpOptions): Promise<void> {

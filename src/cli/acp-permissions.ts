@@ -2,10 +2,12 @@
  * `acp --permissions`: answers an agent's permissions by rule instead of asking. `allow`
  * takes the agent's one-time allow (else its always allow), `deny` its one-time reject
  * (else its always reject, else `cancelled`); a JSON file maps a tool call's title, or
- * else its kind, or else "*", to the option kind to choose. A rule whose kind the agent
+ * else its kind (`execute` for any call whose input carries a command), or else "*", to the
+ * option kind to choose. A rule whose kind the agent
  * does not offer denies; a permission no rule covers is asked.
  */
 import type { PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
+import { toolKind } from '../acp/permission';
 import { isRecord } from '../base/is-record';
 
 const KINDS: readonly PermissionOptionKind[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
@@ -39,8 +41,10 @@ export function permissionPolicy(spec: 'allow' | 'deny' | ReadonlyMap<string, Pe
   if (spec === 'allow') return (request) => pick(request, ['allow_once', 'allow_always']) ?? deny(request);
   if (spec === 'deny') return deny;
   return (request) => {
-    const { title, kind } = request.toolCall;
-    const wanted = (typeof title === 'string' ? spec.get(title) : undefined) ?? (typeof kind === 'string' ? spec.get(kind) : undefined) ?? spec.get('*');
+    const { title } = request.toolCall;
+    // A call whose input carries a command runs something, whatever kind the agent gave it: a rule for "read" does not cover it.
+    const kind = toolKind(request.toolCall);
+    const wanted = (typeof title === 'string' ? spec.get(title) : undefined) ?? spec.get(kind) ?? spec.get('*');
     if (wanted === undefined) return undefined;
     return pick(request, [wanted]) ?? deny(request);
   };

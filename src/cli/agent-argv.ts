@@ -1,10 +1,11 @@
 /**
  * What `acp` and `acp-proxy` read alike: their own options before `--`, parsed strictly,
- * the agent's command after it, untouched; and the three exclusive ways of answering.
+ * the agent's command after it, untouched, and the name it is shown by; and the three
+ * exclusive ways of answering.
  */
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './args';
 import type { AnsweringOptions } from './choose-prompter';
+import { UsageError } from './exit-code';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values<O extends Options> = ReturnType<typeof parseNodeArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>>['values'];
@@ -31,6 +32,17 @@ export function parseAgentArgv<O extends Options>(argv: readonly string[], optio
   const agent = end === -1 ? [] : argv.slice(end + 1);
   if (agent.length === 0) throw new UsageError("the agent's command must follow --");
   return { values: values as Values<O>, agent: { command: agent[0], args: agent.slice(1) } };
+}
+
+/**
+ * Who asks, as the person will recognise the command: `gemini --acp` is "gemini", a script
+ * of a package (`node …/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js`,
+ * `npx @agentclientprotocol/claude-agent-acp`) its package's name, else the script's file name.
+ */
+export function agentName(command: string, args: readonly string[]): string {
+  const runs = args.find((a) => !a.startsWith('-')) ?? command;
+  const pkg = /node_modules[\\/](?:@[^\\/]+[\\/])?([^\\/]+)[\\/]/.exec(runs)?.[1];
+  return pkg ?? (runs.split(/[\\/]/).pop() || command);
 }
 
 /** --answers, --accept-defaults and --decline, at most one of them. */

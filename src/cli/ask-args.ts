@@ -3,7 +3,7 @@
  * Makefile: a yes/no, a form from a schema file, or a link.
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
-import { UsageError } from './args';
+import { UsageError } from './exit-code';
 
 export type AskWhat =
   | { readonly kind: 'confirm'; readonly message: string; readonly destructive: boolean }

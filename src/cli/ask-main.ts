@@ -10,7 +10,7 @@ import type { Content } from '../elicitation/model';
 import { terminalSafe } from '../elicitation/plain-text';
 import { parseRequestedSchema } from '../elicitation/schema';
 import { isSecretField } from '../elicitation/secret-hint';
-import type { AskBody } from '../gateway/outside-question';
+import type { AskBody } from '../gateway/contract';
 import { HIDDEN } from './announce';
 import { type AskWhat, ASK_USAGE, parseAskArgs } from './ask-args';
 import { jsonLine } from './output';

@@ -1,6 +1,7 @@
 /**
  * The runner's exit codes. `call-all` goes on after a tool fails, so one run can meet
- * several of them; the run exits with the most serious.
+ * several of them; the run exits with the most serious. And bad usage, the same for every
+ * command: its error, its usage, exit 1.
  */
 import { terminalSafe } from '../elicitation/plain-text';
 
@@ -37,6 +38,9 @@ export class RunVerdict {
     return this.worst;
   }
 }
+
+/** A command's arguments are not what it takes: the message, then its usage, and exit 1. */
+export class UsageError extends Error {}
 
 /**
  * A command's arguments parsed, or its usage printed: bad usage on stderr with the error

@@ -10,7 +10,8 @@
 import type { Broker, Prompter } from '../elicitation/broker';
 import type { ElicitResult } from '../elicitation/model';
 import { InvalidSchemaError } from '../elicitation/schema';
-import { AskBodyError, type AskBody, describeQuestionProblems, readAskBody } from '../gateway/outside-question';
+import type { AskBody } from '../gateway/contract';
+import { AskBodyError, describeQuestionProblems, readAskBody } from '../gateway/outside-question';
 import { type AnsweringOptions, choosePrompter } from './choose-prompter';
 import { ConsolePrompter } from './console-prompter';
 import { openControllingTerminal, type OpenTerminal } from './controlling-terminal';

@@ -1,6 +1,7 @@
 /**
  * The name of the command that ran `ask`, for "Terminal: <name>": a git hook's script
- * (`/bin/sh .git/hooks/pre-push origin …` is "pre-push"), `make`, a shell. Read from
+ * (`/bin/sh .git/hooks/pre-push origin …` is "pre-push"), `make`, a shell (an interactive
+ * one is the shell, never the file it read first). Read from
  * /proc on Linux, from `ps` elsewhere; undefined when neither says.
  */
 import { execFileSync } from 'node:child_process';
@@ -8,6 +9,13 @@ import { readFileSync } from 'node:fs';
 
 /** Programs that run a script named by their first argument: the script is the command. */
 const INTERPRETERS = /^(?:sh|bash|dash|zsh|ksh|fish|node|nodejs|deno|bun|python[0-9.]*|ruby|perl|env|npx|tsx)$/;
+
+/**
+ * Their options whose value is the next argument: a file read first (VS Code's shell
+ * integration starts `bash --init-file …/shellIntegration-bash.sh`, fish with
+ * `--init-command "source …"`), a shell option's name, a module preloaded. Not the script.
+ */
+const TAKES_VALUE = new Set(['--init-file', '--rcfile', '-o', '+o', '-O', '+O', '-C', '--init-command', '-r', '--require', '--import', '--loader', '--experimental-loader']);
 
 function base(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
@@ -22,7 +30,7 @@ export function commandName(argv: readonly string[]): string | undefined {
   const rest = argv.slice(1);
   // `sh -c "…"` runs a command line, not a script: the shell is all we can name.
   if (rest.includes('-c') || rest.includes('-e') || rest.includes('--eval')) return program;
-  const script = rest.find((a) => !a.startsWith('-') && !a.includes('='));
+  const script = rest.find((a, i) => !a.startsWith('-') && !a.startsWith('+') && !a.includes('=') && !(i > 0 && TAKES_VALUE.has(rest[i - 1])));
   return script ? base(script) || program : program;
 }
 

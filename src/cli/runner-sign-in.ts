@@ -5,7 +5,7 @@
  */
 import type { ServerDefinition } from '../mcp/config/config';
 import { type BrowserStep, type ClientIdentity, ServerSignIn } from '../mcp/sign-in/sign-in';
-import type { SignInOptions } from './args';
+import type { SignInOptions } from './call-args';
 import { fetchBrowserStep, systemBrowserStep } from './browser-step';
 import { readClientKey, readSecretFile } from './client-key';
 import type { Output } from './output';

@@ -8,8 +8,7 @@
 import { request as httpRequest } from 'node:http';
 import type { Content, ElicitResult } from '../elicitation/model';
 import { isRecord } from '../base/is-record';
-import { TOKEN_VARIABLE, URL_VARIABLE } from '../gateway/agent-setup';
-import { ASK_PATH, type AskBody } from '../gateway/outside-question';
+import { ASK_PATH, type AskBody, TOKEN_VARIABLE, URL_VARIABLE } from '../gateway/contract';
 
 export interface WindowAddress {
   /** The gateway's `/ask` URL. */

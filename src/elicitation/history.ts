@@ -15,7 +15,7 @@ import { findRequest, type InputStore, type RequestState, type RequestStatus } f
 import { fromAnswerValue, ownAnswer } from './validation';
 import { isRecord } from '../base/is-record';
 
-export type HistoryOutcome = 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'abandoned' | 'timed out';
+export type HistoryOutcome = 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'answered elsewhere' | 'abandoned' | 'timed out';
 
 export interface HistoryAnswer {
   /** The question's title. */
@@ -53,6 +53,8 @@ export function outcomeOf(status: Exclude<RequestStatus, 'open'>, reason?: strin
   if (status !== 'abandoned') return status;
   if (reason && /^no answer within \d+ s$/.test(reason)) return 'timed out';
   if (reason && / withdrew the question/.test(reason)) return 'withdrawn';
+  // An agent host's question another client answered first (src/ahp/inbox.ts).
+  if (reason && /^answered in another client\b/.test(reason)) return 'answered elsewhere';
   // A background task's question (mcp/connection/tasks/): its TTL ran out, or the server ended it.
   if (reason && /^the task's time to live ran out /.test(reason)) return 'timed out';
   if (reason && / cancelled the task this question belonged to$| no longer asks this question | no longer knows the task /.test(reason)) return 'withdrawn';
@@ -230,7 +232,7 @@ export class History {
   }
 }
 
-const OUTCOMES: readonly HistoryOutcome[] = ['accepted', 'declined', 'cancelled', 'withdrawn', 'abandoned', 'timed out'];
+const OUTCOMES: readonly HistoryOutcome[] = ['accepted', 'declined', 'cancelled', 'withdrawn', 'answered elsewhere', 'abandoned', 'timed out'];
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const optionalString = (value: unknown): boolean => value === undefined || isString(value);

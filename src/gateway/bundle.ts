@@ -5,5 +5,7 @@
  * with the gateway's first MCP request (src/mcp/sdk/server-sdk.ts).
  */
 export { Gateway, type GatewayOptions, type ServedServer, type UpstreamSource } from './gateway';
-export { AGENTS, type AgentId, type AgentSetup, agentSetup, type FileChange, type Snippet, TOKEN_VARIABLE, URL_VARIABLE } from './agent-setup';
+export { GATEWAY_RECIPES, type GatewayRecipeId, type PreparedRecipe, prepareRecipe } from './gateway-recipes';
+export type { FileChange, Snippet } from './recipe-merge';
+export { TOKEN_VARIABLE, URL_VARIABLE } from './contract';
 export { outsideWorkspace } from './config-path';

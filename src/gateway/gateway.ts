@@ -2,12 +2,7 @@
  * The gateway: a loopback HTTP listener serving every upstream server we manage to the
  * agents the person runs, one MCP endpoint per server, plus Claude Code's permission
  * hook and our built-in `elicitation-host` server. Every request passes the guard
- * (Host, Origin, token) before anything else reads it.
- *
- *   /mcp/<server>                           an upstream server (its configured name, made URL-safe)
- *   /elicitation-host/mcp                   the built-in server (--permission-prompt-tool)
- *   /hooks/claude-code/permission-request   Claude Code's PermissionRequest hook
- *   /ask                                    a question from a terminal (`elicitation-host ask`, `acp-proxy`)
+ * (Host, Origin, token) before anything else reads it. Its paths are contract.ts's.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,17 +18,13 @@ import { BodyTooLargeError, MAX_BODY_BYTES, readBody, writeJsonRpcError } from '
 import { McpEndpoint } from './mcp-endpoint';
 import { brokerPermissionAsker, type PermissionAsker } from './permission-asker';
 import { servePermissionHook } from './permission-hook';
-import { createPermissionServer, PERMISSION_SERVER_NAME } from './permission-server';
-import { ASK_MAX_BODY_BYTES, ASK_PATH } from './outside-question';
+import { createPermissionServer } from './permission-server';
+import { ASK_MAX_BODY_BYTES, ASK_PATH, MCP_PREFIX, PERMISSION_HOOK_PATH, PERMISSION_SERVER_NAME, PERMISSION_SERVER_PATH } from './contract';
 import { checkRequest } from './request-guard';
 import { assignPaths } from './server-paths';
 import type { SessionLimits } from './session-pool';
 import type { Timings } from '../mcp/ports';
 import { errorMessage } from '../base/error-message';
-
-export const MCP_PREFIX = '/mcp/';
-export const PERMISSION_SERVER_PATH = `/${PERMISSION_SERVER_NAME}/mcp`;
-export const PERMISSION_HOOK_PATH = '/hooks/claude-code/permission-request';
 
 /** The servers to serve, as they change (the person's "Serve to agents" choices, restarts). */
 export interface UpstreamSource {

@@ -1,7 +1,8 @@
 /**
  * A question from outside VS Code's own clients, brought to the gateway's `POST /ask` by a
  * process of the window's terminals (`elicitation-host ask`, `elicitation-host acp-proxy`):
- * the body's shape, read as untrusted input, naming the field at fault. Pure.
+ * the body's shape (contract.ts `AskBody`), read as untrusted input, naming the field at
+ * fault. Pure.
  *
  *   { "from": "git",                   the command asking (its own word: shown as "Terminal: git")
  *     "agent"?: true,                  it is an ACP agent run by acp-proxy
@@ -20,23 +21,10 @@ import { isRecord } from '../base/is-record';
 import { terminalSafe } from '../elicitation/plain-text';
 import type { RequestSource } from '../elicitation/request';
 
-export const ASK_PATH = '/ask';
-/** The largest `/ask` body: a schema at its limit (64 K characters), a message at its limit, and room for JSON escapes. */
-export const ASK_MAX_BODY_BYTES = 256 * 1024;
 /** The prefix every outside asker is shown with. */
 export const TERMINAL_PREFIX = 'Terminal: ';
 /** How much of a name, tool or session is shown. */
 const NAME_FITS = 60;
-
-/** What `/ask` takes, as the runner sends it. */
-export interface AskBody {
-  readonly from: string;
-  readonly agent?: boolean;
-  readonly tool?: string;
-  readonly session?: string;
-  readonly destructive?: boolean;
-  readonly question: FormParams | UrlParams;
-}
 
 /** The body's shape is wrong: 400 with this message. */
 export class AskBodyError extends Error {}

@@ -11,8 +11,9 @@
  * that runs something, and the whole goes with the question for the dialog to open.
  */
 import type { FormParams } from '../elicitation/broker';
-import { DIALOG_ROOM, type Room, shownInput, type TextKind, textRows } from '../elicitation/fit-text';
+import { DIALOG_ROOM, type Room } from '../elicitation/fit-text';
 import type { ElicitResult } from '../elicitation/model';
+import { type ApprovedInput, aside, DECISION_FIELD, fitPermission } from '../elicitation/permission-text';
 import type { RequestSource, WholeInput } from '../elicitation/request';
 import { isRecord } from '../base/is-record';
 
@@ -41,34 +42,20 @@ export class PermissionInputError extends Error {}
 const DESTRUCTIVE_TOOLS = new Set(['Bash', 'PowerShell', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 /** Suggestion kinds that can be granted for this session only. */
 const SESSION_KINDS = new Set(['addRules', 'addDirectories', 'setMode']);
-/** Rows of the dialog that the words around the approved input (the agent's description, a grant) may take each. */
-const ASIDE_ROWS = 4;
-/** Rows the approved input always gets, however much the words around it take. */
-const MIN_INPUT_ROWS = 8;
 const AGENT = 'Claude Code';
 
-export const DECISION_FIELD = 'decision';
 const ONCE_CHOICE = 'Allow this time';
 const SESSION_CHOICE = 'Allow for this session';
-
-/** Agent text beside the input (a description, a path, a URL): shown as it is, within a few rows. */
-function aside(text: string, room: Room, rows = ASIDE_ROWS): string {
-  return shownInput(text, { rows, columns: room.columns }).text;
-}
 
 function str(input: Readonly<Record<string, unknown>>, key: string): string | undefined {
   const value = input[key];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function lineCount(text: string): number {
-  return text === '' ? 0 : text.split('\n').length;
-}
-
 /** What the tool is about to do: the words before the input, the input itself, words after it. */
 interface ToolUse {
   readonly intro: string;
-  readonly input?: { readonly text: string; readonly kind: TextKind; readonly name: string; readonly language: string };
+  readonly input?: ApprovedInput;
   readonly after?: string;
   /** Say how many lines the input has even when it is shown whole (a file's content). */
   readonly countLines?: boolean;
@@ -144,17 +131,9 @@ function editText(edit: Readonly<Record<string, unknown>>): string {
  */
 function described(toolName: string, input: Readonly<Record<string, unknown>>, room: Room, grant?: string): { message: string; whole?: WholeInput } {
   const use = toolUse(toolName, input, room);
-  const tail = [use.after, grant].filter((t): t is string => t !== undefined).map((t) => `\n\n${t}`).join('');
-  if (!use.input) return { message: `${use.intro}${tail}` };
-  const around = textRows(`${use.intro} (9,999,999 lines, not all shown):\n${tail}`, room.columns) + 1;
-  const fitted = shownInput(use.input.text, { rows: Math.max(MIN_INPUT_ROWS, room.rows - around), columns: room.columns }, use.input.kind);
-  const lines = lineCount(use.input.text);
-  const counted = `${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}`;
-  const intro = fitted.complete ? `${use.intro}${use.countLines ? ` (${counted})` : ''}:` : `${use.intro} (${counted}, not all shown):`;
-  return {
-    message: `${intro}\n\n${fitted.text}${tail}`,
-    ...(!fitted.complete && { whole: { name: use.input.name, text: use.input.text, language: use.input.language } }),
-  };
+  const after = [use.after, grant].filter((t): t is string => t !== undefined);
+  const fitted = fitPermission({ before: [], heading: use.intro, ...(use.input && { input: use.input }), countLines: use.countLines, after }, room);
+  return { message: use.input ? fitted.text : [use.intro, ...after].join('\n\n'), ...(fitted.whole && { whole: fitted.whole }) };
 }
 
 /** What the tool is about to do, in words, with its input (the command, the file) as a dialog shows it. */

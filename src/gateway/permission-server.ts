@@ -8,15 +8,11 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { InputStore } from '../elicitation/store';
 import { serverSdk } from '../mcp/sdk/sdk-loader';
+import { PERMISSION_SERVER_NAME, PERMISSION_TOOL } from './contract';
 import { SERVED_PROTOCOL_VERSIONS } from './forwarding';
 import type { PermissionAsker } from './permission-asker';
 import { parsePromptToolInput, PermissionInputError, promptToolText } from './permission-question';
 import { ProgressRelay } from './progress-relay';
-
-export const PERMISSION_SERVER_NAME = 'elicitation-host';
-export const PERMISSION_TOOL = 'permission_prompt';
-/** What `claude -p --permission-prompt-tool` is given, with the server under this name in its MCP config. */
-export const PERMISSION_TOOL_FOR_CLAUDE = `mcp__${PERMISSION_SERVER_NAME}__${PERMISSION_TOOL}`;
 
 const TOOL = {
   name: PERMISSION_TOOL,

@@ -9,11 +9,21 @@ function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(SECTION);
 }
 
+/**
+ * A switch whose "on" gives away more of the person (serves their servers to the window's
+ * terminals, offers servers links, keeps their answers): any level of settings may turn it
+ * off, but a repository's settings cannot turn it on against the person's own "off".
+ */
+function personsSwitch(key: string, fallback: boolean): boolean {
+  const c = config();
+  return c.inspect<boolean>(key)?.globalValue !== false && c.get<boolean>(key, fallback);
+}
+
 export function connectionSettings(): ConnectionSettings {
   const c = config();
   const seconds = (key: string, fallback: number): number => Math.max(0, Number(c.get<number>(key, fallback)) || 0) * 1000;
   return {
-    urlMode: c.get<boolean>('url.enabled', true),
+    urlMode: personsSwitch('url.enabled', true),
     applyDefaults: c.get<boolean>('applyDefaults', true),
     toolTimeoutMs: seconds('toolCallTimeoutSeconds', 60),
     elicitationTimeoutMs: seconds('elicitationTimeoutSeconds', 0),
@@ -51,7 +61,22 @@ export function affects(event: vscode.ConfigurationChangeEvent, key: string): bo
   return event.affectsConfiguration(`${SECTION}.${key}`);
 }
 
+/**
+ * `elicitationHost.agents.startInAskingMode`, from the person's user settings only: turned
+ * off, it starts their agent in a mode that acts without asking, which is theirs to choose,
+ * never a repository's (the setting is application-scoped too, so VS Code keeps it out of
+ * workspace settings; read this way, it stays the person's whatever the scope).
+ */
+export function startInAskingMode(): boolean {
+  return config().inspect<boolean>('agents.startInAskingMode')?.globalValue !== false;
+}
+
 /** `elicitationHost.gateway.enabled`: serve our servers to agents. */
 export function gatewayEnabled(): boolean {
-  return vscode.workspace.getConfiguration('elicitationHost').get<boolean>('gateway.enabled', true);
+  return personsSwitch('gateway.enabled', true);
+}
+
+/** `elicitationHost.history.persist`: keep the History in the workspace's storage. */
+export function persistHistory(): boolean {
+  return personsSwitch('history.persist', true);
 }

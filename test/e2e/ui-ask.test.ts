@@ -96,6 +96,21 @@ describe(`UI: a VS Code terminal asks through the window: elicitation-host ask a
     assert.deepEqual(await outcome('deploy.sh'), { code: 1, stdout: '' });
   });
 
+  it('ask typed at the prompt of the terminal\'s own bash: the quick input is titled "Terminal: bash", not the shell integration\'s script', async () => {
+    const { workbench } = ui!;
+    const base = join(dir, 'typed');
+    // Typed at the prompt, not run from a script: the parent is the terminal's bash, started by VS Code with its shell integration (--init-file …/shellIntegration-bash.sh).
+    await typeInTerminal(`elicitation-host ask --confirm 'Tag the release?' > ${quote(`${base}.out`)}; echo $? > ${quote(`${base}.code.tmp`)} && mv ${quote(`${base}.code.tmp`)} ${quote(`${base}.code`)}`);
+    await workbench.waitForQuickInputTitle(/^Terminal: /, 30_000);
+    const title = (await workbench.quickInput.locator('.quick-input-title').innerText()).trim();
+    const rows = (await workbench.quickPickRows()).map((r) => r.replace(/\s+/g, ' ').trim());
+    assert.ok(rows.some((r) => r.includes('Tag the release?')), `the question is shown: ${rows.join(' | ')}`);
+    await workbench.screenshot('ask-terminal-typed');
+    assert.match(title, /^Terminal: bash(?:\s|$)/, `named for the shell the person typed into: ${title}`);
+    await workbench.clickRow(/^\s*Accept\s*$/);
+    assert.deepEqual(await outcome('typed.sh'), { code: 0, stdout: '{}\n' });
+  });
+
   it('acp-proxy: an ACP client that offers no elicitation gets the agent\'s reply, the agent\'s question answered in our form as "Terminal: acp-agent.js"', async () => {
     const { workbench } = ui!;
     // The fixture client (written with the ACP SDK) starts the proxy as its agent; the proxy starts the fixture agent.

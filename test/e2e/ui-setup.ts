@@ -29,8 +29,8 @@ export async function startUi(
   folder: string = WORKSPACE,
   /** More packaged extensions to install beside ours (a probe standing in for an agent, say). */
   moreVsix: readonly string[] = [],
-  /** `installed: false`: ours is not installed before the window opens (a scenario installs it from inside the window). */
-  options: { readonly installed?: boolean } = {},
+  /** `installed: false`: ours is not installed before the window opens (a scenario installs it from inside the window). `trusted: false`: workspace trust is on and the folder opens in restricted mode. */
+  options: { readonly installed?: boolean; readonly trusted?: boolean } = {},
 ): Promise<Ui> {
   const installed = options.installed !== false;
   requireBuilt(VSIX, join(FIXTURES, 'stdio.js'));
@@ -43,7 +43,7 @@ export async function startUi(
   for (const vsix of moreVsix) installVsix(vscode, vsix, extensionsDir);
   const server = await startVsCodeServer({
     vscode,
-    workspaceTrust: false,
+    workspaceTrust: options.trusted === false,
     smokeTestDriver: false,
     extensionsDir,
     userSettings: { ...userServerSettings(), 'workbench.colorTheme': 'Default Dark Modern', ...userSettings },

@@ -15,37 +15,10 @@ import { join } from 'node:path';
 import type { AgentSession } from '../../src/acp/agent-session';
 import type { SessionEvent } from '../../src/acp/session-events';
 import { sourceLabel } from '../../src/elicitation/request';
-import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { type AcpHost, claudeAgent, createAcpHost, workFolder } from '../support/acp-harness';
+import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import { type AcpHost, claudeAgent, colourAndBuildModel, createAcpHost, turn, workFolder } from '../support/acp-harness';
 import { accept, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
-
-/** The model's side: what each of the person's prompts makes it do. */
-function script(turn: ModelTurn) {
-  const [result] = turn.toolResults;
-  if (result) return { text: `${result.isError ? 'Tool failed' : 'Tool said'}: ${result.content}` };
-  if (turn.userText === 'ask me') {
-    return {
-      toolUse: {
-        name: 'AskUserQuestion',
-        input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] },
-      },
-    };
-  }
-  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build', description: 'Delete the build folder' } } };
-  return { text: 'Hello from the fake model.' };
-}
-
-async function turn(session: AgentSession, prompt: string): Promise<{ reply: string; events: SessionEvent[]; stop: string }> {
-  const events: SessionEvent[] = [];
-  const stopListening = session.events.add((e) => events.push(e));
-  try {
-    const stop = await session.prompt(prompt);
-    return { reply: events.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? [e.text] : [])).join(''), events, stop };
-  } finally {
-    stopListening();
-  }
-}
 
 describe('ACP: src/acp with claude-agent-acp and a fake model', function () {
   // Claude Code's start-up (a native binary) takes a few seconds on two cores.
@@ -56,7 +29,7 @@ describe('ACP: src/acp with claude-agent-acp and a fake model', function () {
   let folder: string;
 
   before(async () => {
-    model = await startFakeAnthropic(script);
+    model = await startFakeAnthropic(colourAndBuildModel);
   });
   after(() => model.close());
   beforeEach(() => {

@@ -12,13 +12,13 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { claudeAgent, colourAndBuildModel, fixtureAgent, workFolder } from '../support/acp-harness';
+import { CLI } from '../support/cli-run';
 import { gatewaysPerTest, TOKEN } from '../support/gateway-harness';
 import { accept, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
-import { FIXTURES, REPO } from '../support/servers';
+import { FIXTURES } from '../support/servers';
 import { runInTerminal } from '../support/terminal';
 import { waitUntil } from '../support/wait';
 
-const CLI = join(REPO, 'dist/cli.js');
 const CLIENT = join(FIXTURES, 'acp-client.js');
 
 type Line = Record<string, unknown>;

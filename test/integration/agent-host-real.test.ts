@@ -12,9 +12,9 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stillAlive, processTable, processTree, type ProcessRow } from '../e2e/processes';
-import { type FakeAnthropic, type ToolResult, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
+import type { FakeAnthropic, ToolResult } from '../fixtures/acp/fake-anthropic';
 import { ASK_ONE_PROMPT, ASK_PROMPT, BASH_COMMAND, BASH_PROMPT, claudeTurns, FINAL_PREFIX, GREETING } from '../fixtures/ahp/claude-turns';
-import { type RunningAgentHost, startAgentHost } from '../support/agent-host';
+import { claudeAgentHostForSuite, type RunningAgentHost, startAgentHost } from '../support/agent-host';
 import { type ActionEnvelope, AhpTestClient, type InputAnswer, type InputRequest, ROOT, type TraceEntry } from '../support/ahp-test-client';
 import { waitUntil } from '../support/wait';
 
@@ -67,21 +67,15 @@ function withEnvironment(entry: string): ProcessRow[] {
 describe('AHP: a real VS Code 1.139.1 agent host running Claude, driven by the test\'s own clients', function () {
   // A turn takes 1-3 s on two cores; the first turn of a session starts Claude Code.
   this.timeout(60_000);
+  const suite = claudeAgentHostForSuite(claudeTurns);
   let model: FakeAnthropic;
   let host: RunningAgentHost;
   let clients: Array<[string, AhpTestClient]> = [];
   /** The name of the running test's flow, for the observed traces' file names. */
   let flow = '';
 
-  before(async function () {
-    // Once per machine the first start provisions VS Code 1.139.1 (minutes).
-    this.timeout(900_000);
-    model = await startFakeAnthropic(claudeTurns);
-    host = await startAgentHost({ anthropicBaseUrl: model.url, log: (line) => process.stdout.write(`      ${line}\n`) });
-  });
-  after(async () => {
-    await host?.stop();
-    await model?.close();
+  beforeEach(() => {
+    ({ host, model } = suite);
   });
   afterEach(async () => {
     if (OBSERVE_DIR) {

@@ -6,24 +6,18 @@
  */
 import { strict as assert } from 'node:assert';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createOutput } from '../../src/cli/output';
-import { parseServeArgs, type ServeOptions, startServe } from '../../src/cli/serve';
+import { parseServeArgs, type ServeOptions } from '../../src/cli/serve-args';
+import { startServe } from '../../src/cli/serve-main';
 import { workFolder } from '../support/acp-harness';
+import { CLI, type Finished, finished, requireCli } from '../support/cli-run';
 import { gatewaysPerTest, TOKEN } from '../support/gateway-harness';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
-import { FIXTURES, REPO, requireFixtures } from '../support/servers';
+import { FIXTURES, requireFixtures } from '../support/servers';
 import { runInTerminal, shellQuote } from '../support/terminal';
 import { waitUntil } from '../support/wait';
-
-const CLI = join(REPO, 'dist/cli.js');
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
@@ -34,7 +28,7 @@ function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** A shell script in a fresh folder that runs `ask` with these arguments (not exec'd, unless asked: the script stays its parent). */
 function releaseScript(args: string[], exec = false): { folder: string; script: string } {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is not built: run "node scripts/build.mjs" first (npm run test:integration does it).');
+  requireCli();
   const folder = workFolder('eh-ask-');
   const script = join(folder, 'release.sh');
   writeFileSync(script, `${exec ? 'exec ' : ''}${[process.execPath, CLI, 'ask', ...args].map(shellQuote).join(' ')}\n`);
@@ -42,18 +36,12 @@ function releaseScript(args: string[], exec = false): { folder: string; script: 
 }
 
 /** Runs the script detached (no terminal of its own); `started` gets the process. */
-function runScript(args: string[], env: NodeJS.ProcessEnv, started?: (child: ChildProcess) => void): Promise<Run> {
+function runScript(args: string[], env: NodeJS.ProcessEnv, started?: (child: ChildProcess) => void): Promise<Finished> {
   // With a process to stop, the script execs ask: its exit code is ask's, not the shell's death by the signal.
   const { folder, script } = releaseScript(args, started !== undefined);
-  return new Promise((resolve) => {
-    const child = spawn('sh', [script], { cwd: folder, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    started?.(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  const child = spawn('sh', [script], { cwd: folder, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  started?.(child);
+  return finished(child);
 }
 
 function schemaFile(schema: unknown): string {
@@ -148,6 +136,7 @@ describe('elicitation-host ask', function () {
     writeFileSync(answers, JSON.stringify([{ action: 'accept', content: {} }]));
     const printed: string[] = [];
     const running = await startServe(parseServeArgs(['--json', '--answers', answers, '--', process.execPath, join(FIXTURES, 'stdio.js')]) as ServeOptions, {
+      version: '0.0.0-test',
       env: { ELICITATION_HOST_MCP_TOKEN: TOKEN },
       out: createOutput(true, (text) => printed.push(text) > 0, (text) => printed.push(text) > 0),
     });

@@ -4,27 +4,19 @@
  * --json the task's states are lines of their own.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVERYTHING_ENTRY, everythingDefinition } from '../support/everything';
-import { REPO, requireFixtures } from '../support/servers';
+import { type Finished, runCli } from '../support/cli-run';
+import { requireFixtures } from '../support/servers';
 
-const CLI = join(REPO, 'dist/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'eh-cli-tasks-'));
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[]): Promise<Finished> {
   requireFixtures();
   everythingDefinition();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCli(args);
 }
 
 const EVERYTHING = ['--', process.execPath, EVERYTHING_ENTRY, 'stdio'];

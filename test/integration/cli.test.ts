@@ -3,17 +3,16 @@
  * against the fixture servers over stdio and HTTP.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TERMINAL_TRICKS } from '../fixtures/servers/client-probes';
-import { FIXTURES, type HttpFixture, REPO, requireFixtures, startHttpFixture } from '../support/servers';
+import { CLI, type Finished, runCli } from '../support/cli-run';
+import { FIXTURES, type HttpFixture, requireFixtures, startHttpFixture } from '../support/servers';
 import { runInTerminal as runTerminal, shown, type TerminalRun, type TerminalStep } from '../support/terminal';
 
-const CLI = join(REPO, 'dist/cli.js');
 const STDIO = ['--', process.execPath, join(FIXTURES, 'stdio.js')];
 const dir = mkdtempSync(join(tmpdir(), 'eh-cli-'));
 
@@ -23,16 +22,9 @@ function answers(name: string, results: unknown[]): string {
   return file;
 }
 
-function run(args: string[], cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], cwd?: string): Promise<Finished> {
   requireFixtures();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd && { cwd }) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCli(args, { ...(cwd && { cwd }) });
 }
 
 /** The runner in a pseudo-terminal (test/support/terminal.ts), so it asks on the console. */

@@ -11,6 +11,7 @@ import { strict as assert } from 'node:assert';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLI } from '../support/cli-run';
 import { type Conformance, CONFORMANCE_VERSION, listServerScenarios, provisionConformance, runServerScenario } from '../support/conformance';
 import { REPO } from '../support/servers';
 import { startTokenProxy, type TokenProxy } from '../support/token-proxy';
@@ -65,7 +66,6 @@ const NOT_FOR_A_FORWARDING_SERVER: Record<string, string> = {
 };
 
 const TOKEN = 'conformance-server-token-0123456789';
-const CLI = join(REPO, 'dist/cli.js');
 const UPSTREAM = join(REPO, 'test/fixtures/servers/conformance-upstream.ts');
 
 /** Starts `elicitation-host serve --json` and resolves with the URL it prints. */

@@ -2,29 +2,22 @@
  * The built form page (dist/webview) in headless Chromium, without VS Code: served as the
  * panel serves it (formPageHtml: the same HTML, the same Content-Security-Policy, script and
  * styles inlined under a fresh nonce), with a stubbed acquireVsCodeApi that records what the
- * page posts. The test posts what the host would.
+ * page posts (test/support/page-harness.ts). The test posts what the host would.
  */
 /// <reference lib="dom" />
 import { strict as assert } from 'node:assert';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { LIMITS } from '../../src/elicitation/limits';
 import { parseRequestedSchemaOrThrow } from '../../src/elicitation/schema';
 import type { FormView, PageMessage } from '../../src/shared/protocol';
 import { formPageHtml } from '../../src/ui/form/form-page';
-import { launchChromium } from '../e2e/harness/browser';
 import { BOOK_RESTAURANT } from '../fixtures/schemas';
-import { REPO } from '../support/servers';
-
-const WEBVIEW = join(REPO, 'dist/webview');
+import { PageHarness, WEBVIEW } from '../support/page-harness';
 
 declare global {
   interface Window {
-    __posted: PageMessage[];
-    __violations: string[];
     __pwned?: unknown;
     __checksAtHostLoad?: boolean;
   }
@@ -36,88 +29,46 @@ function form(message: string, schema: object, extra: Partial<FormView> = {}): F
 
 describe('form page in headless Chromium', function () {
   this.timeout(60_000);
-  let server: Server;
-  let origin: string;
-  let browser: Browser;
+  let pages: PageHarness;
   let page: Page;
   /** The form the next page load carries inside it, as the panel does for the first form. */
   let initialForm: FormView | undefined;
   /** The checks bundle (patterns, formats) is served once this settles (a test holds it back to be late). */
   let checksGate: Promise<void> = Promise.resolve();
-  const consoleErrors: string[] = [];
 
   before(async () => {
-    server = createServer((req, res) => {
-      if (req.url === '/checks.js') {
+    pages = await PageHarness.start({
+      script: 'main.js',
+      styles: 'styles.css',
+      html: (parts) => formPageHtml({ ...parts, checksScript: `${parts.cspSource}/checks.js`, ...(initialForm && { initialForm }) }),
+      resource: (path, res) => {
+        if (path !== '/checks.js') return false;
         // The one resource the page fetches, as the panel serves it: the deferred pattern and format checks.
         void checksGate.then(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(WEBVIEW, 'checks.js'))));
-        return;
-      }
-      if (req.url !== '/') {
-        // The page asks for nothing else: everything else it needs is inlined.
-        res.writeHead(404).end();
-        return;
-      }
-      const html = formPageHtml({
-        cspSource: origin,
-        nonce: randomBytes(18).toString('base64url'),
-        script: readFileSync(join(WEBVIEW, 'main.js'), 'utf8'),
-        styles: readFileSync(join(WEBVIEW, 'styles.css'), 'utf8'),
-        checksScript: `${origin}/checks.js`,
-        ...(initialForm && { initialForm }),
-      });
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+        return true;
+      },
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    browser = await launchChromium();
   });
 
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  after(() => pages?.close());
 
   async function open(withForm?: FormView): Promise<void> {
     initialForm = withForm;
-    page = await browser.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
-    // Before any page script, outside the policy: what VS Code provides, and a witness for
-    // violations that happen before the page's own listener exists.
-    // (A string: the test runner's transform would name functions with a helper the page lacks.)
-    await page.addInitScript(`
-      window.__posted = [];
-      window.__violations = [];
-      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))) });
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
-      // A load listener added after the page's own, as VS Code's host adds the one that shows the frame.
-      document.addEventListener('DOMContentLoaded', () => addEventListener('load', () => { window.__checksAtHostLoad = document.querySelector('script[src$="/checks.js"]') !== null; }));
-    `);
-    // Not 'load': a test holds the checks back, and the page may ask for them at its load.
-    await page.goto(origin, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => window.__posted?.some((m) => m.type === 'ready'));
+    // A load listener added after the page's own, as VS Code's host adds the one that shows the frame.
+    page = await pages.open(`document.addEventListener('DOMContentLoaded', () => addEventListener('load', () => { window.__checksAtHostLoad = document.querySelector('script[src$="/checks.js"]') !== null; }));`);
   }
 
   beforeEach(() => open());
 
-  afterEach(async () => {
-    const violations = await page.evaluate(() => [...window.__violations, ...window.__posted.filter((m) => m.type === 'cspViolation').map((m) => JSON.stringify(m))]);
-    await page.close();
-    assert.deepEqual(violations, [], 'the page breaks no rule of the panel\'s Content-Security-Policy');
-    assert.deepEqual(consoleErrors.splice(0), [], 'no errors in the console');
-  });
+  afterEach(() => pages.closeClean(page));
 
   async function render(view: FormView): Promise<void> {
-    await page.evaluate((v) => window.postMessage({ type: 'render', form: v }, '*'), view as unknown as Record<string, unknown>);
+    await pages.deliver(page, { type: 'render', form: view });
     await page.waitForFunction((id) => window.__posted.some((m) => m.type === 'shown' && m.requestId === id), view.requestId);
   }
 
-  async function posted(type: PageMessage['type']): Promise<PageMessage[]> {
-    return page.evaluate((t) => window.__posted.filter((m) => m.type === t), type);
+  function posted(type: PageMessage['type']): Promise<PageMessage[]> {
+    return pages.posted<PageMessage>(page, type);
   }
 
   const field = (id: string): string => `[data-question-id="${id}"]`;

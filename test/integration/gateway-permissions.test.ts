@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { PERMISSION_TOOL } from '../../src/gateway/permission-server';
+import { PERMISSION_TOOL } from '../../src/gateway/contract';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { gatewaysPerTest, TOKEN, type GatewayHarness } from '../support/gateway-harness';
 import { waitUntil } from '../support/wait';

@@ -3,13 +3,16 @@
  * server, the questions answered the way `call` answers them, and nothing secret printed.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type CallToolResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createOutput } from '../../src/cli/output';
-import { parseServeArgs, type RunningServe, type ServeOptions, ServeUsageError, startServe } from '../../src/cli/serve';
-import { FIXTURES, requireFixtures, toolJson } from '../support/servers';
+import { parseServeArgs, type ServeOptions, ServeUsageError } from '../../src/cli/serve-args';
+import { type RunningServe, startServe } from '../../src/cli/serve-main';
+import { CLI, finished, requireCli } from '../support/cli-run';
+import { FIXTURES, REPO, requireFixtures, toolJson } from '../support/servers';
 
 const TOKEN = 'serve-test-token-42';
 
@@ -30,6 +33,7 @@ describe('gateway: elicitation-host serve', function () {
   async function serve(args: string[]): Promise<Client> {
     const options = parseServeArgs([...args, '--json', '--', process.execPath, join(FIXTURES, 'stdio.js'), '--name', 'kitchen']) as ServeOptions;
     running = await startServe(options, {
+      version: '0.0.0-test',
       env: { ELICITATION_HOST_MCP_TOKEN: TOKEN },
       out: createOutput(true, (text) => printed.push(text) > 0, (text) => printed.push(text) > 0),
     });
@@ -75,6 +79,34 @@ describe('gateway: elicitation-host serve', function () {
 
   it('refuses to start without a token', async () => {
     const options = parseServeArgs(['--decline', 'http://127.0.0.1:9/mcp']) as ServeOptions;
-    await assert.rejects(startServe(options, { env: {} }), ServeUsageError);
+    await assert.rejects(startServe(options, { version: '0.0.0-test', env: {} }), ServeUsageError);
+  });
+
+  it('serves as the version it is given; the built runner gives the package\'s, which the build put in', async () => {
+    const agent = await serve(['--decline']);
+    assert.equal(agent.getServerVersion()?.version, '0.0.0-test');
+    requireCli();
+    const child = spawn(process.execPath, [CLI, 'serve', '--json', '--decline', '--', process.execPath, join(FIXTURES, 'stdio.js')], {
+      env: { ...process.env, ELICITATION_HOST_MCP_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const ended = finished(child);
+    try {
+      const serving = await new Promise<{ url: string }>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes('\n')) resolve(JSON.parse(text.slice(0, text.indexOf('\n'))) as { url: string });
+        });
+        void ended.then((run) => reject(new Error(`serve ended (${run.code}) before it served: ${run.stderr}`)));
+      });
+      const built = new Client({ name: 'ci-agent', version: '1' });
+      await built.connect(new StreamableHTTPClientTransport(new URL(serving.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+      assert.equal(built.getServerVersion()?.version, (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version);
+      await built.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.equal((await ended).code, 0, 'stops on SIGTERM with the run\'s verdict');
   });
 });

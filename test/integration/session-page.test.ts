@@ -2,26 +2,17 @@
  * The built session page (dist/webview/session.js) in headless Chromium, without VS Code:
  * served as its panel serves it (sessionPageHtml: the same HTML and policy, script and styles
  * inlined under a fresh nonce), with a stubbed acquireVsCodeApi that records what the page
- * posts. The test posts what the host would.
+ * posts (test/support/page-harness.ts). The test posts what the host would.
  */
 /// <reference lib="dom" />
 import { strict as assert } from 'node:assert';
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { SessionHeader, SessionHostMessage, SessionPageMessage, TranscriptEntry } from '../../src/shared/session-protocol';
 import { sessionPageHtml } from '../../src/ui/agents/session-page';
-import { launchChromium } from '../e2e/harness/browser';
-import { REPO } from '../support/servers';
-
-const WEBVIEW = join(REPO, 'dist/webview');
+import { PageHarness } from '../support/page-harness';
 
 declare global {
   interface Window {
-    __sessionPosted: SessionPageMessage[];
-    __violations: string[];
     __pwned?: unknown;
   }
 }
@@ -37,66 +28,27 @@ const HEADER: SessionHeader = {
 
 describe('session page in headless Chromium', function () {
   this.timeout(60_000);
-  let server: Server;
-  let origin: string;
-  let browser: Browser;
+  let pages: PageHarness;
   let page: Page;
-  const consoleErrors: string[] = [];
 
   before(async () => {
-    server = createServer((req, res) => {
-      if (req.url !== '/') {
-        res.writeHead(404).end();
-        return;
-      }
-      const html = sessionPageHtml({
-        cspSource: origin,
-        nonce: randomBytes(18).toString('base64url'),
-        script: readFileSync(join(WEBVIEW, 'session.js'), 'utf8'),
-        styles: readFileSync(join(WEBVIEW, 'session-styles.css'), 'utf8'),
-      });
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    browser = await launchChromium();
+    pages = await PageHarness.start({ script: 'session.js', styles: 'session-styles.css', html: sessionPageHtml });
   });
 
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  after(() => pages?.close());
 
   beforeEach(async () => {
-    page = await browser.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
-    await page.addInitScript(`
-      window.__sessionPosted = [];
-      window.__violations = [];
-      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__sessionPosted.push(JSON.parse(JSON.stringify(m))) });
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
-    `);
-    await page.goto(origin, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => window.__sessionPosted?.some((m) => m.type === 'ready'));
+    page = await pages.open();
   });
 
-  afterEach(async () => {
-    const violations = await page.evaluate(() => [...window.__violations, ...window.__sessionPosted.filter((m) => m.type === 'cspViolation').map((m) => JSON.stringify(m))]);
-    await page.close();
-    assert.deepEqual(violations, [], "the page breaks no rule of the panel's Content-Security-Policy");
-    assert.deepEqual(consoleErrors.splice(0), [], 'no errors in the console');
-  });
+  afterEach(() => pages.closeClean(page));
 
-  async function send(message: SessionHostMessage): Promise<void> {
-    await page.evaluate((m) => window.postMessage(m, '*'), message as unknown as Record<string, unknown>);
+  function send(message: SessionHostMessage): Promise<void> {
+    return pages.deliver(page, message);
   }
 
-  async function posted<T extends SessionPageMessage['type']>(type: T): Promise<Array<Extract<SessionPageMessage, { type: T }>>> {
-    return page.evaluate((t) => window.__sessionPosted.filter((m) => m.type === t), type) as Promise<Array<Extract<SessionPageMessage, { type: T }>>>;
+  function posted<T extends SessionPageMessage['type']>(type: T): Promise<Array<Extract<SessionPageMessage, { type: T }>>> {
+    return pages.posted<Extract<SessionPageMessage, { type: T }>>(page, type);
   }
 
   it('shows the transcript: the reply as Markdown, thoughts collapsed, a tool call with its files, a plan', async () => {

@@ -6,25 +6,17 @@
  * access tokens that expire (refreshed without a new sign-in). Nothing secret is printed.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type HttpFixture, REPO, requireFixtures, startHttpFixture } from '../support/servers';
+import { type Finished, runCli } from '../support/cli-run';
+import { type HttpFixture, requireFixtures, startHttpFixture } from '../support/servers';
 import { waitUntil } from '../support/wait';
 
-const CLI = join(REPO, 'dist/cli.js');
 
-function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Finished> {
   requireFixtures();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCli(args, { env });
 }
 
 describe('the runner signs in to a server that answers 401', function () {

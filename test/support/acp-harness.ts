@@ -11,7 +11,9 @@ import type { Prompter } from '../../src/elicitation/broker';
 import { History } from '../../src/elicitation/history';
 import { InputStore } from '../../src/elicitation/store';
 import { AgentClient } from '../../src/acp/agent-client';
+import type { AgentSession } from '../../src/acp/agent-session';
 import { diskFiles } from '../../src/acp/disk-files';
+import type { SessionEvent } from '../../src/acp/session-events';
 import type { AgentDefinition, AgentHost, AgentLog, AgentSettings } from '../../src/acp/ports';
 import { createBroker } from '../../src/mcp/create-broker';
 import type { ModelReply, ModelTurn } from '../fixtures/acp/fake-anthropic';
@@ -111,9 +113,11 @@ export function claudeAgent(baseUrl: string, name = 'claude', home = workFolder(
 }
 
 /**
- * The fake model's side for the runner's and the proxy's tests: "ask me" asks a choice
- * (AskUserQuestion, an elicitation), "clean the build" runs `rm -rf build` (Bash, a
- * permission in Manual mode); a tool's result is said back, anything else is "Hello.".
+ * The fake model's side for every test of claude-agent-acp (src/acp's, the runner's, the
+ * proxy's, VS Code's): "ask me" asks a choice (AskUserQuestion, an elicitation), "clean the
+ * build" runs `rm -rf build` (Bash, a permission in Manual mode); a tool's result is said
+ * back ("Tool said: …", or "Tool failed: …" for a refused or failed one), anything else is a
+ * greeting.
  */
 export function colourAndBuildModel(turn: ModelTurn): ModelReply {
   const [result] = turn.toolResults;
@@ -121,6 +125,19 @@ export function colourAndBuildModel(turn: ModelTurn): ModelReply {
   if (turn.userText === 'ask me') {
     return { toolUse: { name: 'AskUserQuestion', input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] } } };
   }
-  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build' } } };
-  return { text: 'Hello.' };
+  if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build', description: 'Delete the build folder' } } };
+  return { text: 'Hello from the fake model.' };
+}
+
+/** Runs one turn and returns the agent's reply text, every event of the session meanwhile, and why it stopped. */
+export async function turn(session: AgentSession, prompt: string): Promise<{ reply: string; events: SessionEvent[]; stop: string }> {
+  const events: SessionEvent[] = [];
+  const stopListening = session.events.add((e) => events.push(e));
+  try {
+    const stop = await session.prompt(prompt);
+    const reply = events.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? [e.text] : [])).join('');
+    return { reply, events, stop };
+  } finally {
+    stopListening();
+  }
 }

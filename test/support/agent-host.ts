@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheRoot, provisionVsCode } from '../e2e/harness/provision';
 import { type RunningVsCode, startVsCodeServer } from '../e2e/harness/server';
+import { type FakeAnthropic, type ModelScript, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { AhpTestClient } from './ahp-test-client';
 import { REPO } from './servers';
 
@@ -172,4 +173,34 @@ export async function startAgentHost(options: AgentHostOptions): Promise<Running
     });
     throw error;
   }
+}
+
+/**
+ * Mocha hooks for a suite: one agent host running Claude on a fake model answering with
+ * `script`, started before the suite (provisioning VS Code first when the machine has none)
+ * and stopped after it. Read `host` and `model` inside the tests.
+ */
+export function claudeAgentHostForSuite(script: ModelScript): { readonly host: RunningAgentHost; readonly model: FakeAnthropic } {
+  let host: RunningAgentHost | undefined;
+  let model: FakeAnthropic | undefined;
+  before(async function () {
+    // Once per machine the first start provisions VS Code 1.139.1 (minutes).
+    this.timeout(900_000);
+    model = await startFakeAnthropic(script);
+    host = await startAgentHost({ anthropicBaseUrl: model.url, log: (line) => process.stdout.write(`      ${line}\n`) });
+  });
+  after(async () => {
+    await host?.stop();
+    await model?.close();
+  });
+  return {
+    get host() {
+      if (!host) throw new Error('the agent host is not started: read it inside a test, after the suite\'s before hook');
+      return host;
+    },
+    get model() {
+      if (!model) throw new Error('the fake model is not started: read it inside a test, after the suite\'s before hook');
+      return model;
+    },
+  };
 }

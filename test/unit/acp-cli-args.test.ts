@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { parseAcpArgs } from '../../src/cli/acp-args';
-import { agentName } from '../../src/cli/acp-main';
+import { agentName } from '../../src/cli/agent-argv';
 import { permissionPolicy, readRules } from '../../src/cli/acp-permissions';
 
 const request = (kind: 'edit' | 'execute', title: string): RequestPermissionRequest => ({

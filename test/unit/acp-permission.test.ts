@@ -82,6 +82,18 @@ describe('ACP permissions as our questions', () => {
     assert.equal(optionLabel({ optionId: 'a', name: ' ', kind: 'reject_once' }), 'Reject');
   });
 
+  it("a name that says the opposite of the option's kind gives way to the kind's words, the agent's name quoted", () => {
+    assert.equal(optionLabel({ optionId: 'a', name: 'Reject', kind: 'allow_always' }), 'Always allow (the agent named it "Reject")');
+    assert.equal(optionLabel({ optionId: 'a', name: "Don't allow", kind: 'allow_once' }), 'Allow once (the agent named it "Don\'t allow")');
+    assert.equal(optionLabel({ optionId: 'a', name: 'Yes', kind: 'reject_once' }), 'Reject (the agent named it "Yes")');
+    assert.equal(optionLabel({ optionId: 'a', name: 'Allow once', kind: 'allow_always' }), 'Always allow (the agent named it "Allow once")');
+    assert.equal(optionLabel({ optionId: 'a', name: 'Always allow', kind: 'allow_once' }), 'Allow once (the agent named it "Always allow")');
+    // Names real agents give stay theirs.
+    for (const [name, kind] of [['Always Allow', 'allow_always'], ['Allow', 'allow_once'], ['Reject', 'reject_once'], ["Don't allow", 'reject_once'], ['No, keep planning', 'reject_once'], ['Yes, and auto-accept edits', 'allow_always'], ['Never', 'reject_always']] as const) {
+      assert.doesNotMatch(optionLabel({ optionId: 'a', name, kind }), /the agent named it/, name);
+    }
+  });
+
   it('the answer: the chosen option; decline and dismissal the one-time reject; a cancelled turn cancelled', () => {
     assert.deepEqual(permissionOutcome(bash, { action: 'accept', content: { decision: 'allow-once' } }, false), { outcome: 'selected', optionId: 'allow-once' });
     assert.deepEqual(permissionOutcome(bash, { action: 'decline' }, false), { outcome: 'selected', optionId: 'reject' });

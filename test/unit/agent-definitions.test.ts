@@ -4,9 +4,9 @@
  * shell would (without expanding anything).
  */
 import { strict as assert } from 'node:assert';
-import { readAgents, startMode } from '../../src/ui/agents/agent-definitions';
+import { agentsInSettingsText, readAgents, SETTINGS_FILE_LIMIT, startMode } from '../../src/ui/agents/agent-definitions';
 import { splitCommandLine } from '../../src/ui/agents/command-line';
-import { KNOWN_AGENTS } from '../../src/ui/agents/known-agents';
+import { ACP_AGENT_CATALOG } from '../../src/ui/agents/acp-agent-catalog';
 
 const CLAUDE_MODES = [
   { id: 'default', name: 'Manual' },
@@ -17,6 +17,26 @@ const CLAUDE_MODES = [
 ];
 
 describe('the agents setting', () => {
+  it("reads a workspace's agents out of its settings files as data (comments, trailing commas), for the view before trust", () => {
+    const folder = `{
+      // The repository's own agent
+      "editor.tabSize": 2,
+      "elicitationHost.agents": { "repo-agent": { "command": "node", "args": ["agent.js"], }, },
+    }`;
+    assert.deepEqual(agentsInSettingsText(folder, 'folder'), { 'repo-agent': { command: 'node', args: ['agent.js'] } });
+    const workspace = '{ "folders": [{ "path": "." }], "settings": { "elicitationHost.agents": { "w": { "command": "w" } } } }';
+    assert.deepEqual(agentsInSettingsText(workspace, 'workspace'), { w: { command: 'w' } });
+    assert.equal(agentsInSettingsText(workspace, 'folder'), undefined, "a workspace file's settings are under settings");
+    assert.equal(agentsInSettingsText('{ "editor.tabSize": 2 }', 'folder'), undefined);
+    assert.equal(agentsInSettingsText('not json at all {', 'folder'), undefined);
+    assert.equal(agentsInSettingsText(`{ "elicitationHost.agents": { "x": { "command": "${'x'.repeat(SETTINGS_FILE_LIMIT)}" } } }`, 'folder'), undefined, 'too large: not read');
+    // VS Code's value tree puts the sibling setting agents.startInAskingMode inside this object: it is no agent.
+    assert.deepEqual(readAgents({ startInAskingMode: false, c: { command: 'c' } }, undefined), { agents: [{ definition: { name: 'c', command: 'c', args: [] }, fromWorkspace: false }], problems: [] });
+    // What it read is checked as any workspace value is: the agent waits for trust.
+    const { agents } = readAgents(undefined, agentsInSettingsText(folder, 'folder'));
+    assert.deepEqual(agents.map((a) => [a.definition.name, a.fromWorkspace]), [['repo-agent', true]]);
+  });
+
   it('reads user and workspace agents; a workspace entry is the workspace’s, even one that changes a user agent', () => {
     const { agents, problems } = readAgents(
       { claude: { command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'] }, gemini: { command: 'gemini', args: ['--acp'], mode: 'default' } },
@@ -69,8 +89,8 @@ describe("Add Agent's command line", () => {
   });
 
   it('every known agent has a name the setting accepts', () => {
-    const { agents, problems } = readAgents(Object.fromEntries(KNOWN_AGENTS.map((k) => [k.name, { command: k.command, args: k.args }])), undefined);
+    const { agents, problems } = readAgents(Object.fromEntries(ACP_AGENT_CATALOG.map((k) => [k.name, { command: k.command, args: k.args }])), undefined);
     assert.deepEqual(problems, []);
-    assert.equal(agents.length, KNOWN_AGENTS.length);
+    assert.equal(agents.length, ACP_AGENT_CATALOG.length);
   });
 });

@@ -4,24 +4,12 @@
  * (kept for the command line it declared it with).
  */
 import { strict as assert } from 'node:assert';
-import { type MementoLike, SESSIONS_KEY, SESSIONS_REMEMBERED, SessionMemory, SUPPORT_KEY } from '../../src/ui/agents/session-memory';
-
-class MemoryMemento implements MementoLike {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    // Stored as VS Code stores it: JSON.
-    const raw = this.values.get(key);
-    return raw === undefined ? undefined : (JSON.parse(raw as string) as T);
-  }
-  update(key: string, value: unknown): Thenable<void> {
-    this.values.set(key, JSON.stringify(value));
-    return Promise.resolve();
-  }
-}
+import { SESSIONS_KEY, SESSIONS_REMEMBERED, SessionMemory, SUPPORT_KEY } from '../../src/ui/agents/session-memory';
+import { MementoFake } from '../support/memento';
 
 describe('the sessions a reload lists again', () => {
   it('keeps one row per agent and session, the first given winning, newest first, bounded', async () => {
-    const memento = new MemoryMemento();
+    const memento = new MementoFake();
     const memory = new SessionMemory(memento);
     await memory.keep([
       { agent: 'claude', sessionId: 'a', cwd: '/w', title: 'now', updatedAt: 30 },
@@ -37,7 +25,7 @@ describe('the sessions a reload lists again', () => {
   });
 
   it('reads back only well-formed rows', async () => {
-    const memento = new MemoryMemento();
+    const memento = new MementoFake();
     await memento.update(SESSIONS_KEY, [{ agent: 'claude', sessionId: 'a', cwd: '/w', updatedAt: 1, title: 7 }, { agent: 'claude' }, 'junk', null]);
     assert.deepEqual(new SessionMemory(memento).sessions(), [{ agent: 'claude', sessionId: 'a', cwd: '/w', updatedAt: 1 }]);
     await memento.update(SESSIONS_KEY, { not: 'a list' });
@@ -45,7 +33,7 @@ describe('the sessions a reload lists again', () => {
   });
 
   it("remembers what an agent declared for its command line only; a name like __proto__ is just a name", async () => {
-    const memento = new MemoryMemento();
+    const memento = new MementoFake();
     const memory = new SessionMemory(memento);
     await memory.keepSupport('claude', '["npx","claude-agent-acp"]', { list: true, load: true, resume: true });
     await memory.keepSupport('__proto__', '["x"]', { list: false, load: false, resume: false });

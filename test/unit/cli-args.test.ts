@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { parseArgs, UsageError } from '../../src/cli/args';
+import { parseCallArgs } from '../../src/cli/call-args';
+import { UsageError } from '../../src/cli/exit-code';
 
 function usageError(argv: string[]): string {
   try {
-    parseArgs(argv);
+    parseCallArgs(argv);
   } catch (error) {
     assert.ok(error instanceof UsageError, `a UsageError, not ${String(error)}`);
     return error.message;
@@ -13,19 +14,19 @@ function usageError(argv: string[]): string {
 
 describe('runner command line', () => {
   it('takes option values after "=" as well as in the next word', () => {
-    assert.deepEqual(parseArgs(['call', '--args={"a":1}', '--answers=f.json', 'http://127.0.0.1:3/mcp', 'book']), {
+    assert.deepEqual(parseCallArgs(['call', '--args={"a":1}', '--answers=f.json', 'http://127.0.0.1:3/mcp', 'book']), {
       command: 'call', target: { kind: 'url', url: 'http://127.0.0.1:3/mcp' }, tool: 'book', args: { a: 1 }, answersFile: 'f.json',
       acceptDefaults: false, decline: false, json: false, signIn: { browser: 'system' },
     });
-    assert.deepEqual(parseArgs(['call', '--args', '{"a":1}', '--answers', 'f.json', 'http://127.0.0.1:3/mcp', 'book']), parseArgs(['call', '--args={"a":1}', '--answers=f.json', 'http://127.0.0.1:3/mcp', 'book']));
+    assert.deepEqual(parseCallArgs(['call', '--args', '{"a":1}', '--answers', 'f.json', 'http://127.0.0.1:3/mcp', 'book']), parseCallArgs(['call', '--args={"a":1}', '--answers=f.json', 'http://127.0.0.1:3/mcp', 'book']));
   });
 
   it('hands everything after -- to the server command untouched, options included', () => {
-    assert.deepEqual(parseArgs(['call-all', '--json', '--decline', '--', 'node', 'server.js', '--json', '--args', '-h', '--']), {
+    assert.deepEqual(parseCallArgs(['call-all', '--json', '--decline', '--', 'node', 'server.js', '--json', '--args', '-h', '--']), {
       command: 'call-all', target: { kind: 'stdio', command: 'node', args: ['server.js', '--json', '--args', '-h', '--'] }, args: {},
       acceptDefaults: false, decline: true, json: true, signIn: { browser: 'system' },
     });
-    const call = parseArgs(['--accept-defaults', 'call', 'book', '--', 'npx', '-y', 'pkg']);
+    const call = parseCallArgs(['--accept-defaults', 'call', 'book', '--', 'npx', '-y', 'pkg']);
     assert.ok(call !== 'help');
     assert.equal(call.tool, 'book');
     assert.deepEqual(call.target, { kind: 'stdio', command: 'npx', args: ['-y', 'pkg'] });
@@ -33,7 +34,7 @@ describe('runner command line', () => {
   });
 
   it('sign-in options: the browser step, a pre-registered client, a client ID metadata document, a token cache', () => {
-    const parsed = parseArgs(['call-all', '--browser', 'fetch', '--client-id', 'abc', '--client-secret=s3cret', '--client-metadata-url', 'https://example.com/client.json', '--token-cache', 't.json', 'https://mcp.example.com/mcp']);
+    const parsed = parseCallArgs(['call-all', '--browser', 'fetch', '--client-id', 'abc', '--client-secret=s3cret', '--client-metadata-url', 'https://example.com/client.json', '--token-cache', 't.json', 'https://mcp.example.com/mcp']);
     assert.ok(parsed !== 'help');
     assert.deepEqual(parsed.signIn, { browser: 'fetch', clientId: 'abc', clientSecret: 's3cret', clientMetadataUrl: 'https://example.com/client.json', tokenCache: 't.json' });
     assert.match(usageError(['call-all', '--browser', 'lynx', 'https://a.example/mcp']), /--browser is system or fetch, not "lynx"/);
@@ -43,13 +44,13 @@ describe('runner command line', () => {
   });
 
   it('sign-in options: a client key, an enterprise-managed sign-in (ID token and identity provider), each with what it needs', () => {
-    const key = parseArgs(['call-all', '--client-id', 'abc', '--client-key', 'k.pem', 'https://a.example/mcp']);
+    const key = parseCallArgs(['call-all', '--client-id', 'abc', '--client-key', 'k.pem', 'https://a.example/mcp']);
     assert.ok(key !== 'help');
     assert.deepEqual(key.signIn, { browser: 'system', clientId: 'abc', clientKeyFile: 'k.pem' });
-    const idp = parseArgs(['call-all', '--client-id', 'abc', '--client-secret', 's', '--id-token', 'id.jwt', '--idp-url', 'https://idp.example', '--idp-client-id', 'me', '--idp-client-secret', 't', 'https://a.example/mcp']);
+    const idp = parseCallArgs(['call-all', '--client-id', 'abc', '--client-secret', 's', '--id-token', 'id.jwt', '--idp-url', 'https://idp.example', '--idp-client-id', 'me', '--idp-client-secret', 't', 'https://a.example/mcp']);
     assert.ok(idp !== 'help');
     assert.deepEqual(idp.signIn.idp, { provider: { issuer: 'https://idp.example' }, idTokenFile: 'id.jwt', clientId: 'me', clientSecret: 't' });
-    const endpoint = parseArgs(['call-all', '--client-id', 'abc', '--id-token', 'id.jwt', '--idp-token-endpoint', 'https://idp.example/token', '--idp-client-id', 'me', 'https://a.example/mcp']);
+    const endpoint = parseCallArgs(['call-all', '--client-id', 'abc', '--id-token', 'id.jwt', '--idp-token-endpoint', 'https://idp.example/token', '--idp-client-id', 'me', 'https://a.example/mcp']);
     assert.ok(endpoint !== 'help');
     assert.deepEqual(endpoint.signIn.idp, { provider: { tokenEndpoint: 'https://idp.example/token' }, idTokenFile: 'id.jwt', clientId: 'me' });
     assert.match(usageError(['call-all', '--client-key', 'k.pem', 'https://a.example/mcp']), /--client-key goes with --client-id/);
@@ -61,10 +62,10 @@ describe('runner command line', () => {
   });
 
   it('help: no words, -h or --help before --', () => {
-    assert.equal(parseArgs([]), 'help');
-    assert.equal(parseArgs(['call', '-h']), 'help');
-    assert.equal(parseArgs(['--help']), 'help');
-    assert.notEqual(parseArgs(['call', 'book', '--', 'node', 'server.js', '--help']), 'help');
+    assert.equal(parseCallArgs([]), 'help');
+    assert.equal(parseCallArgs(['call', '-h']), 'help');
+    assert.equal(parseCallArgs(['--help']), 'help');
+    assert.notEqual(parseCallArgs(['call', 'book', '--', 'node', 'server.js', '--help']), 'help');
   });
 
   it('refuses unknown options, missing values and values given to switches, in words that name the option', () => {

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentSetup } from '../../src/gateway/agent-setup';
+import { prepareRecipe } from '../../src/gateway/gateway-recipes';
 import { outsideWorkspace } from '../../src/gateway/config-path';
 
 const leads = (to: string): string => `leads outside the workspace folder, to ${to}`;
@@ -97,7 +97,7 @@ describe('Connect an Agent in a workspace whose .claude leads elsewhere', () => 
     writeFileSync(join(elsewhere, 'settings.local.json'), '{ "permissions": { "allow": ["Bash(rm -rf:*)"] } }\n');
     symlinkSync(elsewhere, join(workspace, '.claude'));
     const read: string[] = [];
-    const setup = agentSetup('claude-code', {
+    const setup = prepareRecipe('claude-code', {
       servers: [{ name: 'restaurant', url: 'http://127.0.0.1:4711/mcp/restaurant' }],
       permissionHookUrl: 'http://127.0.0.1:4711/hooks/claude-code/permission-request',
       read: (path) => {

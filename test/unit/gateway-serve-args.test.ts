@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseServeArgs, serveDefinition, type ServeOptions, ServeUsageError } from '../../src/cli/serve';
+import { parseServeArgs, type ServeOptions, ServeUsageError } from '../../src/cli/serve-args';
+import { serveDefinition } from '../../src/cli/serve-main';
 
 describe('elicitation-host serve: arguments', () => {
   it('a command after --, with port, token and how to answer', () => {

@@ -6,15 +6,16 @@
  */
 import { strict as assert } from 'node:assert';
 import { parse } from 'smol-toml';
-import { agentSetup, type SetupContext } from '../../src/gateway/agent-setup';
+import { prepareRecipe } from '../../src/gateway/gateway-recipes';
+import type { RecipeContext } from '../../src/gateway/recipe-merge';
 
 const PATH = '.codex/config.toml';
 const URL = 'http://127.0.0.1:4711/mcp/restaurant';
 const OURS = { url: URL, bearer_token_env_var: 'ELICITATION_HOST_MCP_TOKEN' };
 
 function codex(before: string): { content: string | undefined; problems: readonly string[] } {
-  const ctx: SetupContext = { servers: [{ name: 'restaurant', url: URL }], read: (path) => (path === PATH ? before : undefined) };
-  const setup = agentSetup('codex', ctx);
+  const ctx: RecipeContext = { servers: [{ name: 'restaurant', url: URL }], read: (path) => (path === PATH ? before : undefined) };
+  const setup = prepareRecipe('codex', ctx);
   return { content: setup.files.find((f) => f.path === PATH)?.content, problems: setup.problems };
 }
 
@@ -98,8 +99,8 @@ describe('Codex config.toml: one table of ours, whatever strings and comments th
   });
 
   it('a server named like an Object property is a server like any other', () => {
-    const ctx: SetupContext = { servers: [{ name: 'constructor', url: 'http://127.0.0.1:4711/mcp/constructor' }], read: () => 'model = "o4"\n' };
-    const setup = agentSetup('codex', ctx);
+    const ctx: RecipeContext = { servers: [{ name: 'constructor', url: 'http://127.0.0.1:4711/mcp/constructor' }], read: () => 'model = "o4"\n' };
+    const setup = prepareRecipe('codex', ctx);
     assert.deepEqual(setup.problems, []);
     assert.deepEqual(plain((parse(setup.files[0].content).mcp_servers as Toml).constructor), ({ url: 'http://127.0.0.1:4711/mcp/constructor', bearer_token_env_var: 'ELICITATION_HOST_MCP_TOKEN' }));
   });

@@ -159,6 +159,13 @@ describe('the history of questions and answers', () => {
     assert.equal(outcomeOf('abandoned', 'second was stopped'), 'abandoned');
   });
 
+  it("an agent host's question: answered by another client is answered elsewhere, ended by the agent is withdrawn", () => {
+    assert.equal(outcomeOf('abandoned', 'answered in another client (accepted)'), 'answered elsewhere');
+    assert.equal(outcomeOf('abandoned', "the agent withdrew the question: the agent's turn was cancelled"), 'withdrawn');
+    const restored = restoreHistory([{ id: 'h1', source: { server: 'Claude (host)' }, mode: 'form', message: 'm', askedAt: 1, endedAt: 2, outcome: 'answered elsewhere', answers: [] }]);
+    assert.equal(restored[0]?.outcome, 'answered elsewhere');
+  });
+
   it("a background task's question: expired is timed out, ended by its server is withdrawn", () => {
     assert.equal(outcomeOf('abandoned', "the task's time to live ran out (2 min) before it was answered"), 'timed out');
     assert.equal(outcomeOf('abandoned', 'everything cancelled the task this question belonged to'), 'withdrawn');

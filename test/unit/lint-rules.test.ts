@@ -47,9 +47,20 @@ describe('lint holds the layers', function () {
     ['src/acp/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/acp'],
     ['src/acp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/acp'],
     ['src/acp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/acp'],
-    ['src/acp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/acp but its permission question'],
+    ['src/acp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/acp'],
+    ['src/acp/virtual.ts', "import { x } from '../gateway/permission-question';", 'nothing of src/gateway in src/acp, its permission question neither (one model, in src/elicitation)'],
     ['src/mcp/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/mcp'],
     ['src/gateway/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/gateway'],
+    ['src/ahp/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../mcp/errors';", 'nothing of src/mcp in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/ahp but its permission question'],
+    ['src/ahp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/ahp'],
+    ['src/mcp/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/mcp'],
+    ['src/gateway/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/gateway'],
+    ['src/acp/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/acp'],
+    ['src/elicitation/virtual.ts', "import { x } from '../ahp/protocol';", 'nothing of src/ahp in src/elicitation'],
     ['src/elicitation/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/elicitation'],
@@ -64,6 +75,7 @@ describe('lint holds the layers', function () {
     ['src/base/virtual.ts', "import type { x } from '../elicitation/model';", 'src/base imports nothing (not even types)'],
     ['src/base/virtual.ts', "import { x } from 'node:events';", 'src/base imports nothing (not even Node)'],
     ['webview/virtual.ts', "import { x } from '../src/ui/text';", 'nothing of src/ui in webview'],
+    ['src/ui/webview/page-html.ts', "import * as x from 'vscode';", "no vscode in a page's HTML (the page tests load it without VS Code)"],
     ['webview/virtual.ts', "import { x } from '../src/mcp/config';", 'nothing of src/mcp in webview'],
     ['webview/virtual.ts', "import * as x from 'vscode';", 'no vscode in webview'],
     ['webview/virtual.ts', "import x from 'ajv';", 'no ajv in webview'],
@@ -107,9 +119,14 @@ describe('lint holds the layers', function () {
     await assertPasses('src/gateway/virtual.ts', use("import { x } from '../mcp/config';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../gateway/server';"), 'no-restricted-imports');
     await assertPasses('src/acp/virtual.ts', use("import { x } from '../mcp/errors';"), 'no-restricted-imports');
-    await assertPasses('src/acp/virtual.ts', use("import { x } from '../gateway/permission-question';"), 'no-restricted-imports');
+    await assertPasses('src/acp/virtual.ts', use("import { x } from '../elicitation/permission-text';"), 'no-restricted-imports');
     await assertPasses('src/acp/virtual.ts', use("import { x } from '@agentclientprotocol/sdk';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../acp/agent-client';"), 'no-restricted-imports');
+    await assertPasses('src/ahp/virtual.ts', use("import { x } from '../acp/permission';"), 'no-restricted-imports');
+    await assertPasses('src/ahp/virtual.ts', use("import { x } from '../elicitation/live-ask';"), 'no-restricted-imports');
+    await assertPasses('src/ahp/virtual.ts', use("import WebSocket from 'ws';"), 'no-restricted-imports');
+    await assertPasses('src/cli/virtual.ts', use("import { x } from '../ahp/inbox';"), 'no-restricted-imports');
+    await assertPasses('src/ui/virtual.ts', use("import { x } from '../ahp/inbox';"), 'no-restricted-imports');
     await assertPasses('src/ui/virtual.ts', use("import { x } from '../acp/agent-client';"), 'no-restricted-imports');
     await assertPasses('src/mcp/virtual.ts', use("import { x } from '../elicitation/schema';"), 'no-restricted-imports');
     await assertPasses('webview/virtual.ts', use("import { x } from '../src/elicitation/validation';"), 'no-restricted-imports');
@@ -155,6 +172,8 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     ['src/ui/prompts/virtual.ts', "import { x } from '../form/form-panel';", 'the prompts do not reach the form'],
     ['src/ui/prompts/virtual.ts', "import { x } from '../views/pending';", 'the prompts do not reach the views'],
     ['src/ui/form/virtual.ts', "import { x } from '../sign-in/sign-in';", 'the form and sign-in are one level'],
+    ['src/ui/webview/virtual.ts', "import { x } from '../form/form-panel';", 'the page host does not reach the panels on it'],
+    ['src/ui/webview/virtual.ts', "import { x } from '../quick-input/own-quick-input';", 'the page host and the quick input are one level'],
     ['src/ui/gateway/virtual.ts', "import { x } from '../views/servers-view';", "the gateway's host does not reach the views"],
     ['src/ui/gateway/virtual.ts', "import { x } from '../agents/session-panel';", "the gateway's host does not reach ACP agents' sessions"],
     ['src/ui/agents/virtual.ts', "import { x } from '../views/servers-view';", "ACP agents' sessions do not reach the views"],
@@ -180,7 +199,8 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../links/url-prompt';"), 'no-restricted-imports');
     await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../text';"), 'no-restricted-imports');
     await assertPasses('src/ui/views/virtual.ts', use("import { x } from '../gateway/serve-choices';"), 'no-restricted-imports');
-    await assertPasses('src/ui/agents/virtual.ts', use("import { x } from '../form/form-page';"), 'no-restricted-imports');
+    await assertPasses('src/ui/agents/virtual.ts', use("import { x } from '../webview/page-host';"), 'no-restricted-imports');
+    await assertPasses('src/ui/form/virtual.ts', use("import { x } from '../webview/page-html';"), 'no-restricted-imports');
     await assertPasses('src/ui/form/virtual.ts', use("import { x } from '../prompts/prompter';"), 'no-restricted-imports');
     await assertPasses('src/ui/virtual.ts', use("import { x } from '../acp/client';"), 'no-restricted-imports');
   });

@@ -6,21 +6,7 @@ import { strict as assert } from 'node:assert';
 import { Listeners } from '../../src/base/listeners';
 import type { TaskInfo } from '../../src/mcp/ports';
 import { LEGACY_TASKS_KEY, LegacyTaskNotes, lostTasksNotice } from '../../src/ui/servers/lost-tasks';
-import type { TaskMemory } from '../../src/ui/servers/task-references';
-
-class Memory implements TaskMemory {
-  readonly values = new Map<string, string>();
-  writes = 0;
-  get<T>(key: string, defaultValue: T): T {
-    const value = this.values.get(key);
-    return value === undefined ? defaultValue : (JSON.parse(value) as T);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.writes++;
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.stringify(value));
-  }
-}
+import { MementoFake } from '../support/memento';
 
 class Tasks {
   readonly onDidChange = new Listeners<void>();
@@ -40,7 +26,7 @@ function task(taskId: string, generation: TaskInfo['generation'], status: TaskIn
 
 describe('2025-era tasks lost to a reload are named in the next window', () => {
   it('notes the running 2025-era tasks only (a 2026 task is kept and followed again), and only when that set changes', () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     const tasks = new Tasks();
     const notes = new LegacyTaskNotes(memory, tasks);
     tasks.set(task('a', '2025-11-25'), task('b', '2026-07-28'));
@@ -54,7 +40,7 @@ describe('2025-era tasks lost to a reload are named in the next window', () => {
   });
 
   it('the window closing stops the notes first: its stopping servers do not erase what the next window says', () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     const tasks = new Tasks();
     const notes = new LegacyTaskNotes(memory, tasks);
     tasks.set(task('a', '2025-11-25'));
@@ -64,7 +50,7 @@ describe('2025-era tasks lost to a reload are named in the next window', () => {
   });
 
   it('the next window names them once, then forgets them; nothing noted, nothing said', () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     const tasks = new Tasks();
     new LegacyTaskNotes(memory, tasks);
     tasks.set(task('a', '2025-11-25'), task('c', '2025-11-25'));
@@ -73,11 +59,11 @@ describe('2025-era tasks lost to a reload are named in the next window', () => {
     assert.match(notice!, /MCP 2025-11-25 tasks live in the session that started them/);
     assert.match(notice!, /results are lost/);
     assert.equal(lostTasksNotice(memory), undefined);
-    assert.equal(lostTasksNotice(new Memory()), undefined);
+    assert.equal(lostTasksNotice(new MementoFake()), undefined);
   });
 
   it('what is read back is checked, and the list is bounded', () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     memory.values.set(LEGACY_TASKS_KEY, JSON.stringify([{ server: 'x', tool: 'y' }, { server: 3 }, 'junk', ...Array.from({ length: 50 }, () => ({ server: 'x', tool: 'y' }))]));
     assert.match(lostTasksNotice(memory)!, /^20 tasks were running/);
   });

@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { parseAcpProxyArgs } from '../../src/cli/acp-proxy-args';
 import { parseAskArgs } from '../../src/cli/ask-args';
-import { UsageError } from '../../src/cli/args';
+import { UsageError } from '../../src/cli/exit-code';
 import { commandName } from '../../src/cli/parent-command';
 import { QuestionRefusedError, windowAddress } from '../../src/cli/window-asker';
 import { AskBodyError, describeQuestionProblems, readAskBody } from '../../src/gateway/outside-question';
@@ -68,6 +68,16 @@ describe('questions from outside: ask, acp-proxy, /ask', () => {
       assert.equal(commandName(['/bin/bash', '-c', 'elicitation-host ask --confirm x']), 'bash');
       assert.equal(commandName(['/usr/bin/env', 'FOO=1', 'node', 'x.js']), 'node');
       assert.equal(commandName([]), undefined);
+    });
+
+    it("is the shell typed into, not the file VS Code's shell integration has it read first", () => {
+      const scripts = '/root/.vscode-server/bin/abc/out/vs/workbench/contrib/terminal/common/scripts';
+      assert.equal(commandName(['/bin/bash', '--init-file', `${scripts}/shellIntegration-bash.sh`]), 'bash');
+      assert.equal(commandName(['/usr/bin/bash', '--login', '--init-file', `${scripts}/shellIntegration-bash.sh`]), 'bash');
+      assert.equal(commandName(['/usr/bin/fish', '--init-command', `source "${scripts}/shellIntegration.fish"`]), 'fish');
+      assert.equal(commandName(['bash', '--rcfile', '/etc/custom.rc', '-i']), 'bash');
+      assert.equal(commandName(['bash', '-O', 'extglob', 'deploy.sh']), 'deploy.sh');
+      assert.equal(commandName(['node', '-r', 'ts-node/register', 'scripts/release.ts']), 'release.ts');
     });
   });
 

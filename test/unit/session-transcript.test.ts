@@ -61,7 +61,7 @@ describe("a session's transcript", () => {
   it("a permission's answer is said on its tool call's line, and stays there as the call goes on", () => {
     const t = new Transcript();
     t.apply({ type: 'tool-call', toolCall: call({ rawInput: { command: 'rm -rf build' } }), first: true });
-    const answered = t.apply({ type: 'permission', asker: "claude · rm -rf build, for session 'x'", toolCall: 'rm -rf build', toolCallId: 'c1', kind: 'execute', answer: 'No', optionKind: 'reject_once' });
+    const answered = t.apply({ type: 'permission', asker: "claude · rm -rf build, for session 'x'", toolCall: 'rm -rf build', toolCallId: 'c1', kind: 'execute', answer: 'No', optionKind: 'reject_once', by: 'person', shown: 'Command:\nrm -rf build' });
     assert.ok(answered?.kind === 'tool' && answered.id === 'tool:c1');
     assert.deepEqual(answered.permission, { answer: 'No', allowed: false });
     const failed = t.apply({ type: 'tool-call', toolCall: call({ status: 'failed', rawInput: { command: 'rm -rf build' } }), first: false });
@@ -69,7 +69,7 @@ describe("a session's transcript", () => {
     assert.deepEqual(failed.permission, { answer: 'No', allowed: false });
     assert.deepEqual(t.all().map((e) => e.kind), ['tool'], 'no separate line that repeats the command');
     // A permission for a call the transcript has not seen is its own line.
-    assert.deepEqual(t.apply({ type: 'permission', asker: 'a', toolCall: 'Edit x', toolCallId: 'unknown', kind: 'edit', answer: 'Allow', optionKind: 'allow_once' }), { kind: 'notice', id: 'notice:0', text: 'Permission for Edit x: Allow', tone: 'info' });
+    assert.deepEqual(t.apply({ type: 'permission', asker: 'a', toolCall: 'Edit x', toolCallId: 'unknown', kind: 'edit', answer: 'Allow', optionKind: 'allow_once', by: 'person', shown: 'Edit x' }), { kind: 'notice', id: 'notice:0', text: 'Permission for Edit x: Allow', tone: 'info' });
   });
 
   it('a question asked in a tool call stands in its place as the question and the answer; its raw input is not shown', () => {

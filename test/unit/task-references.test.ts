@@ -5,22 +5,8 @@
  */
 import { strict as assert } from 'node:assert';
 import type { TaskRecord } from '../../src/mcp/ports';
-import { MAX_KEPT_TASKS, TASK_REFERENCES_KEY, type TaskMemory, WorkspaceTaskReferences } from '../../src/ui/servers/task-references';
-
-/** A workspaceState: a map, written as VS Code's Memento is (a JSON copy of the value). */
-class Memory implements TaskMemory {
-  readonly values = new Map<string, string>();
-  writes = 0;
-  get<T>(key: string, defaultValue: T): T {
-    const value = this.values.get(key);
-    return value === undefined ? defaultValue : (JSON.parse(value) as T);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.writes++;
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.stringify(value));
-  }
-}
+import { MAX_KEPT_TASKS, TASK_REFERENCES_KEY, WorkspaceTaskReferences } from '../../src/ui/servers/task-references';
+import { MementoFake } from '../support/memento';
 
 function record(server: string, taskId: string, startedAt = 1000): TaskRecord {
   return { server, tool: 'Plan a Trip', startedAt, reference: { endpointId: 'ep-1', generation: 'v2', taskId, originalOperation: 'tools/call' } };
@@ -28,7 +14,7 @@ function record(server: string, taskId: string, startedAt = 1000): TaskRecord {
 
 describe('2026-07-28 task references kept in the workspace state', () => {
   it('saves a record as plain JSON under one key, loads it per server, and forgets it', () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     const refs = new WorkspaceTaskReferences(memory);
     refs.save(record('trips', 'task-1'));
     refs.save(record('other', 'task-9'));
@@ -42,13 +28,13 @@ describe('2026-07-28 task references kept in the workspace state', () => {
   });
 
   it('a second window reads what the first kept (a reload)', () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     new WorkspaceTaskReferences(memory).save(record('trips', 'task-1'));
     assert.deepEqual(new WorkspaceTaskReferences(memory).load('trips'), [record('trips', 'task-1')]);
   });
 
   it('saving the same task again replaces it; the same id on another server is another task', () => {
-    const refs = new WorkspaceTaskReferences(new Memory());
+    const refs = new WorkspaceTaskReferences(new MementoFake());
     refs.save(record('trips', 'task-1', 1));
     refs.save(record('trips', 'task-1', 2));
     refs.save(record('other', 'task-1', 3));
@@ -57,14 +43,14 @@ describe('2026-07-28 task references kept in the workspace state', () => {
   });
 
   it('keeps only the fields of a record, whatever else the object carried', () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     const refs = new WorkspaceTaskReferences(memory);
     refs.save({ ...record('trips', 'task-1'), arguments: { secret: 'x' } } as unknown as TaskRecord);
     assert.doesNotMatch(memory.values.get(TASK_REFERENCES_KEY)!, /secret/);
   });
 
   it('is bounded: past the bound the oldest records go', () => {
-    const refs = new WorkspaceTaskReferences(new Memory());
+    const refs = new WorkspaceTaskReferences(new MementoFake());
     for (let i = 0; i < MAX_KEPT_TASKS + 5; i++) refs.save(record('trips', `task-${i}`, i));
     const kept = refs.load('trips');
     assert.equal(kept.length, MAX_KEPT_TASKS);
@@ -72,7 +58,7 @@ describe('2026-07-28 task references kept in the workspace state', () => {
   });
 
   it('what is read back is checked: a damaged or foreign record is dropped, the good ones kept', () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     memory.values.set(
       TASK_REFERENCES_KEY,
       JSON.stringify([
@@ -90,6 +76,6 @@ describe('2026-07-28 task references kept in the workspace state', () => {
   });
 });
 
-function refs(memory: Memory): WorkspaceTaskReferences {
+function refs(memory: MementoFake): WorkspaceTaskReferences {
   return new WorkspaceTaskReferences(memory);
 }

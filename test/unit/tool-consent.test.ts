@@ -5,19 +5,8 @@
  * call, and Forget Saved Inputs lists each kept answer and forgets it.
  */
 import { strict as assert } from 'node:assert';
-import { checksFor, type ConsentDialogs, type ConsentMemory, REFUSED_BY_PERSON, RefusedCallError, ToolConsents } from '../../src/mcp/tool-consent';
-
-/** A workspaceState: a map, written as VS Code's Memento is (a copy of the value). */
-class Memory implements ConsentMemory {
-  readonly values = new Map<string, string>();
-  get<T>(key: string, defaultValue: T): T {
-    const value = this.values.get(key);
-    return value === undefined ? defaultValue : (JSON.parse(value) as T);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, JSON.stringify(value));
-  }
-}
+import { checksFor, type ConsentDialogs, REFUSED_BY_PERSON, RefusedCallError, ToolConsents } from '../../src/mcp/tool-consent';
+import { MementoFake } from '../support/memento';
 
 type Choice = 'allow' | 'deny' | undefined;
 
@@ -69,7 +58,7 @@ describe('extensions calling tools: the person\'s consent', () => {
   });
 
   it('Allow is asked once per extension and server and kept for the workspace; another extension, another server, or a server of the same name elsewhere is asked anew', async () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     const person = new Person(['allow', 'allow', 'allow', 'allow']);
     const consents = new ToolConsents(memory, person);
     await consents.admit(probe, fixture);
@@ -88,7 +77,7 @@ describe('extensions calling tools: the person\'s consent', () => {
 
   it('Deny is kept: this call and every later one are refused, naming the extension, the server and that the person denied it, without asking again', async () => {
     const person = new Person(['deny']);
-    const consents = new ToolConsents(new Memory(), person);
+    const consents = new ToolConsents(new MementoFake(), person);
     await assert.rejects(consents.admit(probe, fixture), refusal(/did not allow the extension "API Probe" to call the tools of the MCP server "fixture"/));
     await assert.rejects(consents.admit(probe, fixture), refusal(/person denied the extension "API Probe" the tools of the MCP server "fixture".*Forget Saved Inputs/));
     assert.equal(person.asked.length, 1);
@@ -96,14 +85,14 @@ describe('extensions calling tools: the person\'s consent', () => {
 
   it('a question closed without a choice refuses this call only: the next call asks again', async () => {
     const person = new Person([undefined, 'allow']);
-    const consents = new ToolConsents(new Memory(), person);
+    const consents = new ToolConsents(new MementoFake(), person);
     await assert.rejects(consents.admit(probe, fixture), refusal(/did not allow/));
     await consents.admit(probe, fixture);
     assert.equal(person.asked.length, 2);
   });
 
   it('a question that cannot be shown (VS Code refuses dialogs in extension tests) refuses the call, saying why, and keeps nothing', async () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     const broken: ConsentDialogs = { askToAllow: () => Promise.reject(new Error('refused to show dialog in tests')), confirmCall: () => Promise.reject(new Error('refused to show dialog in tests')) };
     const consents = new ToolConsents(memory, broken);
     await assert.rejects(consents.admit(probe, fixture), refusal(/could not be asked whether the extension "API Probe" may call the tools of the MCP server "fixture" \(refused to show dialog in tests\)/));
@@ -113,7 +102,7 @@ describe('extensions calling tools: the person\'s consent', () => {
 
   it('calls that come while the question is on screen wait for the same answer (one question, not one per call)', async () => {
     const person = new Person(['held']);
-    const consents = new ToolConsents(new Memory(), person);
+    const consents = new ToolConsents(new MementoFake(), person);
     const calls = [consents.admit(probe, fixture), consents.admit(probe, fixture), consents.admit(probe, fixture)];
     person.answer('deny');
     const settled = await Promise.allSettled(calls);
@@ -123,7 +112,7 @@ describe('extensions calling tools: the person\'s consent', () => {
 
   it('a destructive tool is confirmed on every call, with its arguments; a declined call is refused naming the tool; other tools run without a question', async () => {
     const person = new Person([], [true, false]);
-    const consents = new ToolConsents(new Memory(), person);
+    const consents = new ToolConsents(new MementoFake(), person);
     await consents.confirm(probe, fixture, echo, { text: 'hi' });
     await consents.confirm(probe, fixture, clear, { count: 3 });
     await assert.rejects(consents.confirm(probe, fixture, clear, { count: 4 }), refusal(/declined the extension "API Probe"'s call of "Clear completed todos", a destructive tool of the MCP server "fixture"/));
@@ -131,7 +120,7 @@ describe('extensions calling tools: the person\'s consent', () => {
   });
 
   it('Forget Saved Inputs lists each kept answer; forgotten, the extension is asked again', async () => {
-    const memory = new Memory();
+    const memory = new MementoFake();
     const person = new Person(['allow', 'deny', 'allow']);
     const consents = new ToolConsents(memory, person);
     await consents.admit(probe, fixture);

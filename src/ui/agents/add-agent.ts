@@ -1,6 +1,6 @@
 /**
  * Add Agent…: the agents that speak ACP, each with the command its documentation gives
- * (known-agents.ts), or any other command; written to the person's user settings
+ * (acp-agent-catalog.ts), or any other command; written to the person's user settings
  * (`elicitationHost.agents`), where a repository cannot change it. Nothing starts until the
  * person opens a session.
  */
@@ -9,15 +9,15 @@ import { showDialog, showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { AGENTS_SETTING } from './agents-host';
 import { splitCommandLine } from './command-line';
-import { KNOWN_AGENTS } from './known-agents';
+import { ACP_AGENT_CATALOG } from './acp-agent-catalog';
 import { errorMessage } from '../../base/error-message';
 
 const NAME = /^[\w][\w .-]{0,63}$/;
 
 export async function addAgent(quickInput: OwnQuickInput, existing: (name: string) => boolean): Promise<string | undefined> {
-  type Item = vscode.QuickPickItem & { readonly known?: (typeof KNOWN_AGENTS)[number] };
+  type Item = vscode.QuickPickItem & { readonly known?: (typeof ACP_AGENT_CATALOG)[number] };
   const items: Item[] = [
-    ...KNOWN_AGENTS.map((known) => ({ label: known.label, description: [known.command, ...known.args].join(' '), detail: `Needs: ${known.needs}`, known })),
+    ...ACP_AGENT_CATALOG.map((known) => ({ label: known.label, description: [known.command, ...known.args].join(' '), detail: `Needs: ${known.needs}`, known })),
     { label: 'Another agent…', description: 'any command that speaks ACP over stdio' },
   ];
   const picked = await quickInput.pick(items, { title: 'Add Agent', placeHolder: 'Which agent? It runs when you start a session with it.' });

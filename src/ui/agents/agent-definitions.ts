@@ -5,6 +5,7 @@
  * matters: an agent defined by the workspace's own settings runs a program the repository
  * chose, so it starts only in a trusted workspace (as workspace servers do). Pure.
  */
+import { parse, type ParseError } from 'jsonc-parser';
 import type { AgentDefinition } from '../../acp/ports';
 import { isRecord } from '../../base/is-record';
 
@@ -22,6 +23,7 @@ export interface AgentsRead {
 }
 
 const NAME = /^[\w][\w .-]{0,63}$/;
+const ASKING_MODE_KEY = 'startInAskingMode';
 
 function readOne(name: string, raw: unknown, fromWorkspace: boolean, problems: string[]): ConfiguredAgent | undefined {
   if (!NAME.test(name)) {
@@ -77,12 +79,32 @@ export function readAgents(userValue: unknown, workspaceValue: unknown): AgentsR
       continue;
     }
     for (const [name, raw] of Object.entries(value)) {
+      // The sibling setting elicitationHost.agents.startInAskingMode: VS Code's value tree puts it inside this object.
+      if (name === ASKING_MODE_KEY && typeof raw === 'boolean') continue;
       const agent = readOne(name, raw, fromWorkspace, problems);
       if (agent) byName.set(name, agent);
       else if (fromWorkspace) byName.delete(name);
     }
   }
   return { agents: [...byName.values()], problems };
+}
+
+/** The largest settings file read as data (VS Code's own are a few kilobytes). */
+export const SETTINGS_FILE_LIMIT = 1_000_000;
+
+/**
+ * `elicitationHost.agents` out of a settings file's text, read as data (JSON with comments;
+ * nothing in it runs): a folder's `.vscode/settings.json`, or a `.code-workspace` file's
+ * `settings`. VS Code hides a restricted setting's workspace value until the workspace is
+ * trusted, so this is how the Agents view can show a workspace's agent waiting for trust.
+ * Undefined when the file does not define it or cannot be read.
+ */
+export function agentsInSettingsText(text: string, file: 'folder' | 'workspace'): unknown {
+  if (text.length > SETTINGS_FILE_LIMIT) return undefined;
+  const errors: ParseError[] = [];
+  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const settings = file === 'workspace' ? (isRecord(root) ? root.settings : undefined) : root;
+  return isRecord(settings) ? settings['elicitationHost.agents'] : undefined;
 }
 
 /**

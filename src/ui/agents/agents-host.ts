@@ -1,12 +1,13 @@
 /**
  * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
  * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
- * `known-agents` (the agents it offers) and `command-line` (a typed command line, split),
- * `session-panel` (one session's panel) with `session-page` (its HTML and policy) and
- * `transcript` (what it shows), `session-memory` (the sessions a reload lists again),
- * `past-session-pick` (Open Past Agent Session…), and
- * `editor-files` (an agent's file reads and writes, through open editors). The page itself is
- * `webview/session/`.
+ * `acp-agent-catalog` (the agents it offers) and `command-line` (a typed command line, split),
+ * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
+ * `session-page` (its HTML, in the page every panel of ours serves) and
+ * `transcript` (what it shows), `session-keeper` (what is kept of sessions beyond their
+ * panels) with `session-memory` (the sessions a reload lists again), `past-session-pick` (Open
+ * Past Agent Session…), and `editor-files` (an agent's file reads and writes, through open
+ * editors). The page itself is `webview/session/`.
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
@@ -28,9 +29,12 @@ import type { Broker } from '../../elicitation/broker';
 import type { InputStore } from '../../elicitation/store';
 import { Listeners } from '../../base/listeners';
 import { showInfo, showWarning } from '../notify';
-import { type ConfiguredAgent, readAgents, startMode } from './agent-definitions';
+import { startInAskingMode } from '../settings';
+import { isRecord } from '../../base/is-record';
+import { agentsInSettingsText, type ConfiguredAgent, readAgents, SETTINGS_FILE_LIMIT, startMode } from './agent-definitions';
 import { editorFiles } from './editor-files';
-import { type MementoLike, type RememberedSession, SessionMemory } from './session-memory';
+import { SessionKeeper } from './session-keeper';
+import type { MementoLike, RememberedSession } from './session-memory';
 import { SessionPanel } from './session-panel';
 import { errorMessage } from '../../base/error-message';
 
@@ -71,26 +75,18 @@ export interface AgentsHostDeps {
   readonly memory: MementoLike;
 }
 
-/** The agent's command line: what it declared is remembered for this command only. */
-function commandLine(agent: ConfiguredAgent): string {
-  return JSON.stringify([agent.definition.command, ...agent.definition.args]);
-}
-
 export class AgentsHost implements vscode.Disposable {
   readonly onDidChange = new Listeners<void>();
   private configured: readonly ConfiguredAgent[] = [];
   private readonly running = new Map<string, Running>();
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly memory: SessionMemory;
-  /** Sessions open before, not open now (read at start, kept as sessions open and end). */
-  private remembered: RememberedSession[];
-  /** Each running agent's list for the folder, until something changes it. */
-  private readonly listed = new Map<string, Promise<PastSession[]>>();
+  /** The sessions open before a reload, what each agent declares of past sessions, their lists. */
+  private readonly kept: SessionKeeper;
 
   constructor(private readonly deps: AgentsHostDeps) {
-    this.memory = new SessionMemory(deps.memory);
-    this.remembered = this.memory.sessions();
+    this.kept = new SessionKeeper(deps.memory);
     this.read();
+    void this.readUntrusted();
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(AGENTS_SETTING)) {
@@ -98,17 +94,68 @@ export class AgentsHost implements vscode.Disposable {
           this.onDidChange.fire();
         }
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.onDidChange.fire()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.untrustedValue = undefined;
+        this.read();
+        this.onDidChange.fire();
+      }),
     );
+    // Until trust, VS Code tells no change of a restricted setting: the files are watched instead.
+    if (!vscode.workspace.isTrusted) {
+      for (const uri of this.settingsFiles().map((f) => f.uri)) {
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop()!));
+        const again = (): void => void this.readUntrusted();
+        this.disposables.push(watcher, watcher.onDidChange(again), watcher.onDidCreate(again), watcher.onDidDelete(again));
+      }
+    }
   }
+
+  /** The workspace's `elicitationHost.agents` as its settings files hold it, read as data while the workspace is untrusted. */
+  private untrustedValue: unknown;
 
   private read(): void {
     const inspected = vscode.workspace.getConfiguration().inspect<unknown>(AGENTS_SETTING);
-    // A folder's settings count as the workspace's: both are the repository's choice.
-    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    // A folder's settings count as the workspace's: both are the repository's choice. Until
+    // trust VS Code hides a restricted setting's workspace value: the files' own is shown, waiting.
+    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? (vscode.workspace.isTrusted ? undefined : this.untrustedValue);
     const { agents, problems } = readAgents(inspected?.globalValue, workspace);
     for (const problem of problems) this.deps.log.warn(problem);
     this.configured = agents;
+  }
+
+  /** The settings files of the workspace: its `.code-workspace` file's `settings`, then each folder's `.vscode/settings.json`. */
+  private settingsFiles(): { readonly uri: vscode.Uri; readonly file: 'workspace' | 'folder' }[] {
+    const workspaceFile = vscode.workspace.workspaceFile;
+    return [
+      ...(workspaceFile && workspaceFile.scheme !== 'untitled' ? [{ uri: workspaceFile, file: 'workspace' as const }] : []),
+      ...(vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json'), file: 'folder' as const })),
+    ];
+  }
+
+  /** Reads the workspace's agents out of its settings files, as data, while it is untrusted (a later file's agent wins, as a folder's setting does). */
+  private async readUntrusted(): Promise<void> {
+    if (vscode.workspace.isTrusted) return;
+    let merged: Record<string, unknown> | undefined;
+    for (const { uri, file } of this.settingsFiles()) {
+      let text: string;
+      try {
+        const stat = await vscode.workspace.fs.stat(uri);
+        if (stat.size > SETTINGS_FILE_LIMIT) {
+          this.deps.log.warn(`${uri.fsPath}: over ${SETTINGS_FILE_LIMIT.toLocaleString('en-US')} bytes, not read for its agents.`);
+          continue;
+        }
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        continue; // No such file: nothing defined there.
+      }
+      const value = agentsInSettingsText(text, file);
+      if (isRecord(value)) merged = { ...merged, ...value };
+      else if (value !== undefined) this.deps.log.warn(`${AGENTS_SETTING} in ${uri.fsPath} must be an object of agents by name.`);
+    }
+    if (vscode.workspace.isTrusted) return;
+    this.untrustedValue = merged;
+    this.read();
+    this.onDidChange.fire();
   }
 
   get agents(): readonly AgentEntry[] {
@@ -117,7 +164,7 @@ export class AgentsHost implements vscode.Disposable {
       const blocked = agent.fromWorkspace && !vscode.workspace.isTrusted;
       const state: AgentState = running?.client ? 'running' : running?.starting ? 'starting' : running?.exited ? 'exited' : blocked ? 'blocked' : 'stopped';
       const name = agent.definition.name;
-      const support = running?.client?.sessionSupport ?? this.memory.support(name, commandLine(agent));
+      const support = this.kept.support(agent, running?.client);
       const open = new Set((running?.sessions ?? []).map((p) => p.session.id));
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       return {
@@ -127,7 +174,7 @@ export class AgentsHost implements vscode.Disposable {
         ...(blocked && { detail: "defined in this workspace's settings: it runs once you trust the workspace" }),
         sessions: running?.sessions ?? [],
         ...(support && { support }),
-        remembered: this.remembered.filter((r) => r.agent === name && r.cwd === folder && !open.has(r.sessionId)),
+        remembered: this.kept.rememberedOf(name, folder, open),
       };
     });
   }
@@ -179,10 +226,9 @@ export class AgentsHost implements vscode.Disposable {
     try {
       const client = await starting;
       entry.client = client;
-      this.listed.delete(name);
-      void this.memory.keepSupport(name, commandLine(agent), client.sessionSupport);
+      this.kept.started(agent, client);
       void client.exited.then((exit) => {
-        this.listed.delete(name);
+        this.kept.changed(name);
         if (entry.client !== client) return;
         entry.client = undefined;
         entry.exited = describeExit(exit);
@@ -229,10 +275,10 @@ export class AgentsHost implements vscode.Disposable {
     session.events.add((event) => {
       // A turn that ends or a new title changes the agent's list and what a reload shows.
       if (event.type !== 'turn-end' && event.type !== 'title') return;
-      this.listed.delete(name);
+      this.kept.changed(name);
       if (reopenable) void this.remember();
     });
-    this.listed.delete(name);
+    this.kept.changed(name);
     if (reopenable) void this.remember();
     this.onDidChange.fire();
     return panel;
@@ -240,28 +286,16 @@ export class AgentsHost implements vscode.Disposable {
 
   /** Keeps the sessions open now, beside those remembered and not reopened, for the next window. */
   private async remember(): Promise<void> {
-    const now = Date.now();
-    const open: RememberedSession[] = [];
-    for (const [agent, running] of this.running) {
-      const configured = this.find(agent);
-      const support = running.client?.sessionSupport ?? (configured && this.memory.support(agent, commandLine(configured)));
-      if (!support || !canReopen(support)) continue;
-      for (const panel of running.sessions) {
-        const { session } = panel;
-        const known = this.remembered.find((r) => r.agent === agent && r.sessionId === session.id);
-        open.push({ agent, sessionId: session.id, cwd: session.cwd, title: session.label, updatedAt: panel.lastActivity ?? known?.updatedAt ?? now });
-      }
-    }
-    this.remembered = [...open, ...this.remembered];
-    await this.memory.keep(this.remembered);
-    this.remembered = this.memory.sessions();
-  }
-
-  /** Forgets a remembered session (the agent no longer has it). */
-  private async forget(agent: string, sessionId: string): Promise<void> {
-    this.remembered = this.remembered.filter((r) => !(r.agent === agent && r.sessionId === sessionId));
-    await this.memory.keep(this.remembered);
-    this.onDidChange.fire();
+    await this.kept.keep(
+      [...this.running].map(([agent, running]) => {
+        const configured = this.find(agent);
+        return {
+          agent,
+          support: configured && this.kept.support(configured, running.client),
+          sessions: running.sessions.map((p) => ({ sessionId: p.session.id, cwd: p.session.cwd, title: p.session.label, ...(p.lastActivity !== undefined && { lastActivity: p.lastActivity }) })),
+        };
+      }),
+    );
   }
 
   /**
@@ -269,18 +303,10 @@ export class AgentsHost implements vscode.Disposable {
    * here. Only for a running agent that declares a list; kept until a turn ends or sessions change.
    */
   async pastSessions(name: string): Promise<PastSession[]> {
-    const client = this.running.get(name)?.client;
+    const running = this.running.get(name);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    if (!client || !folder) return [];
-    let listing = this.listed.get(name);
-    if (!listing) {
-      listing = client.listSessions(folder);
-      this.listed.set(name, listing);
-      // A failed listing is asked again next time.
-      listing.catch(() => this.listed.get(name) === listing && this.listed.delete(name));
-    }
-    const open = new Set((this.running.get(name)?.sessions ?? []).map((p) => p.session.id));
-    return (await listing).filter((s) => !open.has(s.id));
+    if (!running?.client || !folder) return [];
+    return this.kept.list(name, running.client, folder, new Set(running.sessions.map((p) => p.session.id)));
   }
 
   /** Starts the agent (if needed) and says what it declares of past sessions. */
@@ -306,7 +332,7 @@ export class AgentsHost implements vscode.Disposable {
       return shown;
     }
     if (!canReopen(client.sessionSupport)) throw new Error(`${noPastSessions(name)}, so it cannot reopen one.`);
-    const remembered = this.remembered.find((r) => r.agent === name && r.sessionId === sessionId);
+    const remembered = this.kept.find(name, sessionId);
     // Sessions of this folder only: the agent reads and writes inside the workspace's folder.
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!cwd) throw new Error('Open a folder first: an agent works in a folder, and reads and writes only inside it.');
@@ -329,7 +355,7 @@ export class AgentsHost implements vscode.Disposable {
       return panel!;
     } catch (error) {
       if (panel) this.dropPanel(name, panel);
-      if ((error as { code?: unknown }).code === NOT_FOUND) void this.forget(name, sessionId);
+      if ((error as { code?: unknown }).code === NOT_FOUND) void this.kept.forget(name, sessionId).then(() => this.onDidChange.fire());
       throw new Error(`${name} could not reopen the session${known ? ` "${known}"` : ''}: ${errorMessage(error)}`, { cause: error });
     }
   }
@@ -345,7 +371,7 @@ export class AgentsHost implements vscode.Disposable {
   private async applyStartMode(agent: ConfiguredAgent, session: AgentSession): Promise<void> {
     const modes = session.modes;
     if (!modes) return;
-    const askFirst = vscode.workspace.getConfiguration('elicitationHost').get<boolean>('agents.startInAskingMode', true);
+    const askFirst = startInAskingMode();
     const target = startMode(agent.mode, askFirst, modes.available, modes.current.id);
     if (target === undefined) return;
     try {

@@ -23,7 +23,7 @@ export interface RememberedSession {
 
 /** The part of VS Code's Memento used here. */
 export interface MementoLike {
-  get<T>(key: string): T | undefined;
+  get<T>(key: string, defaultValue: T): T;
   update(key: string, value: unknown): Thenable<void>;
 }
 
@@ -49,7 +49,7 @@ export class SessionMemory {
 
   /** The sessions remembered, newest first. */
   sessions(): RememberedSession[] {
-    const raw = this.memento.get<unknown>(SESSIONS_KEY);
+    const raw = this.memento.get<unknown>(SESSIONS_KEY, undefined);
     if (!Array.isArray(raw)) return [];
     return raw.flatMap((r) => readSession(r) ?? []).sort((a, b) => b.updatedAt - a.updatedAt);
   }
@@ -66,13 +66,13 @@ export class SessionMemory {
 
   /** What the agent declared when it last ran with this command line. */
   support(agent: string, commandLine: string): SessionSupport | undefined {
-    const all = this.memento.get<unknown>(SUPPORT_KEY);
+    const all = this.memento.get<unknown>(SUPPORT_KEY, undefined);
     const entry = isRecord(all) && Object.hasOwn(all, agent) ? all[agent] : undefined;
     return isRecord(entry) && entry.commandLine === commandLine ? readSupport(entry.support) : undefined;
   }
 
   async keepSupport(agent: string, commandLine: string, support: SessionSupport): Promise<void> {
-    const all = this.memento.get<unknown>(SUPPORT_KEY);
+    const all = this.memento.get<unknown>(SUPPORT_KEY, undefined);
     await this.memento.update(SUPPORT_KEY, { ...(isRecord(all) ? all : {}), [agent]: { commandLine, support } });
   }
 }

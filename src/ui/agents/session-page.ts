@@ -1,9 +1,10 @@
 /**
- * An agent's session page as its panel serves it: the HTML and its Content-Security-Policy,
- * as the form page has them (the same policy: nothing but the page's own inlined script and
- * styles). Free of `vscode`, so the page can be tested in headless Chromium as served.
+ * An agent's session page as its panel serves it: its HTML, in the page every panel of ours
+ * serves (webview/page-html.ts: the same policy as the form page's, nothing but the page's
+ * own inlined script and styles). Free of `vscode`, so the page can be tested in headless
+ * Chromium as served.
  */
-import { inlinable, pageDocument } from '../form/form-page';
+import { inlinable, pageDocument } from '../webview/page-html';
 
 export interface SessionPageParts {
   readonly cspSource: string;

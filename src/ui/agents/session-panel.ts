@@ -11,7 +11,6 @@
  * extension also registers a language model of its own, and VS Code 1.103 (the oldest we
  * support) has no stable API for that (see docs/acp.md).
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../acp/agent-session';
@@ -21,6 +20,7 @@ import type { InputStore } from '../../elicitation/store';
 import { Listeners } from '../../base/listeners';
 import { parseSessionPageMessage, type SessionHeader, type SessionHostMessage, type SessionOption } from '../../shared/session-protocol';
 import { reportFailure } from '../notify';
+import { PageHost } from '../webview/page-host';
 import { sessionPageHtml } from './session-page';
 import { Transcript } from './transcript';
 import { errorMessage } from '../../base/error-message';
@@ -37,8 +37,7 @@ export interface SessionPanelDeps {
 }
 
 export class SessionPanel implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private pageReady = false;
+  private readonly page = new PageHost<SessionHostMessage>();
   readonly transcript = new Transcript();
   /** The header changed (mode, title, a turn's state): the Agents view shows it. */
   readonly onDidChange = new Listeners<void>();
@@ -69,46 +68,43 @@ export class SessionPanel implements vscode.Disposable {
 
   /** Shows the panel (making it again if it was closed). */
   reveal(): void {
-    if (this.panel) {
-      this.panel.reveal(undefined, false);
+    if (this.page.panel) {
+      this.page.panel.reveal(undefined, false);
       return;
     }
     const root = vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('elicitationHost.agentSession', this.tabTitle(), vscode.ViewColumn.Active, {
-      enableScripts: true,
-      // The transcript and a half-typed prompt survive switching tabs.
-      retainContextWhenHidden: true,
+    // Kept alive while hidden (the page host does it): the transcript and a half-typed prompt survive switching tabs.
+    this.page.open({
+      viewType: 'elicitationHost.agentSession',
+      title: this.tabTitle(),
+      showOptions: vscode.ViewColumn.Active,
       localResourceRoots: [root],
+      iconPath: vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'agent-inputs.svg'),
+      html: (webview, nonce) =>
+        sessionPageHtml({
+          cspSource: webview.cspSource,
+          nonce,
+          script: readFileSync(vscode.Uri.joinPath(root, 'session.js').fsPath, 'utf8'),
+          styles: readFileSync(vscode.Uri.joinPath(root, 'session-styles.css').fsPath, 'utf8'),
+        }),
+      onMessage: (raw) => this.onMessage(raw),
     });
-    panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'agent-inputs.svg');
-    this.pageReady = false;
-    panel.webview.html = sessionPageHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(18).toString('base64url'),
-      script: readFileSync(vscode.Uri.joinPath(root, 'session.js').fsPath, 'utf8'),
-      styles: readFileSync(vscode.Uri.joinPath(root, 'session-styles.css').fsPath, 'utf8'),
-    });
-    panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
-    panel.onDidDispose(() => {
-      if (this.panel === panel) this.panel = undefined;
-    });
-    this.panel = panel;
   }
 
   get visible(): boolean {
-    return this.panel !== undefined;
+    return this.page.panel !== undefined;
   }
 
   /** The person's prompt: shown, then sent; the turn's end is an event like any other. */
   async send(text: string): Promise<void> {
     this.lastActivity = Date.now();
-    this.post({ type: 'entry', entry: this.transcript.prompt(text) });
+    this.page.post({ type: 'entry', entry: this.transcript.prompt(text) });
     const turn = this.session.prompt(text);
     this.postHeader();
     try {
       await turn;
     } catch (error) {
-      this.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${errorMessage(error)}`, 'error') });
+      this.page.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${errorMessage(error)}`, 'error') });
     } finally {
       this.postHeader();
     }
@@ -121,23 +117,23 @@ export class SessionPanel implements vscode.Disposable {
     const text = replayed
       ? `Reopened: the conversation so far, as ${name} replayed it. It goes on from here.`
       : `Resumed: ${name} goes on from where the session was, but does not replay the conversation (it declares session/resume, not session/load).`;
-    this.post({ type: 'entry', entry: this.transcript.notice(text) });
+    this.page.post({ type: 'entry', entry: this.transcript.notice(text) });
     this.postHeader();
-    if (this.panel) this.panel.title = this.tabTitle();
+    if (this.page.panel) this.page.panel.title = this.tabTitle();
   }
 
   /** The agent went away: said once, and the prompt box closes. */
   agentEnded(description: string): void {
-    this.post({ type: 'entry', entry: this.transcript.notice(description, 'warning') });
+    this.page.post({ type: 'entry', entry: this.transcript.notice(description, 'warning') });
     this.postHeader();
   }
 
   private onEvent(event: SessionEvent): void {
     if (event.type === 'turn-end') this.lastActivity = Date.now();
     const entry = this.transcript.apply(event);
-    if (entry) this.post({ type: 'entry', entry });
+    if (entry) this.page.post({ type: 'entry', entry });
     if (event.type === 'mode' || event.type === 'config-options' || event.type === 'title') this.postHeader();
-    if (event.type === 'title' && this.panel) this.panel.title = this.tabTitle();
+    if (event.type === 'title' && this.page.panel) this.page.panel.title = this.tabTitle();
   }
 
   private onMessage(raw: unknown): void {
@@ -148,8 +144,8 @@ export class SessionPanel implements vscode.Disposable {
     }
     switch (message.type) {
       case 'ready':
-        this.pageReady = true;
-        this.post({ type: 'reset', header: this.header(), entries: this.transcript.all() });
+        this.page.pageReady();
+        this.page.post({ type: 'reset', header: this.header(), entries: this.transcript.all() });
         break;
       case 'prompt':
         if (this.session.running || this.reopening !== undefined || this.deps.agentEnded()) return;
@@ -243,17 +239,13 @@ export class SessionPanel implements vscode.Disposable {
   }
 
   private postHeader(): void {
-    this.post({ type: 'header', header: this.header() });
+    this.page.post({ type: 'header', header: this.header() });
     this.onDidChange.fire();
-  }
-
-  private post(message: SessionHostMessage): void {
-    if (this.panel && this.pageReady) void this.panel.webview.postMessage(message);
   }
 
   dispose(): void {
     for (const off of this.unsubscribe.splice(0)) off();
-    this.panel?.dispose();
+    this.page.dispose();
   }
 }
 

@@ -1,9 +1,11 @@
 /**
- * The Agent Input page as the panel serves it: the HTML and its Content-Security-Policy.
- * Free of `vscode`, so the page tests in headless Chromium load exactly this page, under
- * exactly this policy.
+ * The Agent Input page as the panel serves it: its HTML, in the page every panel of ours
+ * serves (webview/page-html.ts: the Content-Security-Policy, the inlined styles). Free of
+ * `vscode`, so the page tests in headless Chromium load exactly this page, under exactly
+ * this policy.
  */
 import type { FormView } from '../../shared/protocol';
+import { inlinable, pageDocument } from '../webview/page-html';
 
 export interface FormPageParts {
   /** Where the webview's own resources come from (`webview.cspSource`). */
@@ -26,27 +28,6 @@ export interface FormPageParts {
   readonly initialForm?: FormView;
 }
 
-/**
- * Nothing but the page's own script and styles. The stylesheet is inlined under the nonce
- * (not 'unsafe-inline'): fetching it through the webview's resource loader is a large part
- * of a new panel's start-up. The page writes no style attribute (the one value it sets at run
- * time, the sticky bar's height, goes through the CSSOM, which style-src does not govern).
- * No img-src: the page loads no images (its chevron and ticks are drawn by CSS).
- */
-export function formPageCsp(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-  ].join('; ');
-}
-
-/** `</script` or `</style` inside inlined text would end its element early. */
-export function inlinable(text: string, element: 'script' | 'style'): string {
-  return text.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
-}
-
 export function formPageHtml(parts: FormPageParts): string {
   const { cspSource, nonce, initialForm } = parts;
   // The current form travels inside the page (JSON in an inert script element, `<` escaped so
@@ -63,21 +44,4 @@ export function formPageHtml(parts: FormPageParts): string {
 ${initial}
 <script nonce="${nonce}">${inlinable(parts.script, 'script')}</script>`,
   });
-}
-
-/** A page of ours: the policy, the inlined styles under the nonce, the title, and its body (whose scripts carry the nonce). */
-export function pageDocument(page: { readonly cspSource: string; readonly nonce: string; readonly styles: string; readonly title: string; readonly body: string }): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${formPageCsp(page.cspSource, page.nonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${page.nonce}">${inlinable(page.styles, 'style')}</style>
-<title>${page.title}</title>
-</head>
-<body>
-${page.body}
-</body>
-</html>`;
 }

@@ -1,7 +1,8 @@
 /**
- * The room `src/ui/form/`: the Agent Input panel: this file (the webview panel's host),
- * `form-page` (its HTML and Content-Security-Policy) and `form-verdicts` (what the host makes
- * of the page's messages, which it does not trust). The page itself is `webview/`.
+ * The room `src/ui/form/`: the Agent Input panel: this file (the webview panel's host, on
+ * the page host every panel of ours shares: ui/webview/page-host.ts), `form-page` (its HTML)
+ * and `form-verdicts` (what the host makes of the page's messages, which it does not trust).
+ * The page itself is `webview/`.
  *
  * The Agent Input panel: one webview panel that shows the current form. The page is kept
  * alive; the next form re-renders it instead of creating a new webview. Closing the panel
@@ -24,6 +25,7 @@ import { tellRequestEnded } from '../prompts/native-prompter';
 import type { FormSurface } from '../prompts/prompter';
 import type { Timings } from '../../mcp/ports';
 import { holdWhileDrawing } from '../after-prompts';
+import { PageHost } from '../webview/page-host';
 
 interface FormJob {
   readonly request: InputRequest;
@@ -40,15 +42,8 @@ export interface CallsInFlight {
   onChange(listener: () => void): () => void;
 }
 
-function nonce(): string {
-  const bytes = new Uint8Array(18);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64url');
-}
-
 export class FormPanel implements FormSurface, vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private pageReady = false;
+  private readonly page = new PageHost<HostMessage>();
   private current: FormJob | undefined;
   private readonly waiting: FormJob[] = [];
   /** What the person typed, as typed (also text that does not parse yet), per request. */
@@ -76,7 +71,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       if (action.type !== 'answerChanged' || this.takingPageDraft || action.requestId !== this.shownRequestId || this.current?.request.id !== action.requestId) return;
       this.rawDrafts.get(action.requestId)?.delete(action.questionId);
       const { answer } = action;
-      this.post({ type: 'draft', requestId: action.requestId, questionId: action.questionId, value: answer && answer.state !== 'skipped' ? fromAnswerValue(answer.value) : null });
+      this.page.post({ type: 'draft', requestId: action.requestId, questionId: action.questionId, value: answer && answer.state !== 'skipped' ? fromAnswerValue(answer.value) : null });
     });
   }
 
@@ -124,43 +119,35 @@ export class FormPanel implements FormSurface, vscode.Disposable {
 
   private show(takeFocus: boolean): void {
     this.keepOpen();
-    if (!this.panel) {
-      this.panel = this.createPanel(takeFocus);
+    const panel = this.page.panel;
+    if (!panel) {
+      this.openPanel(takeFocus);
       return; // the page renders the current form once it says it is ready
     }
-    if (takeFocus || !this.panel.visible) this.panel.reveal(undefined, !takeFocus);
+    if (takeFocus || !panel.visible) panel.reveal(undefined, !takeFocus);
     this.renderCurrent();
   }
 
-  private createPanel(takeFocus: boolean): vscode.WebviewPanel {
+  private openPanel(takeFocus: boolean): void {
     const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel(
-      'elicitationHost.agentInput',
-      'Agent Input',
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: !takeFocus },
-      {
-        enableScripts: true,
-        // Kept alive while hidden behind other tabs: switching back is instant and nothing typed is lost.
-        retainContextWhenHidden: true,
-        localResourceRoots: [root, vscode.Uri.joinPath(this.extensionUri, 'media')],
+    this.page.open({
+      viewType: 'elicitationHost.agentInput',
+      title: 'Agent Input',
+      showOptions: { viewColumn: vscode.ViewColumn.Active, preserveFocus: !takeFocus },
+      localResourceRoots: [root, vscode.Uri.joinPath(this.extensionUri, 'media')],
+      iconPath: vscode.Uri.joinPath(this.extensionUri, 'media', 'agent-inputs.svg'),
+      html: (webview, nonce) => {
+        // The status bar, badge and Pending Inputs wait for the page: drawn beside it they slow it.
+        this.pageDrawn = holdWhileDrawing();
+        const initialForm = this.currentView();
+        const checksScript = webview.asWebviewUri(vscode.Uri.joinPath(root, 'checks.js')).toString();
+        this.shownRequestId = initialForm?.requestId;
+        return formPageHtml({ cspSource: webview.cspSource, nonce, ...this.pageAssets(root), checksScript, ...(initialForm && { initialForm }) });
       },
-    );
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'agent-inputs.svg');
-    this.pageReady = false;
-    // The status bar, badge and Pending Inputs wait for the page: drawn beside it they slow it.
-    this.pageDrawn = holdWhileDrawing();
-    const webview = panel.webview;
-    const initialForm = this.currentView();
-    const checksScript = webview.asWebviewUri(vscode.Uri.joinPath(root, 'checks.js')).toString();
-    webview.html = formPageHtml({ cspSource: webview.cspSource, nonce: nonce(), ...this.pageAssets(root), checksScript, ...(initialForm && { initialForm }) });
-    this.shownRequestId = initialForm?.requestId;
-    webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
-    panel.onDidDispose(() => {
+      onMessage: (raw) => this.onMessage(raw),
       // Closing is not cancelling: the request stays pending, its drafts in the store.
-      if (this.panel === panel) this.panel = undefined;
-      this.pageDrawn?.();
+      onDispose: () => this.pageDrawn?.(),
     });
-    return panel;
   }
 
   /** Releases the secondary signs held while a new panel's page is drawn. */
@@ -177,15 +164,9 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     return this.assets;
   }
 
-  private post(message: HostMessage): boolean {
-    if (!this.panel || !this.pageReady) return false;
-    void this.panel.webview.postMessage(message);
-    return true;
-  }
-
   private renderCurrent(): void {
     const form = this.currentView();
-    if (this.post(form ? { type: 'render', form } : { type: 'idle' })) this.shownRequestId = form?.requestId;
+    if (this.page.post(form ? { type: 'render', form } : { type: 'idle' })) this.shownRequestId = form?.requestId;
   }
 
   /** The current request as the page renders it: drafts restored, refusals beside their fields. */
@@ -227,7 +208,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       return;
     }
     if (message.type === 'ready') {
-      this.pageReady = true;
+      this.page.pageReady();
       // With nothing to show the page is drawn now; a form is drawn once it is on screen ('shown').
       if (!this.current) this.pageDrawn?.();
       // The page may already show the current form (it came inside the page).
@@ -313,7 +294,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     this.current = this.waiting.shift();
     if (this.current) {
       this.show(false);
-    } else if (this.panel) {
+    } else if (this.page.panel) {
       this.renderCurrent();
       this.closeWhenCallsEnd();
     }
@@ -322,11 +303,11 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   /** Nothing waits: the tab closes once no call is left that could ask again, unless pinned. */
   private closeWhenCallsEnd(): void {
     this.keepOpen();
-    const panel = this.panel;
+    const panel = this.page.panel;
     const closeIfDone = (): void => {
       if (this.calls.count() > 0) return;
       this.keepOpen();
-      if (this.current || this.panel !== panel || !panel) return;
+      if (this.current || this.page.panel !== panel || !panel) return;
       if (isPinned(panel)) {
         this.log.info('Nothing waits for an answer; the Agent Input tab stays open because it is pinned.');
         return;
@@ -353,14 +334,14 @@ export class FormPanel implements FormSurface, vscode.Disposable {
       return;
     }
     if (this.current !== job) return;
-    if (this.panel) tellRequestEnded(job.request, job.options.signal);
+    if (this.page.panel) tellRequestEnded(job.request, job.options.signal);
     this.next();
   }
 
   dispose(): void {
     this.unsubscribe();
     this.keepOpen();
-    this.panel?.dispose();
+    this.page.dispose();
   }
 }
 

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentId, AgentSetup, FileChange, Snippet } from '../../gateway/bundle';
+import type { FileChange, GatewayRecipeId, PreparedRecipe, Snippet } from '../../gateway/bundle';
 import type { GatewayHost } from './gateway-host';
 import { loadGateway } from './gateway-loader';
 import { showDialog, showError, showInfo, showWarning } from '../notify';
@@ -51,21 +51,21 @@ export class AgentConnector {
   ) {}
 
   /** The whole flow; `agent` skips the pick (tests, and links from the README). */
-  async run(agent?: AgentId): Promise<AgentSetup | undefined> {
+  async run(agent?: GatewayRecipeId): Promise<PreparedRecipe | undefined> {
     const gateway = await this.host.start();
-    const { AGENTS, agentSetup } = loadGateway();
+    const { GATEWAY_RECIPES, prepareRecipe } = loadGateway();
     const id =
       agent ??
       (
         await this.quickInput.pick(
-          AGENTS.map((a) => ({ label: a.label, id: a.id })),
+          GATEWAY_RECIPES.map((a) => ({ label: a.label, id: a.id })),
           { title: 'Connect an Agent', placeHolder: 'Which agent should reach your servers through Elicitation Host?' },
         )
       )?.id;
     if (!id) return undefined;
     const folder = vscode.workspace.workspaceFolders?.[0];
     const { outsideWorkspace } = loadGateway();
-    const setup = agentSetup(id, {
+    const setup = prepareRecipe(id, {
       servers: gateway.servers().map((s) => ({ name: s.name, url: s.url })),
       permissionHookUrl: gateway.permissionHookUrl,
       permissionServerUrl: gateway.permissionServerUrl,
@@ -83,7 +83,7 @@ export class AgentConnector {
     return setup;
   }
 
-  private async offerFiles(setup: AgentSetup, folder: vscode.WorkspaceFolder): Promise<void> {
+  private async offerFiles(setup: PreparedRecipe, folder: vscode.WorkspaceFolder): Promise<void> {
     for (const change of setup.files) {
       const key = `${setup.agent}/${change.path}`;
       const before = this.documents.show(`${key}.before`, change.before ?? '');
@@ -112,7 +112,7 @@ export class AgentConnector {
     if (written.length > 0) void showInfo(`${setup.label} is set up in ${written.join(', ')}.`);
   }
 
-  private async offerSnippet(setup: AgentSetup, snippet: Snippet): Promise<void> {
+  private async offerSnippet(setup: PreparedRecipe, snippet: Snippet): Promise<void> {
     const copy = await showDialog({
       kind: 'info',
       heading: `${setup.label}: ${snippet.title}`,

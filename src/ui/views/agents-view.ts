@@ -45,7 +45,7 @@ const STATE_ICONS: Record<AgentState, vscode.ThemeIcon> = {
 };
 
 const STATE_TEXT: Record<AgentState, string> = {
-  blocked: 'untrusted workspace',
+  blocked: 'waiting for trust',
   stopped: 'not started',
   starting: 'starting…',
   running: 'running',

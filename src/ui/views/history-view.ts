@@ -10,6 +10,7 @@ import { History, type HistoryEntry, type HistoryOutcome, restoreHistory } from 
 import { historyText, when } from '../../elicitation/history-text';
 import { sourceLabel } from '../../elicitation/request';
 import { oneLine, plain } from '../text';
+import { persistHistory } from '../settings';
 
 export const HISTORY_SCHEME = 'elicitation-history';
 const STORAGE_KEY = 'elicitationHost.history';
@@ -20,18 +21,15 @@ const ICONS: Record<HistoryOutcome, string> = {
   declined: 'circle-slash',
   cancelled: 'close',
   withdrawn: 'reply',
+  'answered elsewhere': 'remote',
   abandoned: 'debug-disconnect',
   'timed out': 'watch',
 };
 
-function persistOn(): boolean {
-  return vscode.workspace.getConfiguration('elicitationHost').get<boolean>(PERSIST_SETTING, true);
-}
-
 /** The history, restored from the workspace's storage when persistence is on, and kept there. */
 export function persistedHistory(state: vscode.Memento): { history: History; persistence: vscode.Disposable } {
-  const history = new History(persistOn() ? restoreHistory(state.get(STORAGE_KEY)) : []);
-  const save = (): void => void state.update(STORAGE_KEY, persistOn() ? history.entries : undefined);
+  const history = new History(persistHistory() ? restoreHistory(state.get(STORAGE_KEY)) : []);
+  const save = (): void => void state.update(STORAGE_KEY, persistHistory() ? history.entries : undefined);
   const unsubscribe = history.onDidChange(save);
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration(`elicitationHost.${PERSIST_SETTING}`)) save();

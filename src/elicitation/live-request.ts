@@ -1,12 +1,13 @@
 /**
- * The Agent Host Protocol's live input request, as another extension hands it to us, in
- * the host's own terms and back: its questions as the flat schema the broker parses (so
- * they are validated and capped like a server's), its answers as the store's. The answer
- * shapes are the same on both sides; what comes in is checked field by field, since it
- * comes from another extension.
+ * The Agent Host Protocol's live input request in the asker's own terms and back: its
+ * questions as the flat schema the broker parses (so they are validated and capped like a
+ * server's), its answers as the store's. The answer shapes are the same on both sides; what
+ * comes in is checked field by field. Shared by the extension API (another extension's
+ * request, src/api) and the agent host inbox (a host's request, src/ahp); live-ask.ts puts
+ * one to the person. Pure.
  */
-import type { Answer, Answers, AnswerValue } from '../elicitation/model';
-import { type FieldError, ownAnswer } from '../elicitation/validation';
+import type { Answer, Answers, AnswerValue } from './model';
+import { type FieldError, ownAnswer } from './validation';
 import type { InputAnswer, InputAnswerValue, InputQuestion, InputRequest } from '../../elicitation-host';
 import { isRecord } from '../base/is-record';
 import { joinOwnAnswer, type OwnAnswerQuestion, ownAnswerId, ownAnswerMissing, ownAnswerProperty, splitOwnAnswer } from './freeform';
@@ -48,11 +49,12 @@ function property(question: InputQuestion, path: string): Record<string, unknown
   }
 }
 
-function options(list: unknown, path: string): Array<{ const: string; title: string }> {
+function options(list: unknown, path: string): Array<{ const: string; title: string; description?: string }> {
   if (!Array.isArray(list) || list.length === 0) throw new RequestShapeError(`${path}.options`, 'must be a non-empty list');
   return list.map((o: unknown, i) => {
     if (!isRecord(o) || typeof o.id !== 'string' || typeof o.label !== 'string') throw new RequestShapeError(`${path}.options[${i}]`, 'must be { id: string, label: string }');
-    return { const: o.id, title: o.label };
+    // An agent host's options may say more about themselves (the schema takes a description per option).
+    return { const: o.id, title: o.label, ...(typeof o.description === 'string' && { description: o.description }) };
   });
 }
 

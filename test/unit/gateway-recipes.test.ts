@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { AGENTS, type AgentId, agentSetup, entryNames, type SetupContext } from '../../src/gateway/agent-setup';
+import { GATEWAY_RECIPES, type GatewayRecipeId, prepareRecipe } from '../../src/gateway/gateway-recipes';
+import { entryNames, type RecipeContext } from '../../src/gateway/recipe-merge';
 
 const SERVERS = [
   { name: 'restaurant', url: 'http://127.0.0.1:4711/mcp/restaurant' },
   { name: 'My Tools_v2', url: 'http://127.0.0.1:4711/mcp/My-Tools_v2' },
 ];
 
-function context(files: Record<string, string> = {}, servers = SERVERS): SetupContext {
+function context(files: Record<string, string> = {}, servers = SERVERS): RecipeContext {
   return {
     servers,
     permissionHookUrl: 'http://127.0.0.1:4711/hooks/claude-code/permission-request',
@@ -16,8 +17,8 @@ function context(files: Record<string, string> = {}, servers = SERVERS): SetupCo
   };
 }
 
-function file(agent: AgentId, path: string, files: Record<string, string> = {}) {
-  const setup = agentSetup(agent, context(files));
+function file(agent: GatewayRecipeId, path: string, files: Record<string, string> = {}) {
+  const setup = prepareRecipe(agent, context(files));
   const change = setup.files.find((f) => f.path === path);
   assert.ok(change, `${agent} writes ${path} (got ${setup.files.map((f) => f.path).join(', ')}; problems ${setup.problems.join('; ')})`);
   return change;
@@ -57,7 +58,7 @@ describe('Connect an Agent: what each agent gets', () => {
         ],
       },
     ]);
-    const snippets = agentSetup('claude-code', context()).snippets;
+    const snippets = prepareRecipe('claude-code', context()).snippets;
     assert.equal(
       snippets[0].text.split('\n')[0],
       "claude mcp add --transport http --scope local restaurant http://127.0.0.1:4711/mcp/restaurant --header 'Authorization: Bearer ${ELICITATION_HOST_MCP_TOKEN}'",
@@ -66,8 +67,8 @@ describe('Connect an Agent: what each agent gets', () => {
   });
 
   it('Claude Code where the editor reads .mcp.json too: no .mcp.json (our old entries taken out, others kept), a local-scope command to run in a terminal, the hook file as before', () => {
-    const reads = (files: Record<string, string> = {}): SetupContext => ({ ...context(files), editorReadsDotMcpJson: true });
-    const fresh = agentSetup('claude-code', reads());
+    const reads = (files: Record<string, string> = {}): RecipeContext => ({ ...context(files), editorReadsDotMcpJson: true });
+    const fresh = prepareRecipe('claude-code', reads());
     assert.deepEqual(fresh.files.map((f) => f.path), ['.claude/settings.local.json'], 'no .mcp.json is created');
     assert.equal(fresh.snippets[0].runInTerminal, true);
     assert.equal(
@@ -76,12 +77,12 @@ describe('Connect an Agent: what each agent gets', () => {
     );
     assert.ok(fresh.notes.some((n) => n.includes('a second time')), 'the person is told why');
     const old = '{ "mcpServers": { "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" }, "restaurant": { "type": "http", "url": "http://127.0.0.1:5000/mcp/restaurant", "headers": { "Authorization": "Bearer ${ELICITATION_HOST_MCP_TOKEN}" } } } }';
-    const cleaned = agentSetup('claude-code', reads({ '.mcp.json': old })).files.find((f) => f.path === '.mcp.json');
+    const cleaned = prepareRecipe('claude-code', reads({ '.mcp.json': old })).files.find((f) => f.path === '.mcp.json');
     assert.ok(cleaned, 'our old entries are taken out of .mcp.json');
     assert.deepEqual(Object.keys(json(cleaned.content).mcpServers), ['github']);
     const foreignOnly = '{ "mcpServers": { "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" } } }';
-    assert.equal(agentSetup('claude-code', reads({ '.mcp.json': foreignOnly })).files.find((f) => f.path === '.mcp.json'), undefined, 'a file without our entries is left alone');
-    assert.ok(agentSetup('copilot-cli', reads()).notes.some((n) => n.includes('a second time')), 'Copilot CLI is warned');
+    assert.equal(prepareRecipe('claude-code', reads({ '.mcp.json': foreignOnly })).files.find((f) => f.path === '.mcp.json'), undefined, 'a file without our entries is left alone');
+    assert.ok(prepareRecipe('copilot-cli', reads()).notes.some((n) => n.includes('a second time')), 'Copilot CLI is warned');
   });
 
   it('merges into existing files: other servers, hooks and comments stay; our stale entries go; a foreign entry with our name is reported', () => {
@@ -141,7 +142,7 @@ describe('Connect an Agent: what each agent gets', () => {
         { matcher: 'Bash', hooks: [theirs('notify.sh')] },
         { matcher: '*', hooks: [theirs('log-permission.sh'), { ...OUR_NEW, timeout: 120 }] },
       ]);
-      assert.ok(!agentSetup('claude-code', context({ [PATH]: change.content })).files.some((f) => f.path === PATH), 'not offered again once written');
+      assert.ok(!prepareRecipe('claude-code', context({ [PATH]: change.content })).files.some((f) => f.path === PATH), 'not offered again once written');
     });
 
     it("our removal: stale copies of our hook go, the person's hooks beside them stay, a group left with nothing of theirs goes", () => {
@@ -171,14 +172,14 @@ describe('Connect an Agent: what each agent gets', () => {
   });
 
   it('a file that does not parse is not rewritten: the problem is reported instead', () => {
-    const setup = agentSetup('claude-code', context({ '.mcp.json': '{ "mcpServers": { ' }));
+    const setup = prepareRecipe('claude-code', context({ '.mcp.json': '{ "mcpServers": { ' }));
     assert.ok(!setup.files.some((f) => f.path === '.mcp.json'));
     assert.match(setup.problems[0], /\.mcp\.json is not valid JSON/);
   });
 
   it('a file already set up is not offered again', () => {
     const first = file('claude-code', '.mcp.json');
-    const again = agentSetup('claude-code', context({ '.mcp.json': first.content }));
+    const again = prepareRecipe('claude-code', context({ '.mcp.json': first.content }));
     assert.ok(!again.files.some((f) => f.path === '.mcp.json'));
   });
 
@@ -202,11 +203,11 @@ describe('Connect an Agent: what each agent gets', () => {
     const change = file('codex', '.codex/config.toml', { '.codex/config.toml': before });
     assert.equal(change.content, [head, profile, ours('restaurant', 'restaurant'), ours('My-Tools-v2', 'My-Tools_v2')].join('\n'));
     assert.deepEqual(change.replaced, ['restaurant']);
-    assert.equal(agentSetup('codex', context()).snippets[0].text.split('\n')[0], 'codex mcp add restaurant --url http://127.0.0.1:4711/mcp/restaurant --bearer-token-env-var ELICITATION_HOST_MCP_TOKEN');
+    assert.equal(prepareRecipe('codex', context()).snippets[0].text.split('\n')[0], 'codex mcp add restaurant --url http://127.0.0.1:4711/mcp/restaurant --bearer-token-env-var ELICITATION_HOST_MCP_TOKEN');
   });
 
   it('Codex: a server declared with dotted keys is left for the person to change', () => {
-    const setup = agentSetup('codex', context({ '.codex/config.toml': 'mcp_servers.restaurant.url = "https://x"\n' }));
+    const setup = prepareRecipe('codex', context({ '.codex/config.toml': 'mcp_servers.restaurant.url = "https://x"\n' }));
     assert.equal(setup.files.length, 0);
     assert.match(setup.problems[0], /declares the server "restaurant" with dotted keys/);
   });
@@ -215,7 +216,7 @@ describe('Connect an Agent: what each agent gets', () => {
     const settings = json(file('gemini-cli', '.gemini/settings.json', { '.gemini/settings.json': '{ "theme": "GitHub" }' }).content);
     assert.equal(settings.theme, 'GitHub');
     assert.deepEqual(settings.mcpServers['My-Tools-v2'], { httpUrl: 'http://127.0.0.1:4711/mcp/My-Tools_v2', headers: { Authorization: 'Bearer ${ELICITATION_HOST_MCP_TOKEN}' } });
-    assert.match(agentSetup('gemini-cli', context()).snippets[0].text, /^gemini mcp add --scope user --transport http --header 'Authorization: Bearer \$\{ELICITATION_HOST_MCP_TOKEN\}' restaurant http:\/\/127\.0\.0\.1:4711\/mcp\/restaurant$/m);
+    assert.match(prepareRecipe('gemini-cli', context()).snippets[0].text, /^gemini mcp add --scope user --transport http --header 'Authorization: Bearer \$\{ELICITATION_HOST_MCP_TOKEN\}' restaurant http:\/\/127\.0\.0\.1:4711\/mcp\/restaurant$/m);
   });
 
   it('Roo Code: .roo/mcp.json with type streamable-http and ${env:VAR}', () => {
@@ -227,7 +228,7 @@ describe('Connect an Agent: what each agent gets', () => {
   });
 
   it('Cline: a snippet with type streamableHttp, copied with the token (Cline reads no variables)', () => {
-    const setup = agentSetup('cline', context());
+    const setup = prepareRecipe('cline', context());
     assert.equal(setup.files.length, 0);
     const snippet = setup.snippets[0];
     assert.equal(snippet.copyWithToken, true);
@@ -244,9 +245,17 @@ describe('Connect an Agent: what each agent gets', () => {
     assert.match(content, /^name: Elicitation Host\nversion: 0\.0\.1\nschema: v1\nmcpServers:\n {2}- name: "restaurant"\n {4}type: streamable-http\n {4}url: "http:\/\/127\.0\.0\.1:4711\/mcp\/restaurant"\n {4}requestOptions:\n {6}headers:\n {8}Authorization: "Bearer \$\{\{ secrets\.ELICITATION_HOST_MCP_TOKEN \}\}"$/m);
   });
 
+  it('an agent that reads the terminal\'s environment is told where to start; one that reads VS Code\'s or its own settings is not', () => {
+    const terminal = /Start it from a VS Code terminal, where ELICITATION_HOST_MCP_TOKEN is set/;
+    assert.deepEqual(
+      GATEWAY_RECIPES.map(({ id }) => [id, prepareRecipe(id, context()).notes.some((n) => terminal.test(n))]),
+      [['claude-code', true], ['codex', true], ['gemini-cli', true], ['copilot-cli', true], ['cline', false], ['roo-code', false], ['continue', false]],
+    );
+  });
+
   it('no agent ever gets a token, only a reference to the variable', () => {
-    for (const { id } of AGENTS) {
-      const setup = agentSetup(id, context());
+    for (const { id } of GATEWAY_RECIPES) {
+      const setup = prepareRecipe(id, context());
       const texts = [...setup.files.map((f) => f.content), ...setup.snippets.map((s) => s.text)];
       assert.ok(texts.length > 0, id);
       for (const text of texts) assert.match(text, /ELICITATION_HOST_MCP_TOKEN/, id);

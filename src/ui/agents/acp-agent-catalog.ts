@@ -10,9 +10,11 @@
  * - Qwen Code: `qwen --acp` (its CLI's options; `--experimental-acp` is deprecated there).
  * The adapters run through `npx -y`, so nothing need be installed first; the CLIs must be on
  * PATH. Pure.
+ *
+ * Not the agents Connect an Agent… points at the gateway: those are src/gateway/gateway-recipes.ts.
  */
 
-export interface KnownAgent {
+export interface AcpCatalogAgent {
   /** The name the setting gets (who asks, in every prompt). */
   readonly name: string;
   readonly label: string;
@@ -24,7 +26,7 @@ export interface KnownAgent {
   readonly askingMode?: string;
 }
 
-export const KNOWN_AGENTS: readonly KnownAgent[] = [
+export const ACP_AGENT_CATALOG: readonly AcpCatalogAgent[] = [
   {
     name: 'claude',
     label: 'Claude Code',

@@ -1,19 +1,22 @@
 /**
- * Command line of the headless runner:
+ * The arguments of `call` and `call-all` (call-main.ts runs them), and the runner's usage,
+ * which lists every command. Each command is `<name>-args.ts` and `<name>-main.ts`:
  *   elicitation-host call [options] <server-url> <tool>
  *   elicitation-host call [options] <tool> -- <command> [args...]
  *   elicitation-host call-all [options] <server-url>
  *   elicitation-host call-all [options] -- <command> [args...]
-  elicitation-host serve [options] -- <command> [args...]    (serve --help: the gateway)
+ *   elicitation-host serve [options] -- <command> [args...]    (serve --help: the gateway; serve-args.ts)
  *   elicitation-host acp [options] --prompt TEXT -- <agent command>   (acp --help; acp-args.ts)
  *   elicitation-host acp-proxy [options] -- <agent command>   (acp-proxy --help; acp-proxy-args.ts)
  *   elicitation-host ask --confirm TEXT | --schema F --message M | --url U --message M   (ask-args.ts)
+ *   elicitation-host ahp --url URL (--token-file F | --token-env NAME) [options]   (ahp --help; ahp-args.ts)
  * Parsed by Node's own `util.parseArgs` (strict), so `--args JSON` and `--args=JSON` both work.
  */
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
 import { type CrossAppIdentity, isClientMetadataUrl } from '../mcp/sign-in/sign-in';
+import { UsageError } from './exit-code';
 
-export interface CliOptions {
+export interface CallOptions {
   readonly command: 'call' | 'call-all';
   readonly target: { readonly kind: 'url'; readonly url: string } | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] };
   readonly tool?: string;
@@ -38,7 +41,7 @@ export interface SignInOptions {
   readonly idp?: { readonly provider: CrossAppIdentity['idp']; readonly idTokenFile: string; readonly clientId: string; readonly clientSecret?: string };
 }
 
-export const USAGE = `Usage:
+export const CALL_USAGE = `Usage:
   elicitation-host call [options] <server-url> <tool>
   elicitation-host call [options] <tool> -- <command> [args...]
   elicitation-host call-all [options] <server-url>
@@ -47,6 +50,7 @@ export const USAGE = `Usage:
   elicitation-host acp [options] --prompt TEXT -- <agent command> [args...]   (an ACP agent: acp --help)
   elicitation-host acp-proxy [options] -- <agent command> [args...]   (its questions for any ACP client: acp-proxy --help)
   elicitation-host ask --confirm TEXT | --schema F --message M | --url U --message M   (a script asks: ask --help)
+  elicitation-host ahp --url URL (--token-file F | --token-env NAME) [options]   (an agent host's questions: ahp --help)
 
 Options (a value follows as the next word or after "=", as in --args='{"a":1}'):
   --args JSON          tool arguments (call-all fills the rest from schema defaults)
@@ -93,8 +97,6 @@ Exit code (call-all goes on after a failed tool; the first that applies wins):
      or there was no terminal to ask in
   2  a tool returned isError
   0  every call returned a result without isError`;
-
-export class UsageError extends Error {}
 
 const OPTIONS = {
   args: { type: 'string' },
@@ -157,7 +159,7 @@ function toolArguments(text: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-export function parseArgs(argv: readonly string[]): CliOptions | 'help' {
+export function parseCallArgs(argv: readonly string[]): CallOptions | 'help' {
   if (argv.length === 0) return 'help';
   const { values, positionals, tokens } = parseStrict(argv);
   if (values.help) return 'help';
@@ -175,7 +177,7 @@ export function parseArgs(argv: readonly string[]): CliOptions | 'help' {
     throw new UsageError('use only one of --answers, --accept-defaults and --decline');
   }
   const args = values.args === undefined ? {} : toolArguments(values.args);
-  let target: CliOptions['target'];
+  let target: CallOptions['target'];
   let tool: string | undefined;
   if (after) {
     if (after.length === 0) throw new UsageError('a command must follow --');

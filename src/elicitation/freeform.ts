@@ -6,7 +6,7 @@
  * chosen + typed is `{ kind: 'selected' | 'selected-many', value, freeformValues }`, typed
  * alone a single-select's `{ kind: 'text' }` (a multi-select's `value: []`). Pure.
  */
-import type { Answer } from '../elicitation/model';
+import type { Answer } from './model';
 import type { InputAnswer, InputQuestion } from '../../elicitation-host';
 
 /** The text question that holds a select question's own answer. */

@@ -1,0 +1,115 @@
+/**
+ * One live input request (the Agent Host Protocol's shape, live-request.ts) put to the person
+ * through the broker, with its answers live both ways: every change in the store (the person
+ * typing, a draft set from outside) is told to the asker in its own terms, and the asker may
+ * set a draft into the open request. The completion carries the answers as they stood when it
+ * ended. Used by the extension API's `requestInput` (src/api) and by the agent host inbox
+ * (src/ahp). Pure: the broker and the store are handed in.
+ */
+import type { InputAnswer, InputRequest } from '../../elicitation-host';
+import type { Broker, ElicitContext, FormParams, UrlParams } from './broker';
+import type { Answer, ElicitAction } from './model';
+import type { InputRequest as StoreRequest, RequestSource } from './request';
+import { findRequest, type InputStore } from './store';
+import { fromInputAnswer, fromInputAnswers, RequestAnswers, toElicitParams } from './live-request';
+import { errorMessage } from '../base/error-message';
+
+export interface LiveAnswerChange {
+  readonly questionId: string;
+  /** Undefined: the answer was cleared. */
+  readonly answer?: InputAnswer;
+}
+
+export interface LiveCompletion {
+  readonly response: ElicitAction;
+  /** The answers as they stood when it ended (submitted ones, for accept), in the asker's terms. */
+  readonly answers: Record<string, InputAnswer>;
+}
+
+export type DraftResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+export interface LiveAsk {
+  /** Resolves when the person answers, declines or dismisses it, or `signal` fires first (cancel). */
+  readonly completion: Promise<LiveCompletion>;
+  /** Every change of an answer, whoever made it (the caller's own `updateDraft` too). Returns the function that removes the listener. */
+  onDidChangeAnswer(listener: (change: LiveAnswerChange) => void): () => void;
+  /** Sets (or, without an answer, clears) one question's draft in the open request. */
+  updateDraft(questionId: string, answer?: InputAnswer): DraftResult;
+}
+
+export interface LiveAskContext {
+  readonly source: RequestSource;
+  readonly signal: AbortSignal;
+  readonly applyDefaults: boolean;
+  /** Told the store's request as soon as it exists, before it is shown. */
+  readonly onRequest?: (request: StoreRequest) => void;
+}
+
+/**
+ * Puts the request to the person. Throws RequestShapeError (naming the field) at once when
+ * the request or its answers do not fit; the completion rejects with whatever the broker
+ * refuses (a schema over a limit, too many open questions).
+ */
+export function askLive(deps: { readonly broker: Broker; readonly store: InputStore }, request: InputRequest, ctx: LiveAskContext): LiveAsk {
+  const { broker, store } = deps;
+  const made = toElicitParams(request);
+  const answers = new RequestAnswers(made.own);
+  const drafts: Record<string, Answer> = {};
+  for (const [id, given] of Object.entries(fromInputAnswers(request?.answers))) {
+    for (const [storeId, answer] of answers.toStore(id, given, `answers.${id}`)) if (answer) Object.defineProperty(drafts, storeId, { value: answer, enumerable: true });
+  }
+  let requestId: string | undefined;
+  const listeners = new Set<(change: LiveAnswerChange) => void>();
+  const unsubscribe = store.subscribe((state, action) => {
+    if (action.type !== 'answerChanged' || action.requestId !== requestId) return;
+    const questionId = answers.callerQuestion(action.questionId);
+    const answer = answers.answerOf(findRequest(state, requestId)?.answers ?? {}, questionId);
+    const change: LiveAnswerChange = { questionId, ...(answer && { answer }) };
+    for (const listener of [...listeners]) listener(change);
+  });
+  const context: ElicitContext = {
+    source: ctx.source,
+    signal: ctx.signal,
+    applyDefaults: ctx.applyDefaults,
+    onRequest: (r) => {
+      requestId = r.id;
+      ctx.onRequest?.(r);
+    },
+    drafts,
+    checkAnswers: (given) => answers.missing(given),
+  };
+  let completion: Promise<LiveCompletion>;
+  try {
+    completion = broker
+      .elicit(made.params as FormParams | UrlParams, context)
+      .then((result) => {
+        const state = requestId === undefined ? undefined : findRequest(store.state, requestId);
+        return { response: result.action, answers: state ? answers.all(state.answers) : {} };
+      })
+      .finally(unsubscribe);
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+  return {
+    completion,
+    onDidChangeAnswer(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    updateDraft(questionId, answer) {
+      if (requestId === undefined) return { ok: false, reason: 'the request is not open' };
+      let changes;
+      try {
+        changes = answers.toStore(questionId, answer === undefined ? undefined : fromInputAnswer(answer));
+      } catch (error) {
+        return { ok: false, reason: errorMessage(error) };
+      }
+      for (const [storeId, converted] of changes) {
+        const result = store.dispatch({ type: 'answerChanged', requestId, questionId: storeId, ...(converted && { answer: converted }) });
+        if (!result.ok) return { ok: false, reason: result.reason };
+      }
+      return { ok: true };
+    },
+  };
+}
