@@ -268,7 +268,8 @@ export class AgentsHost implements vscode.Disposable {
   /** A panel for a session of a running agent, listed under it and remembered across a reload where the agent can reopen it. */
   private addPanel(name: string, client: AgentClient, session: AgentSession, reopening?: string): SessionPanel {
     const running = this.running.get(name)!;
-    const panel = new SessionPanel(session, { extensionUri: this.deps.extensionUri, store: this.deps.store, log: this.deps.log, agentEnded: () => !this.running.get(name)?.client }, reopening);
+    // Its own session's end, not the agent's state: a session of a process that ended stays ended when the agent starts again.
+    const panel = new SessionPanel(session, { extensionUri: this.deps.extensionUri, store: this.deps.store, log: this.deps.log, agentEnded: () => session.endSignal.aborted }, reopening);
     running.sessions.push(panel);
     panel.onDidChange.add(() => this.onDidChange.fire());
     const reopenable = canReopen(client.sessionSupport);
