@@ -171,6 +171,9 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     assert.match(text, /npm test -- --grep "fixture"/, 'the code block came back with the conversation');
     await send(frame, 'recall');
     await reply(frame, 'recall: ["title copy and go on","code"]');
+    // The sessions of the process that was stopped stay ended while keeper runs again.
+    const ended = await workbench.waitForViewRows(/^Agents/, (r) => r.some((row) => /^an earlier session[\s\S]*ended · click to reopen/.test(row)), 20_000);
+    assert.ok(ended.some((row) => /^an earlier session[\s\S]*ended · click to reopen/.test(row)), `still ended, to be reopened: ${ended.join(' | ')}`);
   });
 
   it('plain declares none of it and says so; after a reload the sessions that were open are listed, and one reopens (loaded) on a click', async () => {
