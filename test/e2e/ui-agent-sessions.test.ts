@@ -210,7 +210,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     let frame = await sessionFrame(workbench, 'claude');
     await waitUntil('Manual mode', async () => (await frame.locator('select[data-option-id="__mode"]').inputValue().catch(() => '')) === 'default', 60_000);
     await send(frame, 'hello');
-    await reply(frame, 'Hello.', 90_000);
+    await reply(frame, 'Hello from the fake model.', 90_000);
 
     await send(frame, 'ask me');
     const form = await formFrame(workbench, 'Which colour?');
@@ -248,7 +248,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     await clickRow(new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\s\\S]*ended · click to reopen`));
     frame = await sessionFrame(workbench, 'claude', title);
     const text = await reply(frame, /Reopened: the conversation so far/, 90_000);
-    assert.match(text, /Hello\.[\s\S]*npm test/, `replayed: ${text}`);
+    assert.match(text, /Hello from the fake model\.[\s\S]*npm test/, `replayed: ${text}`);
     await send(frame, 'what did I say?');
     await reply(frame, /You said: hello \| ask me \| clean the build \| how do I run the tests\?/, 90_000);
     await workbench.screenshot('sessions-claude-reopened');

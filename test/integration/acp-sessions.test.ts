@@ -12,18 +12,11 @@ import { join } from 'node:path';
 import type { AgentSession } from '../../src/acp/agent-session';
 import type { SessionEvent } from '../../src/acp/session-events';
 import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { type AcpHost, claudeAgent, createAcpHost, fixtureAgent, workFolder } from '../support/acp-harness';
+import { type AcpHost, claudeAgent, createAcpHost, fixtureAgent, turn, workFolder } from '../support/acp-harness';
 import { ScriptedPrompter } from '../support/scripted-prompter';
 
 async function reply(session: AgentSession, prompt: string): Promise<string> {
-  const events: SessionEvent[] = [];
-  const off = session.events.add((e) => events.push(e));
-  try {
-    await session.prompt(prompt);
-  } finally {
-    off();
-  }
-  return events.flatMap((e) => (e.type === 'message' && e.role === 'agent' ? [e.text] : [])).join('');
+  return (await turn(session, prompt)).reply;
 }
 
 /** Reopens a session, keeping every event from the first one (the replay comes before the answer). */
