@@ -109,6 +109,13 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     await row.click();
   }
 
+  /** Opens a row of the Agents view that is collapsed (VS Code keeps a row as the person left it). */
+  async function expandRow(text: string | RegExp): Promise<void> {
+    const row = agentsRow(ui!.workbench, text);
+    await row.waitFor({ timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+  }
+
   /** Stops an agent from its row's own button. */
   async function stopAgent(agent: string): Promise<void> {
     const row = agentsRow(ui!.workbench, new RegExp(`^${agent}`));
@@ -122,8 +129,8 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     await openAgentsView(workbench);
     await workbench.waitForViewRows(/^Agents/, (rows) => rows.some((r) => /^keeper[\s\S]*not started/.test(r)));
     // Not running yet: its Past sessions offer to start it, and do not start it by themselves.
-    await clickRow(/^keeper/);
-    await clickRow(/^Past sessions/);
+    await expandRow(/^keeper/);
+    await expandRow(/^Past sessions/);
     await clickRow(/^Start keeper to list its past sessions/);
     // Open Past Agent Session…: the list, newest first, with title and time.
     await workbench.waitForQuickInputTitle('Past sessions of keeper', 30_000);
@@ -244,6 +251,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
 
     // Stopped, its panel reopened from the view: the conversation replayed, and the model has it.
     await stopAgent('claude');
+    await expandRow(/^claude/);
     const title = (await frame.locator('#title').innerText()).replace(/^claude · /, '');
     await clickRow(new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\s\\S]*ended · click to reopen`));
     frame = await sessionFrame(workbench, 'claude', title);
