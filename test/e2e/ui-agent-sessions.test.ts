@@ -254,6 +254,9 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     await expandRow(/^claude/);
     const title = (await frame.locator('#title').innerText()).replace(/^claude · /, '');
     await clickRow(new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\s\\S]*ended · click to reopen`));
+    // The ended session's panel gives way to the reopened one (same title).
+    const ended = frame;
+    await waitUntil('the ended panel to close', () => Promise.resolve(ended.isDetached()), 90_000);
     frame = await sessionFrame(workbench, 'claude', title);
     const text = await reply(frame, /Reopened: the conversation so far/, 90_000);
     assert.match(text, /Hello from the fake model\.[\s\S]*npm test/, `replayed: ${text}`);
