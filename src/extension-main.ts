@@ -33,6 +33,7 @@ import { showSettledTask } from './ui/run-tool/task-results';
 import { MutedServers } from './ui/prompts/mutes';
 import { NativePrompter } from './ui/prompts/native-prompter';
 import { WHOLE_SCHEME, WholeInputDocuments } from './ui/prompts/whole-input';
+import { DIFF_SCHEME, ProposedDiffs } from './ui/prompts/view-diff';
 import { reportFailure as report, showInfo, showWarning } from './ui/notify';
 import { OwnQuickInput } from './ui/quick-input/own-quick-input';
 import { OPEN_PENDING_COMMAND, openPendingRequest, PendingStatusBar, PendingTreeProvider, pickPendingRequest, SHOW_PENDING_COMMAND } from './ui/views/pending';
@@ -45,6 +46,7 @@ import { ServeChoices } from './ui/gateway/serve-choices';
 import { SignIns } from './ui/sign-in/sign-in';
 import { addAgent } from './ui/agents/add-agent';
 import { AgentsHost } from './ui/agents/agents-host';
+import { sharedServersOf } from './ui/agents/shared-servers';
 import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND, PAST_SESSIONS_COMMAND, REOPEN_SESSION_COMMAND } from './ui/views/agents-view';
 import { openPastSession } from './ui/agents/past-session-pick';
 import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
@@ -73,7 +75,8 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
   bench?.watch(store);
   const mutes = new MutedServers(log);
   const wholeInputs = new WholeInputDocuments();
-  const native = new NativePrompter(store, mutes, log, wholeInputs);
+  const proposedDiffs = new ProposedDiffs();
+  const native = new NativePrompter(store, mutes, log, wholeInputs, proposedDiffs);
   const quickInput = new OwnQuickInput(() => native.pause());
   // The manager comes later (it needs the broker, which needs the panel): asked only once a form ends.
   const callsInFlight = { count: () => manager.callsInFlight, onChange: (listener: () => void) => manager.onCallsChanged.add(listener) };
@@ -157,13 +160,15 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       const { urlMode, applyDefaults, elicitationTimeoutMs } = connectionSettings();
       return { urlMode, applyDefaults, elicitationTimeoutMs };
     },
+    shareServers: sharedServersOf(gateway, context.extensionPath),
     memory: context.workspaceState,
   });
   const agentsView = new AgentsTreeProvider(agents);
+  const addAgentHere = (): Promise<string | undefined> => addAgent(quickInput, (name) => agents.find(name) !== undefined, join(context.globalStorageUri.fsPath, 'acp-registry.json'));
   const pickAgent = async (node?: AgentsNode, title = 'New Agent Session'): Promise<string | undefined> => {
     if (node?.kind === 'agent') return node.entry.agent.definition.name;
     const names = agents.agents.map((a) => a.agent.definition.name);
-    if (names.length === 0) return addAgent(quickInput, (name) => agents.find(name) !== undefined);
+    if (names.length === 0) return addAgentHere();
     if (names.length === 1) return names[0];
     return (await quickInput.pick(names.map((label) => ({ label })), { title, placeHolder: 'Which agent?' }))?.label;
   };
@@ -210,7 +215,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     new PendingStatusBar(store),
     agents,
     agentsView,
-    vscode.commands.registerCommand('elicitationHost.addAgent', () => report(addAgent(quickInput, (name) => agents.find(name) !== undefined))),
+    vscode.commands.registerCommand('elicitationHost.addAgent', () => report(addAgentHere())),
     vscode.commands.registerCommand('elicitationHost.newAgentSession', (node?: AgentsNode) =>
       report(
         (async () => {
@@ -240,6 +245,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     vscode.commands.registerCommand('elicitationHost.clearHistory', () => history.clear()),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     vscode.workspace.registerTextDocumentContentProvider(WHOLE_SCHEME, wholeInputs),
+    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, proposedDiffs),
     vscode.commands.registerCommand('elicitationHost.runTool', (node?: ServersNode) =>
       report(runner.run(serverOf(manager, node)?.id, node?.kind === 'tool' ? node.tool.name : undefined)),
     ),

@@ -1,6 +1,7 @@
 /**
  * One ACP client per agent process: starts it, initializes (what we advertise, and why),
- * opens sessions, and answers what the agent asks of its client: permissions and
+ * opens sessions (with the person's MCP servers, where the host shares them: over HTTP to an
+ * agent that declares `mcpCapabilities.http`, else over stdio), and answers what the agent asks of its client: permissions and
  * questions through the broker, files through the host's port within the session's
  * working directories, `session/update` to the session it names.
  *
@@ -12,7 +13,7 @@
  * of ours; without it the agent runs them itself and asks first (`session/request_permission`),
  * which is the question the person sees here.
  */
-import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, NewSessionResponse, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import type { FormParams } from '../elicitation/broker';
 import { isAbsolute } from 'node:path';
 import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
@@ -30,7 +31,8 @@ import { AgentSession } from './agent-session';
 import { listPastSessions, noPastSessions, type PastSession, type SessionSupport, sessionSupport } from './past-sessions';
 import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
 import { optionLabel, permissionOutcome, permissionQuestion, toolKind } from './permission';
-import type { AgentDefinition, AgentHost } from './ports';
+import { checkChanges } from './proposed-changes';
+import type { AgentDefinition, AgentHost, SharedServers } from './ports';
 import { askSessionConfig, sessionConfigSchema } from './session-config';
 import { saysInput } from './session-events';
 
@@ -160,8 +162,18 @@ export class AgentClient {
     const extra = options.additionalDirectories?.length && this.info?.capabilities.sessionCapabilities?.additionalDirectories ? { additionalDirectories: [...options.additionalDirectories] } : {};
     // `config` is the unmerged proposal's (session-config.ts): sent only to an agent that asked for it.
     const config = options.config && this.info?.sessionConfigSchema ? { config: options.config } : {};
-    const response = await this.agent.request('session/new', { cwd: options.cwd, mcpServers: [], ...extra, ...config });
-    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response);
+    const made: { session?: AgentSession } = {};
+    const shared = await this.shareServers(made);
+    let response: NewSessionResponse;
+    try {
+      response = await this.agent.request('session/new', { cwd: options.cwd, mcpServers: [...(shared?.entries ?? [])], ...extra, ...config });
+    } catch (error) {
+      shared?.revoke();
+      throw error;
+    }
+    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response, givenOf(shared));
+    made.session = session;
+    if (shared) session.endSignal.addEventListener('abort', () => shared.revoke(), { once: true });
     this.sessions.set(session.id, session);
     for (const update of this.early.get(session.id) ?? []) session.receive(update);
     this.early.delete(session.id);
@@ -191,12 +203,17 @@ export class AgentClient {
     if (live) return { session: live, replayed: false };
     const support = this.sessionSupport;
     if (!support.load && !support.resume) throw new Error(`${noPastSessions(this.name)}, so it cannot reopen one`);
-    const session = new AgentSession(this.agent, this.name, options.sessionId, [options.cwd], undefined, options.title);
+    // A reopened session gets the person's servers as a new one does, with a token of its own.
+    const made: { session?: AgentSession } = {};
+    const shared = await this.shareServers(made);
+    const session = new AgentSession(this.agent, this.name, options.sessionId, [options.cwd], undefined, givenOf(shared), options.title);
+    made.session = session;
+    if (shared) session.endSignal.addEventListener('abort', () => shared.revoke(), { once: true });
     this.sessions.set(session.id, session);
     this.early.delete(session.id);
     options.onSession?.(session);
     try {
-      const params = { sessionId: options.sessionId, cwd: options.cwd, mcpServers: [] };
+      const params = { sessionId: options.sessionId, cwd: options.cwd, mcpServers: [...(shared?.entries ?? [])] };
       session.adopt(support.load ? await this.agent.request('session/load', params) : await this.agent.request('session/resume', params));
     } catch (error) {
       this.sessions.delete(session.id);
@@ -302,6 +319,12 @@ export class AgentClient {
     };
   }
 
+  /** The person's servers, with a token that names this session; the title is read when a question comes. */
+  private async shareServers(made: { readonly session?: AgentSession }): Promise<SharedServers | undefined> {
+    const http = this.info?.capabilities.mcpCapabilities?.http === true;
+    return this.host.shareServers?.({ agent: this.name, http, session: () => made.session?.label });
+  }
+
   private knownSession(sessionId: string): AgentSession {
     const session = this.sessions.get(sessionId);
     if (!session) throw this.sdk.RequestError.sessionNotFound(sessionId);
@@ -353,7 +376,7 @@ export class AgentClient {
     const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
     // The runner's rules answer first; what they do not cover is asked.
     const ruled = this.host.permissionPolicy?.(merged);
-    const answer = ruled ?? (await this.askPermission(merged, params, source, signal, turn, whole));
+    const answer = ruled ?? (await this.askPermission(merged, params, source, signal, turn, whole, session.directories));
     const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
     session.tell({
       type: 'permission',
@@ -369,9 +392,11 @@ export class AgentClient {
     return { outcome: answer };
   }
 
-  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined, whole: WholeInput | undefined): Promise<RequestPermissionOutcome> {
+  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined, whole: WholeInput | undefined, folders: readonly string[]): Promise<RequestPermissionOutcome> {
     try {
-      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true, ...(whole && { whole }) }), turn?.signal.aborted === true);
+      // An edit's files, checked as a write would be: only those inside the session's folders can be shown as a diff.
+      const changes = await checkChanges(request.toolCall.content, folders);
+      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true, ...(whole && { whole }), ...(changes.length > 0 && { changes }) }), turn?.signal.aborted === true);
     } catch (error) {
       // Too many open questions, or a prompt that failed: nobody allowed it.
       this.host.log.warn(`${sourceLabel(source)}: the permission could not be asked: ${errorMessage(error)}`);
@@ -422,6 +447,11 @@ export class AgentClient {
 }
 
 /** How a process ended, in words, with the last thing it wrote to stderr. */
+/** What the session panel lists as given, and why nothing was when nothing was. */
+function givenOf(shared: SharedServers | undefined): AgentSession['servers'] {
+  return { given: shared?.given ?? [], ...(shared?.note !== undefined && { note: shared.note }) };
+}
+
 export function describeExit(exit: AgentExit): string {
   const how = exit.error ?? (exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`);
   const said = exit.stderrTail.at(-1);

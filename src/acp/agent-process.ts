@@ -2,6 +2,7 @@
  * An agent's process and its ACP stream (newline-delimited JSON over stdio). The stream
  * also keeps which of our requests are in flight, by JSON-RPC id: a question scoped by
  * `requestId` (before any session) belongs to one of them, and closes when it is answered.
+ * Ending it (endChild, which acp-proxy uses too) escalates to SIGKILL.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
@@ -10,6 +11,8 @@ import type { AcpSdk } from './acp-sdk-loader';
 import type { AgentDefinition, AgentHost } from './ports';
 
 const STDERR_LINES_KEPT = 20;
+/** How long an agent asked to end has before it is killed. */
+export const STOP_GRACE_MS = 2000;
 
 export interface AgentExit {
   readonly code: number | null;
@@ -92,15 +95,8 @@ export class AgentProcess {
   }
 
   /** Ends the process: SIGTERM, then SIGKILL if it is still there after `graceMs`. */
-  async stop(graceMs = 2000): Promise<AgentExit> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      this.child.kill('SIGTERM');
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
-      const exit = await this.exited;
-      clearTimeout(timer);
-      return exit;
-    }
-    return this.exited;
+  stop(graceMs = STOP_GRACE_MS): Promise<AgentExit> {
+    return endChild(this.child, this.exited, { graceMs });
   }
 
   private tracked(inner: Stream): Stream {
@@ -133,5 +129,21 @@ export class AgentProcess {
       }),
     );
     return { writable, readable };
+  }
+}
+
+/**
+ * Ends an agent's process: `signal` (SIGTERM unless another was passed on), then SIGKILL if it
+ * is still there after `graceMs`, so that an agent which ignores the first never outlives us.
+ * Resolves with `exited`.
+ */
+export async function endChild<T>(child: ChildProcess, exited: Promise<T>, options: { readonly signal?: NodeJS.Signals; readonly graceMs?: number } = {}): Promise<T> {
+  if (child.exitCode !== null || child.signalCode !== null) return exited;
+  child.kill(options.signal ?? 'SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.graceMs ?? STOP_GRACE_MS);
+  try {
+    return await exited;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import type { ClientContext, ContentBlock, NewSessionResponse, SessionConfigOption, SessionModeState, SessionUpdate, SetSessionConfigOptionRequest, StopReason } from '@agentclientprotocol/sdk';
 import { endedByThePerson } from '../base/ended-by-person';
 import { Listeners } from '../base/listeners';
+import type { GivenServer } from './ports';
 import { type CommandView, type ConfigOptionView, configOptionViews, type ModeView, type SessionEvent, SessionUpdates } from './session-events';
 
 const LABEL_CHARS = 40;
@@ -34,6 +35,8 @@ export class AgentSession {
     readonly directories: readonly string[],
     /** `session/new`'s answer; a reopened session gets `session/load`'s or `session/resume`'s later (adopt). */
     response?: Pick<NewSessionResponse, 'modes' | 'configOptions'>,
+    /** The MCP servers the agent was given at `session/new` (or when reopened), and why none were when none were. */
+    readonly servers: { readonly given: readonly GivenServer[]; readonly note?: string } = { given: [] },
     /** A reopened session's title, as its list or this window last knew it. */
     title?: string,
   ) {

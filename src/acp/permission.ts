@@ -24,6 +24,7 @@ import { DIALOG_ROOM, type Room, textRows } from '../elicitation/fit-text';
 import { type ApprovedInput, aside, DECISION_FIELD, fitPermission } from '../elicitation/permission-text';
 import type { RequestSource, WholeInput } from '../elicitation/request';
 import { isRecord } from '../base/is-record';
+import { changeSummary, editWords } from './proposed-changes';
 
 /** Tool kinds whose calls change files or run programs: asked in a modal, reject the default. */
 const CHANGING_KINDS = new Set(['execute', 'edit', 'delete', 'move']);
@@ -103,7 +104,8 @@ export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_R
   const kind = toolKind(toolCall);
   const declared = typeof toolCall.kind === 'string' && toolCall.kind !== kind ? `; the agent gave the kind ${aside(JSON.stringify(toolCall.kind), room, 1)}` : '';
   // The title once: left out here when the heading shows it whole already.
-  const before = [...(titleShown ? [] : [aside(toolCall.title ?? '(no title)', room)]), `Kind: ${kind} (${KIND_WORDS[kind]}${declared})`];
+  const summary = changeSummary(toolCall.content);
+  const before = [...(titleShown ? [] : [aside(toolCall.title ?? '(no title)', room)]), `Kind: ${kind} (${KIND_WORDS[kind]}${declared})`, ...(summary !== undefined ? [summary] : [])];
   const input = inputOf(toolCall);
   const after: string[] = [];
   for (const item of toolCall.content ?? []) {
@@ -111,8 +113,7 @@ export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_R
       after.push(aside(item.content.text, room));
     }
     if (item.type === 'diff') {
-      const was = typeof item.oldText === 'string' ? `${item.oldText.split('\n').length} lines` : 'a new file';
-      after.push(`Changes ${aside(item.path, room, 1)} (${was} → ${item.newText.split('\n').length} lines):\n${aside(item.newText, room, 6)}`);
+      after.push(`Changes ${aside(item.path, room, 1)} (${editWords(item.oldText, item.newText)}):\n${aside(item.newText, room, 6)}`);
     }
   }
   const files = filesOf(toolCall);

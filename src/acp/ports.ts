@@ -4,7 +4,7 @@
  * (VS Code: an open editor's unsaved text, an undoable edit; the runner: the disk), and
  * whether the workspace is trusted. No logic here.
  */
-import type { RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
+import type { McpServer, RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import type { Broker } from '../elicitation/broker';
 import type { FileTarget } from './file-access';
 
@@ -50,6 +50,34 @@ export interface AgentSettings {
   readonly elicitationTimeoutMs: number;
 }
 
+/** An MCP server given to an agent's session, as the person is shown it. */
+export interface GivenServer {
+  /** The name the agent knows it by. */
+  readonly name: string;
+  /** `http`: the gateway's address with a token in a header; `stdio`: our bridge to it, the token in its environment. */
+  readonly transport: 'http' | 'stdio';
+}
+
+/** The person's MCP servers, readied for one new session. */
+export interface SharedServers {
+  /** `session/new`'s `mcpServers`. */
+  readonly entries: readonly McpServer[];
+  readonly given: readonly GivenServer[];
+  /** Why nothing is given, when nothing is (sharing is off, no server is served). */
+  readonly note?: string;
+  /** The session ended (or never began): its token stops working. */
+  revoke(): void;
+}
+
+export interface ShareRequest {
+  /** The configured agent's name: its servers' questions are headed with it. */
+  readonly agent: string;
+  /** The agent takes HTTP servers (`mcpCapabilities.http`); otherwise stdio ones only. */
+  readonly http: boolean;
+  /** The session's title when a question comes (undefined until the session exists). */
+  session(): string | undefined;
+}
+
 export interface AgentHost {
   readonly broker: Broker;
   readonly files: AgentFiles;
@@ -68,4 +96,9 @@ export interface AgentHost {
   readonly permissionPolicy?: (request: RequestPermissionRequest) => RequestPermissionOutcome | undefined;
   /** The environment agents start from (default: this process's). */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The person's MCP servers for a new session (VS Code: the gateway's, each session with a
+   * token of its own); without it a session gets none.
+   */
+  readonly shareServers?: (request: ShareRequest) => Promise<SharedServers>;
 }

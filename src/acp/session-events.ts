@@ -4,9 +4,22 @@
  * state), plus what happens on our side of a turn (a permission or a question asked and
  * how it was answered, the turn's end). Agent text stays data here; each surface escapes
  * it as it needs. Pure.
+ *
+ * Bounded: a tool call keeps its output and its input as text only as far as a session
+ * shows them (a cap, with a word for the rest), its changes as their sizes (never the files'
+ * texts), and its raw input only while it runs (a permission asked for it shows the input
+ * whole); the most recent tool calls only are kept, and one whose transcript entry is gone
+ * is forgotten (`forget`).
  */
 import type { ContentBlock, SessionConfigOption, SessionUpdate, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ToolCallStatus } from '../shared/session-protocol';
+
+/** The most of a tool call's output kept and shown; the rest is said to be left out. */
+export const MAX_TOOL_OUTPUT = 200_000;
+/** The most of a tool call's command or raw input, as text, kept and shown. */
+export const MAX_TOOL_DETAIL = 20_000;
+/** The most tool calls a session keeps (the oldest go first): as many as a transcript keeps entries. */
+export const MAX_TOOL_CALLS_KEPT = 2_000;
 
 export interface ToolCallView {
   readonly id: string;
@@ -14,10 +27,14 @@ export interface ToolCallView {
   readonly kind: string;
   /** ACP's statuses, and ours: `cancelled` once the person stopped its turn and the agent has not finished it since. */
   readonly status: ToolCallStatus;
-  /** Text the tool call carries (its output, a description). */
-  readonly text: readonly string[];
-  readonly diffs: readonly { readonly path: string; readonly oldText?: string; readonly newText: string }[];
+  /** Text the tool call carries (its output, a description), one string, capped at MAX_TOOL_OUTPUT. */
+  readonly output?: string;
+  /** Its changes, as the number of lines each adds and removes. */
+  readonly diffs: readonly { readonly path: string; readonly added: number; readonly removed: number }[];
   readonly locations: readonly { readonly path: string; readonly line?: number }[];
+  /** Its command, or its raw input, as text, capped at MAX_TOOL_DETAIL. */
+  readonly detail?: string;
+  /** Its raw input as the agent sent it, while it runs; dropped once it has ended (`detail` stays). */
   readonly rawInput?: unknown;
 }
 
@@ -92,6 +109,39 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Kept text with the word for what was left out of it: `dropped` characters past its end. */
+export function withLeftOut(kept: string, dropped: number): string {
+  return dropped > 0 ? `${kept}\n… (${dropped} more characters not shown)` : kept;
+}
+
+/** `text` up to `limit` characters, saying how many more there were. */
+export function capped(text: string, limit: number): string {
+  return text.length > limit ? withLeftOut(text.slice(0, limit), text.length - limit) : text;
+}
+
+/** Lines added and removed, counted as multisets (what a file reference's badge needs, not a diff). */
+export function changeSize(oldText: string | undefined, newText: string): { added: number; removed: number } {
+  const before = new Map<string, number>();
+  for (const line of (oldText ?? '').split('\n')) if (oldText !== undefined) before.set(line, (before.get(line) ?? 0) + 1);
+  let added = 0;
+  for (const line of newText.split('\n')) {
+    const left = before.get(line) ?? 0;
+    if (left > 0) before.set(line, left - 1);
+    else added++;
+  }
+  let removed = 0;
+  for (const left of before.values()) removed += left;
+  return { added, removed };
+}
+
+/** A tool call's command, or its raw input, as text (capped). */
+export function inputDetail(input: unknown): string | undefined {
+  if (input === undefined) return undefined;
+  if (typeof input === 'object' && input !== null && typeof (input as { command?: unknown }).command === 'string') return capped((input as { command: string }).command, MAX_TOOL_DETAIL);
+  const text = typeof input === 'string' ? input : JSON.stringify(input, null, 2);
+  return text === undefined ? undefined : capped(text, MAX_TOOL_DETAIL);
+}
+
 /** Whether a tool call's raw input says anything: an empty object is no input (agents send `{}` before they know it). */
 export function saysInput(rawInput: unknown): boolean {
   return rawInput !== undefined && rawInput !== null && !(typeof rawInput === 'object' && Object.keys(rawInput).length === 0);
@@ -99,22 +149,28 @@ export function saysInput(rawInput: unknown): boolean {
 
 function merge(previous: ToolCallView | undefined, update: ToolCallUpdate & { toolCallId: string }): ToolCallView {
   const content: readonly ToolCallContent[] | undefined = update.content ?? undefined;
-  const text = content ? content.flatMap((c) => (c.type === 'content' ? [blockText(c.content)] : c.type === 'terminal' ? [`[terminal ${c.terminalId}]`] : [])) : previous?.text ?? [];
-  const diffs = content
-    ? content.flatMap((c) => (c.type === 'diff' ? [{ path: c.path, newText: c.newText, ...(typeof c.oldText === 'string' && { oldText: c.oldText }) }] : []))
-    : previous?.diffs ?? [];
+  // An update's content replaces the call's whole: nothing is ever appended, so only what is shown is kept.
+  const output = content
+    ? capped(content.flatMap((c) => (c.type === 'content' ? [blockText(c.content)] : c.type === 'terminal' ? [`[terminal ${c.terminalId}]`] : [])).join('\n'), MAX_TOOL_OUTPUT)
+    : previous?.output;
+  const diffs = content ? content.flatMap((c) => (c.type === 'diff' ? [{ path: c.path, ...changeSize(typeof c.oldText === 'string' ? c.oldText : undefined, c.newText) }] : [])) : previous?.diffs ?? [];
   const locations = update.locations
     ? update.locations.map((l) => ({ path: l.path, ...(typeof l.line === 'number' && { line: l.line }) }))
     : previous?.locations ?? [];
-  const rawInput = saysInput(update.rawInput) ? update.rawInput : previous?.rawInput;
+  const newInput = saysInput(update.rawInput);
+  const status = update.status ?? previous?.status ?? 'pending';
+  const detail = newInput ? inputDetail(update.rawInput) : previous?.detail;
+  // Once the call has ended nobody asks about its input again: its text (detail) is what stays.
+  const rawInput = toolCallEnded(status) ? undefined : newInput ? update.rawInput : previous?.rawInput;
   return {
     id: update.toolCallId,
     title: str(update.title) ?? previous?.title ?? '',
     kind: str(update.kind) ?? previous?.kind ?? 'other',
-    status: update.status ?? previous?.status ?? 'pending',
-    text,
+    status,
+    ...(output && { output }),
     diffs,
     locations,
+    ...(detail !== undefined && { detail }),
     ...(rawInput !== undefined && { rawInput }),
   };
 }
@@ -165,12 +221,27 @@ export class SessionUpdates {
     for (const id of this.turnCalls) {
       const call = this.toolCalls.get(id);
       if (!call || toolCallEnded(call.status)) continue;
-      const cancelled = { ...call, status: 'cancelled' as const };
+      const { rawInput: _ended, ...rest } = call;
+      const cancelled = { ...rest, status: 'cancelled' as const };
       this.toolCalls.set(id, cancelled);
       changed.push(cancelled);
     }
     this.turnCalls.clear();
     return changed;
+  }
+
+  /** The call's entry is no longer shown (a transcript let it go): nothing of it is kept. */
+  forget(id: string): void {
+    this.toolCalls.delete(id);
+    this.turnCalls.delete(id);
+  }
+
+  /** Keeps `view` as the most recent call; past MAX_TOOL_CALLS_KEPT the oldest goes. */
+  private keep(view: ToolCallView): void {
+    this.toolCalls.delete(view.id);
+    this.toolCalls.set(view.id, view);
+    this.turnCalls.add(view.id);
+    if (this.toolCalls.size > MAX_TOOL_CALLS_KEPT) this.forget(this.toolCalls.keys().next().value!);
   }
 
   /** The event for one update; undefined for what nobody renders (usage, compaction). */
@@ -185,8 +256,7 @@ export class SessionUpdates {
       case 'tool_call_update': {
         const first = !this.toolCalls.has(update.toolCallId);
         const view = merge(this.toolCalls.get(update.toolCallId), update);
-        this.toolCalls.set(update.toolCallId, view);
-        this.turnCalls.add(update.toolCallId);
+        this.keep(view);
         return { type: 'tool-call', toolCall: view, first };
       }
       case 'plan':

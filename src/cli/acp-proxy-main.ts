@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
+import { endChild, STOP_GRACE_MS } from '../acp/agent-process';
 import { ProxyQuestionRefused, ProxyRouter } from '../acp/proxy-router';
 import { terminalSafe } from '../elicitation/plain-text';
 import { ACP_PROXY_USAGE, parseAcpProxyArgs } from './acp-proxy-args';
@@ -16,8 +17,8 @@ import { ExitCode, optionsOrExit } from './exit-code';
 import { outsideAsker } from './outside-asker';
 import { QuestionRefusedError } from './window-asker';
 
-/** How long the agent may take to end by itself once the client has gone, before SIGTERM. */
-const AGENT_GRACE_MS = 2000;
+/** How long the agent may take to end by itself once the client has gone, before SIGTERM (and SIGKILL after as long again). */
+const AGENT_GRACE_MS = STOP_GRACE_MS;
 
 function say(message: string): void {
   process.stderr.write(`elicitation-host acp-proxy: ${terminalSafe(message)}\n`);
@@ -64,16 +65,20 @@ export async function acpProxyMain(argv: readonly string[], deps: { readonly env
   const fromAgent = createInterface({ input: child.stdout, crlfDelay: Infinity });
   fromClient.on('line', (line) => line !== '' && router.fromClient(line));
   fromAgent.on('line', (line) => line !== '' && router.fromAgent(line));
+  // An agent asked to end is killed if it has not after the grace, as the extension's own agents are (agent-process.ts).
+  let ending: Promise<number> | undefined;
+  const end = (signal?: NodeJS.Signals): void => {
+    ending ??= endChild(child, exited, { ...(signal && { signal }), graceMs: AGENT_GRACE_MS });
+  };
   fromClient.once('close', () => {
     // The client went away: the agent's stdin ends too, and it gets a moment to finish.
     router.close('the client went away');
     child.stdin.end();
-    const timer = setTimeout(() => child.kill('SIGTERM'), AGENT_GRACE_MS);
-    timer.unref();
+    const timer = setTimeout(() => end(), AGENT_GRACE_MS);
+    void exited.then(() => clearTimeout(timer));
   });
-  const stop = (signal: NodeJS.Signals): void => {
-    child.kill(signal);
-  };
+  // Our own signal goes on to the agent as it came (Ctrl-C stays Ctrl-C).
+  const stop = (signal: NodeJS.Signals): void => end(signal);
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, stop);
   const code = await exited;
   router.close('the agent ended');

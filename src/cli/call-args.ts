@@ -10,6 +10,7 @@
  *   elicitation-host acp-proxy [options] -- <agent command>   (acp-proxy --help; acp-proxy-args.ts)
  *   elicitation-host ask --confirm TEXT | --schema F --message M | --url U --message M   (ask-args.ts)
  *   elicitation-host ahp --url URL (--token-file F | --token-env NAME) [options]   (ahp --help; ahp-args.ts)
+ *   elicitation-host mcp-bridge <server>   (mcp-bridge-args.ts)
  * Parsed by Node's own `util.parseArgs` (strict), so `--args JSON` and `--args=JSON` both work.
  */
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
@@ -51,6 +52,7 @@ export const CALL_USAGE = `Usage:
   elicitation-host acp-proxy [options] -- <agent command> [args...]   (its questions for any ACP client: acp-proxy --help)
   elicitation-host ask --confirm TEXT | --schema F --message M | --url U --message M   (a script asks: ask --help)
   elicitation-host ahp --url URL (--token-file F | --token-env NAME) [options]   (an agent host's questions: ahp --help)
+  elicitation-host mcp-bridge <server>   (a window's server over stdio: mcp-bridge --help)
 
 Options (a value follows as the next word or after "=", as in --args='{"a":1}'):
   --args JSON          tool arguments (call-all fills the rest from schema defaults)

@@ -5,7 +5,7 @@
  * or of transports.
  */
 import type { Answers, Content, ElicitAction, ElicitResult, FormModel } from './model';
-import { choosePresentation, type InputRequest, type Presentation, type RequestSource, type WholeInput } from './request';
+import { choosePresentation, type FileChange, type InputRequest, type OwnAnswerPair, type Presentation, type RequestSource, type WholeInput } from './request';
 import { LIMITS } from './limits';
 import { InvalidSchemaError, overLimit, parseRequestedSchema, type SchemaParseResult } from './schema';
 import { LruCache, schemaKey } from './schema-cache';
@@ -67,6 +67,10 @@ export interface ElicitContext {
   readonly checkAnswers?: (answers: Answers) => readonly FieldError[];
   /** The whole of what is approved, when the message shows only part of it (set by our own code, never by a server). */
   readonly whole?: WholeInput;
+  /** Selects that take the person's own answer in a text question of its own (a live request's, set by our own code). */
+  readonly ownAnswers?: readonly OwnAnswerPair[];
+  /** The files the approval would change (an agent's edit; set by our own code, never by a server). */
+  readonly changes?: readonly FileChange[];
 }
 
 /** Final check of accepted content against the original schema (ajv, host side). */
@@ -145,7 +149,7 @@ export class Broker {
   /**
    * Puts a form or URL elicitation to the person. Throws InvalidSchemaError for a schema
    * outside the elicitation subset (the caller answers -32602), TooManyRequestsError for a
-   * flooding server. Resolves with `cancel` when `ctx.signal` fires first.
+   * flooding server. Resolves with `cancel` when `ctx.signal` fires first, or has already.
    */
   async elicit(params: FormParams | UrlParams, ctx: ElicitContext): Promise<ElicitResult> {
     if (this.options.isMuted?.(ctx.source)) return { action: 'decline' };
@@ -169,15 +173,22 @@ export class Broker {
         return { action: 'decline' };
       }
     }
-    const request = this.toRequest(params, ctx.source, ctx.whole);
+    const request = this.toRequest(params, ctx);
     return this.run(request, params.mode === 'url' ? undefined : (params.requestedSchema as Record<string, unknown>), ctx);
   }
 
-  private toRequest(params: FormParams | UrlParams, source: RequestSource, whole: WholeInput | undefined): InputRequest {
+  private toRequest(params: FormParams | UrlParams, ctx: ElicitContext): InputRequest {
+    const { source, whole, changes } = ctx;
     const base = { id: `input-${++nextId}`, source, message: params.message, createdAt: this.now() };
     if (params.mode === 'url') return { ...base, mode: 'url', url: params.url, questions: [] };
-    const form = this.parse(params.requestedSchema);
-    return { ...base, mode: 'form', questions: form.questions, ...(whole && { whole }) };
+    const { questions } = this.parse(params.requestedSchema);
+    // Only pairs the questions bear out: a select, then the text question that holds its own answer.
+    const ownAnswers = ctx.ownAnswers?.filter((pair) => {
+      const at = questions.findIndex((q) => q.id === pair.selectId);
+      const [select, own] = [questions[at], questions[at + 1]];
+      return (select?.kind === 'single-select' || select?.kind === 'multi-select') && own?.kind === 'text' && own.id === pair.ownId;
+    });
+    return { ...base, mode: 'form', questions, ...(whole && { whole }), ...(ownAnswers?.length && { ownAnswers }), ...(changes && changes.length > 0 && { changes }) };
   }
 
   /** Refusals are kept too: a server that repeats a bad schema is refused at the cost of a lookup. */
@@ -204,6 +215,10 @@ export class Broker {
     ctx: ElicitContext,
   ): Promise<ElicitResult> {
     const { store, prompter } = this.options;
+    // Already over (the person stopped the turn a moment before the question came): an
+    // abort listener would never fire, so the question would stay open with nobody waiting.
+    // It ends as cancel without ever being shown.
+    if (ctx.signal.aborted) return { action: 'cancel' };
     store.dispatch({ type: 'requested', request });
     if (ctx.drafts) for (const [questionId, answer] of Object.entries(ctx.drafts)) {
       const drafted = store.dispatch({ type: 'answerChanged', requestId: request.id, questionId, answer });

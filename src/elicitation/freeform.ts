@@ -31,11 +31,16 @@ export function ownAnswerProperty(question: InputQuestion): Record<string, unkno
   };
 }
 
+/** The values typed as a select's own answer: the text, or a multi-select's comma-separated values; none when blank. */
+export function typedValues(typed: string, multi: boolean): string[] {
+  const text = typed.trim();
+  if (text === '') return [];
+  return multi ? text.split(',').map((v) => v.trim()).filter((v) => v !== '') : [text];
+}
+
 function ownValues(pair: OwnAnswerQuestion, own: Answer | undefined): string[] {
   if (!own || own.state === 'skipped' || own.value.kind !== 'text') return [];
-  const text = own.value.value.trim();
-  if (text === '') return [];
-  return pair.multi ? text.split(',').map((v) => v.trim()).filter((v) => v !== '') : [text];
+  return typedValues(own.value.value, pair.multi);
 }
 
 /** The protocol's answer from the store's two; undefined when neither is there. */

@@ -77,6 +77,8 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
     },
     drafts,
     checkAnswers: (given) => answers.missing(given),
+    // So a request of one such select is a pick with "Other…", not a form of two questions.
+    ownAnswers: [...made.own].map(([selectId, pair]) => ({ selectId, ownId: pair.id, required: pair.required })),
   };
   let completion: Promise<LiveCompletion>;
   try {

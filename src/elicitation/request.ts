@@ -19,7 +19,10 @@ export interface RequestSource {
   readonly destructive?: boolean;
   /** The agent whose call asked (the gateway's downstream client, from its `clientInfo`), when known. */
   readonly agent?: string;
-  /** The ACP agent session the question belongs to, by its title ("for session 'fix the tests'"). */
+  /**
+   * The ACP agent session the question belongs to, by its title ("for session 'fix the tests'"):
+   * the agent's own question, or (with `agent`) a question of a server we gave that session.
+   */
   readonly session?: string;
   /**
    * The person started the call this question belongs to themselves (Run Tool), so a modal
@@ -57,6 +60,39 @@ export interface WholeInput {
   readonly language: string;
 }
 
+/** One change of a file's text, as an agent proposes it: `oldText` replaced by `newText`; no `oldText`: the whole new text. */
+export interface TextEdit {
+  readonly oldText?: string;
+  readonly newText: string;
+}
+
+/**
+ * A file an approval would change (an agent's edit), for a surface that can show the change
+ * before the person decides ("View Diff"). Set by our own code, never by a server.
+ */
+export interface FileChange {
+  /** As the agent gave it. */
+  readonly path: string;
+  /** In the order they apply. */
+  readonly edits: readonly TextEdit[];
+  /** The folders it must lead inside (the session's): a surface checks again before it reads the file. */
+  readonly folders: readonly string[];
+  /** Why it is not shown (outside the folders, too large), in words after "not shown:". */
+  readonly refused?: string;
+}
+
+/**
+ * A select question that also takes the person's own answer (a live request's
+ * `allowFreeformInput`): the text question that holds it comes right after the select
+ * (freeform.ts). Set by our own code (live-ask.ts), never read from a schema.
+ */
+export interface OwnAnswerPair {
+  readonly selectId: string;
+  readonly ownId: string;
+  /** One of the two must be answered (neither question is required on its own). */
+  readonly required: boolean;
+}
+
 export interface FormInputRequest {
   readonly id: string;
   readonly mode: 'form';
@@ -66,6 +102,10 @@ export interface FormInputRequest {
   readonly createdAt: number;
   /** Set when the message shows only part of what is approved. */
   readonly whole?: WholeInput;
+  /** The selects that take the person's own answer, and the text questions that hold it. */
+  readonly ownAnswers?: readonly OwnAnswerPair[];
+  /** The files the approval would change, when the asker can say how (an agent's edit). */
+  readonly changes?: readonly FileChange[];
 }
 
 export interface UrlInputRequest {
@@ -89,15 +129,28 @@ export function sourceLabel(source: RequestSource): string {
   const who = source.requester === 'extension' ? `Extension: ${source.server}` : source.server;
   const tool = source.tool && source.background ? `${source.tool} (background task)` : source.tool;
   const what = tool ? `${who} · ${tool}` : source.background ? `${who} (background task)` : who;
-  const forWhom = source.agent ? `, for ${source.agent}` : source.session !== undefined ? `, for session '${source.session}'` : '';
+  const forWhom = source.agent
+    ? `, for ${source.agent}${source.session !== undefined ? ` in session '${source.session}'` : ''}`
+    : source.session !== undefined
+      ? `, for session '${source.session}'`
+      : '';
   return withoutInvisible(`${what}${forWhom}`);
 }
 
-export type Presentation = 'confirm' | 'pick' | 'pick-many' | 'input' | 'form' | 'url';
+/**
+ * `pick-other` and `pick-many-other`: one select that takes the person's own answer, asked
+ * as a pick of its options plus "Other…", which opens a box for that answer.
+ */
+export type Presentation = 'confirm' | 'pick' | 'pick-many' | 'pick-other' | 'pick-many-other' | 'input' | 'form' | 'url';
 
 export interface PresentationOptions {
   /** Ask everything in the form panel (a user setting). */
   readonly forceForm: boolean;
+}
+
+/** The pair whose select question this is, when it takes the person's own answer. */
+export function ownAnswerPair(request: InputRequest, selectId: string): OwnAnswerPair | undefined {
+  return request.mode === 'form' ? request.ownAnswers?.find((p) => p.selectId === selectId) : undefined;
 }
 
 /** Chooses the lightest surface that can ask the whole request. */
@@ -106,6 +159,10 @@ export function choosePresentation(request: InputRequest, options: PresentationO
   if (options.forceForm) return 'form';
   const { questions } = request;
   if (questions.length === 0) return 'confirm';
+  // A select and the text question that holds the person's own answer to it: one question to them.
+  if (questions.length === 2 && ownAnswerPair(request, questions[0].id)?.ownId === questions[1].id) {
+    return questions[0].kind === 'multi-select' ? 'pick-many-other' : 'pick-other';
+  }
   if (questions.length > 1) return 'form';
   switch (questions[0].kind) {
     case 'boolean':

@@ -9,3 +9,4 @@ export { GATEWAY_RECIPES, type GatewayRecipeId, type PreparedRecipe, prepareReci
 export type { FileChange, Snippet } from './recipe-merge';
 export { TOKEN_VARIABLE, URL_VARIABLE } from './contract';
 export { outsideWorkspace } from './config-path';
+export { sessionServers } from './session-servers';

@@ -13,6 +13,7 @@ import { withoutInvisible } from '../elicitation/plain-text';
 import type { InputStore } from '../elicitation/store';
 import { formatToolResult } from '../mcp/result-format';
 import type { Caller, Upstream, UpstreamCallOptions } from '../mcp/servers/upstream';
+import type { AgentGrant } from './agent-grants';
 import { ProgressRelay } from './progress-relay';
 import { SAMPLING_KEY, SuspendableCall, type SuspendedCalls } from './sampling-rounds';
 import { asPlainTool } from './task-tools';
@@ -36,6 +37,8 @@ export interface ForwardingDeps {
   readonly onToolResult?: ResultSink;
   /** Timings for `npm run bench`: set only in the benchmark build. */
   readonly timings?: Timings;
+  /** The agent session this server serves, when the request carried its own token: it names the caller. */
+  readonly grant?: AgentGrant;
 }
 
 /** The longest agent name we pass on: it is shown in every question the call raises. */
@@ -76,7 +79,12 @@ export function createForwardingServer(deps: ForwardingDeps): Server {
     },
   );
 
-  const caller = (): Caller & { kind: 'agent' } => ({ kind: 'agent', name: agentName(server.getClientVersion()) });
+  // An agent we started is named as the person configured it, with its session; any other by what it says it is.
+  const caller = (): Caller & { kind: 'agent' } => {
+    if (!deps.grant) return { kind: 'agent', name: agentName(server.getClientVersion()) };
+    const session = deps.grant.session();
+    return { kind: 'agent', name: deps.grant.agent, ...(session !== undefined && { session }) };
+  };
   const canSample = (): boolean => server.getClientCapabilities()?.sampling !== undefined;
   const has = (capability: 'resources' | 'prompts'): boolean => upstream.capabilities()?.[capability] !== undefined;
 

@@ -8,6 +8,7 @@
  *
  * Not the agents Add Agent… runs over ACP: those are src/ui/agents/acp-agent-catalog.ts.
  */
+import { isRecord } from '../base/is-record';
 import { PERMISSION_SERVER_NAME, PERMISSION_TOOL_FOR_CLAUDE, TOKEN_VARIABLE } from './contract';
 import { entryNames, type FileChange, hookSettingsFile, isOurs, mcpServersFile, type RecipeContext, RecipeOutput, type Snippet } from './recipe-merge';
 import { replaceServerTables, type TomlTable, tomlString } from './toml-tables';
@@ -179,6 +180,24 @@ function continueDev(ctx: RecipeContext, out: RecipeOutput): void {
   out.note(`Continue finds secrets.${TOKEN_VARIABLE} in its .env files or in VS Code's extension host, where Elicitation Host sets it.`);
 }
 
+/** Our stdio bridge by the server's name (`elicitation-host mcp-bridge <server>`): no address, no token in the file. */
+function isBridgeEntry(entry: unknown): boolean {
+  return isRecord(entry) && entry.command === 'elicitation-host' && Array.isArray(entry.args) && entry.args[0] === 'mcp-bridge';
+}
+
+/**
+ * VS Code runs a `.mcp.json` stdio server from its extension host, with that process's
+ * environment, where we set the gateway's address, token and PATH: our bridge by name needs
+ * nothing in the file. Claude Code and Copilot CLI started in a VS Code terminal read it too.
+ */
+function vsCode(ctx: RecipeContext, out: RecipeOutput): void {
+  const bridge = (url: string): Record<string, unknown> => ({ type: 'stdio', command: 'elicitation-host', args: ['mcp-bridge', new URL(url).pathname.split('/').pop()!] });
+  out.file(() => mcpServersFile(ctx, '.mcp.json', bridge, isBridgeEntry));
+  out.note(
+    "VS Code runs these through Elicitation Host's bridge, in the environment where the gateway's address and token are set; so do Claude Code and Copilot CLI started in a VS Code terminal. Turn off Serve to VS Code's Agent for these servers, or VS Code lists their tools twice. VS Code's agent host, which runs servers in a process of its own, has no token: the bridge says so.",
+  );
+}
+
 interface GatewayRecipe {
   readonly id: string;
   /** The agent's name, in the pick and every message. */
@@ -197,6 +216,8 @@ export const GATEWAY_RECIPES = [
   { id: 'cline', label: 'Cline', build: cline, readsTerminalEnv: false },
   { id: 'roo-code', label: 'Roo Code', build: rooCode, readsTerminalEnv: false },
   { id: 'continue', label: 'Continue', build: continueDev, readsTerminalEnv: false },
+  // Offered from VS Code 1.140 on, whose MCP: Add Server writes .mcp.json (src/ui/gateway/connect-agent.ts).
+  { id: 'vscode', label: 'VS Code (.mcp.json)', build: vsCode, readsTerminalEnv: false },
 ] as const satisfies readonly GatewayRecipe[];
 
 export type GatewayRecipeId = (typeof GATEWAY_RECIPES)[number]['id'];

@@ -2,7 +2,9 @@
  * The gateway: a loopback HTTP listener serving every upstream server we manage to the
  * agents the person runs, one MCP endpoint per server, plus Claude Code's permission
  * hook and our built-in `elicitation-host` server. Every request passes the guard
- * (Host, Origin, token) before anything else reads it. Its paths are contract.ts's.
+ * (Host, Origin, token) before anything else reads it. Its paths are contract.ts's. Besides the
+ * workspace's token, an agent session we start ourselves gets one of its own (agent-grants.ts),
+ * which reaches the `/mcp/` endpoints only and names that agent and session in its calls' questions.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +14,7 @@ import type { InputStore } from '../elicitation/store';
 import { Listeners } from '../base/listeners';
 import { serverSdk } from '../mcp/sdk/sdk-loader';
 import type { Upstream } from '../mcp/servers/upstream';
+import { AgentGrants } from './agent-grants';
 import { createForwardingServer } from './forwarding';
 import { serveAsk } from './ask-endpoint';
 import { BodyTooLargeError, MAX_BODY_BYTES, readBody, writeJsonRpcError } from './http-replies';
@@ -75,6 +78,8 @@ interface Route {
 export class Gateway {
   /** The set of served servers changed (paths, additions, removals). */
   readonly onDidChange = new Listeners<void>();
+  /** Tokens of the agent sessions we start ourselves: they reach the servers' endpoints only. */
+  readonly grants = new AgentGrants();
   private routes = new Map<string, Route>();
   private readonly permissionEndpoint: McpEndpoint;
   private readonly ask: PermissionAsker;
@@ -191,8 +196,17 @@ export class Gateway {
     const { store, heartbeatMs, version, onToolResult, timings, sessionLimits } = this.options;
     return new McpEndpoint({
       name: upstream.name,
-      createServer: (suspended) =>
-        createForwardingServer({ upstream, version, suspended, ...(store && { store }), ...(heartbeatMs !== undefined && { heartbeatMs }), ...(onToolResult && { onToolResult }), ...(timings && { timings }) }),
+      createServer: (suspended, grant) =>
+        createForwardingServer({
+          upstream,
+          version,
+          suspended,
+          ...(grant && { grant }),
+          ...(store && { store }),
+          ...(heartbeatMs !== undefined && { heartbeatMs }),
+          ...(onToolResult && { onToolResult }),
+          ...(timings && { timings }),
+        }),
       onListChanged: (listener) => upstream.onListChanged(listener),
       onError: (error) => this.log(`${upstream.name}: ${error.message}`),
       ...(sessionLimits && { sessionLimits }),
@@ -201,12 +215,21 @@ export class Gateway {
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrivedAt = Date.now();
-    const verdict = checkRequest(req.headers, { port: this.port, token: this.options.token, ...(this.options.allowedOrigins && { allowedOrigins: this.options.allowedOrigins }) });
+    const verdict = checkRequest(req.headers, {
+      port: this.port,
+      token: this.options.token,
+      grantFor: (token) => this.grants.find(token),
+      ...(this.options.allowedOrigins && { allowedOrigins: this.options.allowedOrigins }),
+    });
     if (!verdict.ok) {
       writeJsonRpcError(res, verdict.status, verdict.message);
       return;
     }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (verdict.grant && !path.startsWith(MCP_PREFIX)) {
+      writeJsonRpcError(res, 403, "This token was given to an agent's session for its MCP servers only: it asks no questions and answers no hooks.");
+      return;
+    }
     let body: unknown;
     if (req.method === 'POST') {
       let text: string;
@@ -245,7 +268,7 @@ export class Gateway {
       writeJsonRpcError(res, 404, `No server is served at ${path}; served: ${this.servers().map((s) => s.path).join(', ') || 'none'}`);
       return;
     }
-    await route.endpoint.handle(req, res, body);
+    await route.endpoint.handle(req, res, body, verdict.grant);
   }
 
   /** Stops listening and ends every session; upstream servers keep running. */
@@ -253,6 +276,7 @@ export class Gateway {
     if (this.closing) return;
     this.closing = true;
     this.unsubscribe();
+    this.grants.clear();
     await Promise.all([...[...this.routes.values()].map((r) => r.endpoint.close()), this.permissionEndpoint.close()]);
     this.routes.clear();
     await new Promise<void>((resolve) => {

@@ -12,17 +12,23 @@
  * Requests are routed with the SDK's own classification (`isLegacyRequest`), so the two
  * legs never disagree about a request. The gateway's guard has run before anything here.
  *
+ * A request made with a session's own token (agent-grants.ts) serves that agent and session:
+ * the server made for it names them as the caller, and a 2025-era session answers only the
+ * token it was opened with.
+ *
  * 2025-era sessions are bounded (session-pool.ts: only idle ones make room). A 2025-era
  * call whose caller's response stream closes before its answer (the agent's process died:
  * no `notifications/cancelled` comes) is cancelled as if the agent had sent one, so the
  * upstream call ends and its question is withdrawn, as the 2026-07-28 leg does per request.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpHttpHandler, Server } from '@modelcontextprotocol/server';
 import { serverSdk } from '../mcp/sdk/sdk-loader';
 import type { ListKind } from '../mcp/servers/upstream';
+import type { AgentGrant } from './agent-grants';
 import { agentName } from './forwarding';
 import { writeJsonRpcError } from './http-replies';
 import { SuspendedCalls } from './sampling-rounds';
@@ -31,8 +37,8 @@ import { SessionPool, type SessionLimits } from './session-pool';
 export interface EndpointOptions {
   /** Shown in refusals: the server this endpoint serves. */
   readonly name: string;
-  /** A fresh SDK server for one session or one request. */
-  readonly createServer: (suspended: SuspendedCalls) => Server;
+  /** A fresh SDK server for one session or one request; `grant`: the agent session it serves, when known. */
+  readonly createServer: (suspended: SuspendedCalls, grant?: AgentGrant) => Server;
   /** Word that a list changed; returns the unsubscribe. */
   readonly onListChanged?: (listener: (kind: ListKind) => void) => () => void;
   /** 2025-era sessions kept at once, in total and per client (defaults: session-pool.ts). */
@@ -43,6 +49,8 @@ export interface EndpointOptions {
 interface Session {
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: Server;
+  /** The agent session whose token opened it, if one did. */
+  readonly grant: AgentGrant | undefined;
 }
 
 type RequestId = string | number;
@@ -65,6 +73,8 @@ export class McpEndpoint {
   private modern: { readonly handler: McpHttpHandler; readonly serve: ReturnType<typeof toNodeHandler> } | undefined;
   private readonly unsubscribe: () => void;
   private closed = false;
+  /** The grant of the 2026-07-28 request being served: the SDK makes its server inside that request. */
+  private readonly requestGrant = new AsyncLocalStorage<AgentGrant | undefined>();
 
   constructor(private readonly options: EndpointOptions) {
     this.sessions = new SessionPool(options.sessionLimits);
@@ -75,7 +85,7 @@ export class McpEndpoint {
     if (!this.modern) {
       const { createMcpHandler, toNodeHandler } = serverSdk();
       const { onError } = this.options;
-      const handler = createMcpHandler(() => this.createServer(), { legacy: 'reject', ...(onError && { onerror: onError }) });
+      const handler = createMcpHandler(() => this.createServer(this.requestGrant.getStore()), { legacy: 'reject', ...(onError && { onerror: onError }) });
       this.modern = { handler, serve: toNodeHandler(handler, { ...(onError && { onerror: onError }) }) };
     }
     return this.modern;
@@ -86,12 +96,15 @@ export class McpEndpoint {
     return this.sessions.size;
   }
 
-  private createServer(): Server {
-    return this.options.createServer(this.suspended);
+  private createServer(grant: AgentGrant | undefined): Server {
+    return this.options.createServer(this.suspended, grant);
   }
 
-  /** Serves one HTTP request; `body` is the parsed JSON of a POST (the stream is already read). */
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /**
+   * Serves one HTTP request; `body` is the parsed JSON of a POST (the stream is already read).
+   * `grant`: the request carried an agent session's own token.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, grant?: AgentGrant): Promise<void> {
     if (this.closed) {
       writeJsonRpcError(res, 503, `${this.options.name} is no longer served`);
       return;
@@ -100,13 +113,14 @@ export class McpEndpoint {
     const { isInitializeRequest, isLegacyRequest, toWebRequest } = serverSdk();
     const legacy = await isLegacyRequest(await toWebRequest(req, body), body);
     if (!legacy) {
-      await this.modernHandler().serve(req, res, body);
+      await this.requestGrant.run(grant, () => this.modernHandler().serve(req, res, body));
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
-      if (!session) {
+      // Another token's session is not this caller's to use: it is as unknown to them as a closed one.
+      if (!session || session.grant !== grant) {
         // The spec's answer to an unknown session: the client starts a new one.
         writeJsonRpcError(res, 404, 'Session not found: initialize again');
         return;
@@ -121,7 +135,7 @@ export class McpEndpoint {
       writeJsonRpcError(res, 400, 'No session: send initialize first (or speak MCP 2026-07-28)');
       return;
     }
-    await this.startSession(req, res, body);
+    await this.startSession(req, res, body, grant);
   }
 
   /**
@@ -140,8 +154,8 @@ export class McpEndpoint {
     });
   }
 
-  private async startSession(req: IncomingMessage, res: ServerResponse, body: { params: { clientInfo?: { name?: unknown } } }): Promise<void> {
-    const client = agentName({ name: body.params.clientInfo?.name });
+  private async startSession(req: IncomingMessage, res: ServerResponse, body: { params: { clientInfo?: { name?: unknown } } }, grant: AgentGrant | undefined): Promise<void> {
+    const client = grant?.agent ?? agentName({ name: body.params.clientInfo?.name });
     const admission = this.sessions.admit(client, this.options.name);
     if (!admission.ok) {
       writeJsonRpcError(res, 503, admission.message);
@@ -149,12 +163,12 @@ export class McpEndpoint {
     }
     for (const evicted of admission.evicted) void evicted.server.close().catch(() => undefined);
     let added = false;
-    const server = this.createServer();
+    const server = this.createServer(grant);
     const transport: NodeStreamableHTTPServerTransport = new (serverSdk().NodeStreamableHTTPServerTransport)({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         added = true;
-        this.sessions.add(id, client, { transport, server });
+        this.sessions.add(id, client, { transport, server, grant });
       },
       onsessionclosed: (id) => this.sessions.delete(id),
     });

@@ -88,7 +88,7 @@ export function isOurs(entry: unknown): boolean {
  * A JSON file with a `mcpServers` object: our entries set, our stale ones removed,
  * foreign ones with a name we need replaced (and reported).
  */
-export function mcpServersFile(ctx: RecipeContext, path: string, entry: (url: string) => Record<string, unknown>): FileChange {
+export function mcpServersFile(ctx: RecipeContext, path: string, entry: (url: string) => Record<string, unknown>, ours: (entry: unknown) => boolean = isOurs): FileChange {
   const before = ctx.read(path);
   const current = readJsonConfig(before, path);
   const existing = isRecord(current.mcpServers) ? current.mcpServers : {};
@@ -98,8 +98,8 @@ export function mcpServersFile(ctx: RecipeContext, path: string, entry: (url: st
   const replaced: string[] = [];
   for (const [name, value] of Object.entries(existing)) {
     if (wanted.has(name)) {
-      if (!isOurs(value)) replaced.push(name);
-    } else if (isOurs(value)) {
+      if (!ours(value)) replaced.push(name);
+    } else if (ours(value)) {
       changes.push([['mcpServers', name], undefined]);
     }
   }

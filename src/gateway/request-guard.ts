@@ -9,9 +9,11 @@
  * publish no OAuth metadata and send no `WWW-Authenticate`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AgentGrant } from './agent-grants';
 
 export type GuardVerdict =
-  | { readonly ok: true }
+  /** `grant`: the request carries the token of an agent we started (agent-grants.ts), not the workspace's. */
+  | { readonly ok: true; readonly grant?: AgentGrant }
   | { readonly ok: false; readonly status: 400 | 403; readonly message: string };
 
 export interface GuardOptions {
@@ -24,6 +26,8 @@ export interface GuardOptions {
    * default: the agents we serve are not web pages, and their HTTP clients send no Origin.
    */
   readonly allowedOrigins?: readonly string[];
+  /** The agent a session's own token was issued for, if `token` is one (agent-grants.ts). */
+  readonly grantFor?: (token: string) => AgentGrant | undefined;
 }
 
 /** The names a loopback listener answers to; anything else in Host is DNS rebinding. */
@@ -91,6 +95,8 @@ export function checkRequest(headers: Headers, options: GuardOptions): GuardVerd
     return { ok: false, status: 400, message: 'Missing token: send Authorization: Bearer <token> (the ELICITATION_HOST_MCP_TOKEN of this workspace).' };
   }
   if (!sameSecret(token, options.token())) {
+    const grant = options.grantFor?.(token);
+    if (grant) return { ok: true, grant };
     return { ok: false, status: 400, message: 'Wrong token: this is not the ELICITATION_HOST_MCP_TOKEN of this workspace (it may have been rotated).' };
   }
   return { ok: true };

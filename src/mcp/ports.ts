@@ -127,8 +127,11 @@ export interface CallProgress {
   readonly asking?: boolean;
 }
 
-/** Who made a call: shown to the person with every question it raises. */
-export type Caller = { readonly kind: 'person' } | { readonly kind: 'agent'; readonly name: string };
+/**
+ * Who made a call: shown to the person with every question it raises. An agent we started
+ * ourselves (ACP) also names its session, by its title at the time of the question.
+ */
+export type Caller = { readonly kind: 'person' } | { readonly kind: 'agent'; readonly name: string; readonly session?: string };
 
 /** Answers `sampling/createMessage` for a call (the gateway's downstream client, when it offers sampling). */
 export type Sampler = (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;

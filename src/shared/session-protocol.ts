@@ -80,6 +80,10 @@ export interface SessionHeader {
   readonly title?: string;
   /** The working directory. */
   readonly cwd: string;
+  /** The MCP servers the agent was given at the session's start, and how it reaches each. */
+  readonly servers: readonly { readonly name: string; readonly transport: 'http' | 'stdio' }[];
+  /** Why it was given none, when it was given none. */
+  readonly serversNote?: string;
   /** The mode select (ACP's session modes or its `mode` config option), if the agent has one. */
   readonly mode?: SessionOption;
   /** Said plainly when the current mode is one where the agent does not ask before it acts. */

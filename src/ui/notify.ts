@@ -43,11 +43,24 @@ export interface Dialog<T extends vscode.MessageItem> {
  * shown as `<U+XXXX>`, and a detail too long for the dialog keeps its start and its end
  * (text.ts). A dialog whose detail is not all shown should offer the whole (the prompter's
  * dialogs do). The first button is the default: put Decline first.
+ *
+ * The dialog must own the keyboard. When the active editor is a webview (an agent's session
+ * panel, where the person has just pressed Enter), the focus leaves it for the workbench
+ * before the dialog shows, and the active editor gets it back once the dialog is answered:
+ * a webview that kept or took back the focus as the dialog opened would take the person's
+ * Enter and Escape meant for the dialog (the web workbench's dialog does not take its focus
+ * back from a frame).
  */
-export function showDialog<T extends vscode.MessageItem>(dialog: Dialog<T>): Thenable<T | undefined> {
+export async function showDialog<T extends vscode.MessageItem>(dialog: Dialog<T>): Promise<T | undefined> {
   const heading = dialogHeading(dialog.heading);
   const options: vscode.MessageOptions = { modal: true, detail: dialogText(dialog.detail).text };
-  return dialog.kind === 'warning'
-    ? vscode.window.showWarningMessage(heading, options, ...dialog.buttons)
-    : vscode.window.showInformationMessage(heading, options, ...dialog.buttons);
+  const fromWebview = vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputWebview;
+  if (fromWebview) await vscode.commands.executeCommand('workbench.action.focusStatusBar').then(undefined, () => undefined);
+  try {
+    return await (dialog.kind === 'warning'
+      ? vscode.window.showWarningMessage(heading, options, ...dialog.buttons)
+      : vscode.window.showInformationMessage(heading, options, ...dialog.buttons));
+  } finally {
+    if (fromWebview) void vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup').then(undefined, () => undefined);
+  }
 }

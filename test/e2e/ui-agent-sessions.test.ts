@@ -26,7 +26,7 @@ import { ScriptedPrompter } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
 import { axeViolations } from './axe';
 import { FIXTURES, REPO, versionName } from './context';
-import { agentsRow, formFrame, openAgentsView, reply, send, sessionFrame } from './session-steps';
+import { agentsRow, formFrame, openAgentsView, reply, send, sessionFrame } from './agent-steps';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
 const DATE_TIME = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/;
@@ -139,7 +139,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     assert.ok(listed.some((r) => r.startsWith('an earlier session')), listed.join(' | '));
     await workbench.screenshot('sessions-past-pick');
     await workbench.pick('an earlier session');
-    let frame = await sessionFrame(workbench, 'keeper', 'an earlier session');
+    let frame = await sessionFrame(workbench, 'keeper', { title: 'an earlier session' });
     // The conversation replayed into the panel, then it goes on.
     let text = await reply(frame, /Reopened: the conversation so far/);
     assert.match(text, /^You\s+hello[\s\S]*Hello from the fixture\.[\s\S]*title: an earlier session/, `the earlier conversation, in order: ${text}`);
@@ -152,7 +152,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     assert.match(past, DATE_TIME, `with its time: ${rows.join(' | ')}`);
     await workbench.screenshot('sessions-past-in-view');
     await clickRow(/^another earlier session/);
-    frame = await sessionFrame(workbench, 'keeper', 'another earlier session');
+    frame = await sessionFrame(workbench, 'keeper', { title: 'another earlier session' });
     await reply(frame, /Reopened: the conversation so far/);
     await send(frame, 'recall');
     await reply(frame, 'recall: ["hello","title another earlier session"]');
@@ -160,7 +160,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     // A new session, with a code block to copy.
     await newFixtureSession('keeper');
     // Untitled yet: named for its folder.
-    frame = await sessionFrame(workbench, 'keeper', basename(folder));
+    frame = await sessionFrame(workbench, 'keeper', { title: basename(folder) });
     await send(frame, 'title copy and go on');
     await reply(frame, 'title: copy and go on');
     await send(frame, 'code');
@@ -173,7 +173,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     await stopAgent('keeper');
     await workbench.waitForViewRows(/^Agents/, (r) => r.some((row) => /^copy and go on[\s\S]*ended · click to reopen/.test(row)), 20_000);
     await clickRow(/^copy and go on/);
-    frame = await sessionFrame(workbench, 'keeper', 'copy and go on');
+    frame = await sessionFrame(workbench, 'keeper', { title: 'copy and go on' });
     text = await reply(frame, /Reopened: the conversation so far/);
     assert.match(text, /npm test -- --grep "fixture"/, 'the code block came back with the conversation');
     await send(frame, 'recall');
@@ -202,7 +202,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     assert.ok(!rows.some((row) => row.startsWith('fix the tests')), `plain's session, which cannot come back, is not listed: ${rows.join(' | ')}`);
     await workbench.screenshot('sessions-after-reload');
     await clickRow(/^copy and go on/);
-    const again = await sessionFrame(workbench, 'keeper', 'copy and go on');
+    const again = await sessionFrame(workbench, 'keeper', { title: 'copy and go on' });
     await reply(again, /Reopened: the conversation so far/);
     await send(again, 'recall');
     await reply(again, 'recall: ["title copy and go on","code","recall"]');
@@ -257,7 +257,7 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     // The ended session's panel gives way to the reopened one (same title).
     const ended = frame;
     await waitUntil('the ended panel to close', () => Promise.resolve(ended.isDetached()), 90_000);
-    frame = await sessionFrame(workbench, 'claude', title);
+    frame = await sessionFrame(workbench, 'claude', { title });
     const text = await reply(frame, /Reopened: the conversation so far/, 90_000);
     assert.match(text, /Hello from the fake model\.[\s\S]*npm test/, `replayed: ${text}`);
     await send(frame, 'what did I say?');

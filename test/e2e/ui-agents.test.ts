@@ -19,13 +19,10 @@ import type { Frame } from 'playwright-core';
 import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
 import { CLAUDE_ADAPTER, colourAndBuildModel } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
+import { formFrame as formFrameOf, newSession, openAgentsView, reply, send, sessionFrame as sessionFrameOf } from './agent-steps';
 import { axeViolations } from './axe';
 import { FIXTURES, RESULTS, versionName } from './context';
-import { formFrame as formPage, openAgentsView, reply, send, sessionFrame as sessionPage } from './session-steps';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-
-const sessionFrameOf = (ui: Ui, agent: string): Promise<Frame> => sessionPage(ui.workbench, agent);
-const formFrameOf = (ui: Ui, message: string): Promise<Frame> => formPage(ui.workbench, message);
 
 /** Expands the Agents view (it starts collapsed while the Servers view keeps its room) and waits for rows that pass `ready`. */
 async function agentsViewRows(ui: Ui, ready: (rows: string[]) => boolean): Promise<string[]> {
@@ -60,8 +57,12 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
       {
         // The web workbench saves after a delay unless told otherwise (desktop VS Code does not): the steps with unsaved text need it off.
         'files.autoSave': 'off',
+        // View Diff's two sides side by side, though the session panel leaves the diff a narrow group.
+        'diffEditor.useInlineViewWhenSpaceIsLimited': false,
         'elicitationHost.agents': {
           fixture: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--ask-before-session'] },
+          // The same fixture without its question before the session: a session of its own for each scenario below.
+          asker: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js')] },
           claude: {
             command: process.execPath,
             args: [CLAUDE_ADAPTER],
@@ -84,9 +85,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     },
   );
 
-  const sessionFrame = (agent: string): Promise<Frame> => sessionFrameOf(ui!, agent);
+  const sessionFrame = (agent: string, seenBefore?: ReadonlySet<Frame>): Promise<Frame> => sessionFrameOf(ui!.workbench, agent, { seenBefore });
 
-  const formFrame = (message: string): Promise<Frame> => formFrameOf(ui!, message);
+  const formFrame = (message: string): Promise<Frame> => formFrameOf(ui!.workbench, message);
 
   /** What axe does not check, read from the accessibility tree: the transcript a log a screen reader announces, each entry named, the prompt labelled. */
   async function readAloud(frame: Frame): Promise<void> {
@@ -101,14 +102,6 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.ok(articles.includes('fixture'), `the reply is named for the agent: ${articles.join(', ')}`);
     assert.ok(tree.includes('- textbox "Message to the agent":'), `the prompt box is labelled: ${tree.join(' | ')}`);
     assert.ok(tree.includes('- button "Send"'), 'Send is named');
-  }
-
-  async function newSession(agent: string): Promise<Frame> {
-    const { workbench } = ui!;
-    await workbench.runCommand('Elicitation Host: New Agent Session…');
-    await workbench.waitForQuickInputTitle('New Agent Session');
-    await workbench.pick(agent);
-    return sessionFrame(agent);
   }
 
   it('the fixture agent: a question before the session, the reply streamed, a form, a permission with its always option, the mode, Stop', async () => {
@@ -258,9 +251,62 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.equal(existsSync(join(outside, 'authorized_keys')), false);
   });
 
+  /** A new session of the fixture without its question before the session: its options form submitted as it is. */
+  async function askerSession(): Promise<Frame> {
+    const { workbench } = ui!;
+    // An earlier session's page stays loaded behind its tab: the new one is a frame not seen before.
+    const seenBefore = new Set(workbench.page.frames());
+    await workbench.runCommand('Elicitation Host: New Agent Session…');
+    await workbench.waitForQuickInputTitle('New Agent Session');
+    await workbench.pick('asker');
+    const options = await formFrame('asker: options for the new session (all optional)');
+    await options.locator('button', { hasText: 'Submit' }).click();
+    return sessionFrame('asker', seenBefore);
+  }
+
+  it('Stop while the agent\'s form is open: its next question, sent at once, is never shown, and the turn ends stopped', async () => {
+    const { workbench } = ui!;
+    const frame = await askerSession();
+    await send(frame, 'twice');
+    await formFrame('Which colour, and why?');
+    await workbench.page.locator('.tab', { hasText: /^asker: / }).first().click();
+    await frame.locator('#stop').click();
+    // The link the agent asks the moment its form is cancelled comes to a stopped turn: answered cancelled, never asked.
+    const transcript = await reply(frame, 'twice: form {"action":"cancel"}; then {"action":"cancel"}', 30_000);
+    await waitUntil('"Stopped." after the reply', async () => /twice: form[\s\S]*Stopped\./.test(await frame.locator('#transcript').innerText()), 10_000);
+    await waitUntil('Send on again', () => frame.locator('#send').isEnabled(), 10_000);
+    assert.doesNotMatch(await frame.locator('#state').innerText(), /Waiting for your answer/, `the page does not wait: ${transcript}`);
+    assert.equal(await workbench.dialog.isVisible(), false, 'no link dialog');
+    assert.equal(await workbench.quickInputVisible(), false, 'no link prompt');
+    // The status bar refreshes once prompts have settled: the form's withdrawal shows a moment later.
+    await waitUntil('nothing pending in the status bar', async () => (await workbench.pendingStatus()) === '', 20_000);
+    await workbench.screenshot('agents-stopped-twice');
+  });
+
+  it('a permission asked the moment the person presses Enter owns the keyboard: Escape and Enter answer it, every time', async () => {
+    const { workbench } = ui!;
+    const frame = await askerSession();
+    const page = workbench.page;
+    const focused = () => page.evaluate(() => `${document.activeElement?.tagName ?? 'nothing'} "${document.activeElement?.textContent?.trim().slice(0, 20) ?? ''}"`);
+    for (let round = 1; round <= 8; round++) {
+      // The person types and sends from the keyboard; the fixture asks its permission at once (well within 50 ms of the Enter).
+      await waitUntil(`round ${round}: the previous turn to end`, () => frame.locator('#send').isEnabled(), 30_000);
+      await frame.locator('#prompt').click();
+      await page.keyboard.type('run');
+      await page.keyboard.press('Enter');
+      await workbench.dialog.waitFor({ timeout: 30_000 });
+      const key = round % 2 === 1 ? 'Escape' : 'Enter';
+      await page.keyboard.press(key);
+      await waitUntil(`round ${round}: the dialog to take ${key} (the focus is on ${await focused()})`, async () => !(await workbench.dialog.isVisible()), 5_000);
+      // Escape dismisses it, Enter takes the default button: the reject option either way.
+      await waitUntil(`round ${round}: the agent told no`, async () => (await frame.locator('#transcript').innerText()).split('permission: {"outcome":"selected","optionId":"no"}').length - 1 === round, 20_000);
+      assert.equal(await frame.locator('#prompt').inputValue(), '', `round ${round}: no key reached the prompt box`);
+    }
+  });
+
   it('Claude Code (claude-agent-acp, fake model): starts in Manual, AskUserQuestion in our form with its "Other", Bash as our modal with No the default', async () => {
     const { workbench } = ui!;
-    const frame = await newSession('claude');
+    const frame = await newSession(ui!.workbench, 'claude');
     await waitUntil('Manual mode', async () => (await frame.locator('select[data-option-id="__mode"]').inputValue().catch(() => '')) === 'default', 60_000);
     assert.equal(await frame.locator('#mode-warning').isVisible(), false, 'Manual asks: no warning');
 
@@ -286,6 +332,98 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'first line\n');
     assert.deepEqual(await axeViolations(frame), [], 'axe on the session page with a refused tool call');
     claudeFrame = frame;
+  });
+
+  it("Claude Code's edit: View Diff shows the file as it is (unsaved text included) against the proposed text, read-only, while the question waits; No stays the default", async () => {
+    const { workbench } = ui!;
+    assert.ok(claudeFrame, 'the Claude Code session is open, in Manual');
+    const draft = join(folder, 'draft.md');
+    writeFileSync(draft, 'first line\nsecond line\nthird line\n');
+    // The person's unsaved change in an open editor (opened from a file button of the fixture's session): the diff's left side is what they have.
+    const fixture = await sessionFrame('fixture');
+    // Its panel in front: another editor of its group may cover it.
+    await workbench.page.locator('.tab', { hasText: 'fixture: fix the tests' }).click();
+    await send(fixture, `locations ${draft}`);
+    await reply(fixture, 'locations: shown');
+    await fixture.locator('button.file', { hasText: draft }).last().click();
+    // The session panels keep their own editor groups: the draft's editor is the one in the group whose active tab it is.
+    const tabOf = (name: string) => workbench.page.locator('.tabs-container .tab', { hasText: name }).first();
+    const draftEditor = workbench.page.locator('.editor-group-container', { has: workbench.page.locator('.tab.active', { hasText: 'draft.md' }) }).locator('.editor-instance .view-lines').first();
+    const draftText = async (): Promise<string> => (await draftEditor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    await waitUntil('the draft in its editor', async () => /second line/.test(await draftText()), 20_000);
+    await draftEditor.click();
+    await workbench.page.keyboard.press('Control+Home');
+    await workbench.page.keyboard.type('unsaved ');
+    await waitUntil('the unsaved change', async () => /unsaved first line/.test(await draftText()), 10_000);
+
+    await send(claudeFrame, `edit ${draft}`);
+    const dialog = workbench.dialog.filter({ hasText: 'asks for permission to edit files' });
+    await dialog.waitFor({ timeout: 90_000 });
+    const read = async (): Promise<string> => (await dialog.innerText()).replace(/\u00a0/g, ' ');
+    const text = await read();
+    assert.match(text, /It changes 3 lines \(2 added, 1 removed\) in 1 file\./, `the dialog counts the change: ${text}`);
+    const buttons = (await dialog.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b !== '');
+    assert.ok(buttons.includes('View Diff'), `View Diff is offered: ${buttons.join(' | ')}`);
+    assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), 'No', 'the reject option stays the default');
+    await workbench.screenshot('agents-edit-permission');
+
+    await workbench.clickDialogButton('View Diff');
+    const tab = workbench.page.locator('.tabs-container .tab', { hasText: "draft.md (as it is ↔ claude's edit)" });
+    await tab.waitFor({ timeout: 20_000 });
+    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Back to the Decision' }).waitFor({ timeout: 20_000 });
+    assert.equal(await workbench.dialog.count(), 0, 'no dialog over the diff');
+    const side = (which: 'original' | 'modified') => workbench.page.locator(`.editor-instance .${which}-in-monaco-diff-editor .view-lines`).first();
+    const sideText = async (which: 'original' | 'modified'): Promise<string> => (await side(which).innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    await waitUntil('both texts in the diff editor', async () => /unsaved first line\nsecond line\nthird line/.test(await sideText('original')) && /unsaved first line\nsecond line, edited\nand a third\nthird line/.test(await sideText('modified')), 20_000);
+    // Read-only: typing is refused, and VS Code says so.
+    await side('modified').click();
+    await workbench.page.keyboard.type('typed');
+    await workbench.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).first().waitFor({ timeout: 10_000 });
+    assert.doesNotMatch(await sideText('modified'), /typed/, 'the proposed side is read-only');
+    assert.ok(await workbench.quickInputVisible(), 'the question waits');
+    await workbench.screenshot('agents-view-diff');
+
+    await workbench.clickRow(/Back to the Decision/);
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.equal(await read(), text, 'the same dialog again');
+    await workbench.clickDialogButton('No');
+    await reply(claudeFrame, /Tool said:|Tool failed:/, 90_000);
+    assert.equal(readFileSync(draft, 'utf8'), 'first line\nsecond line\nthird line\n', 'the refused edit was not made');
+    // The diff and the draft (its unsaved change reverted) close; the session panels stay for the scenarios after.
+    await tabOf("draft.md (as it is ↔ claude's edit)").click();
+    await workbench.runCommand('View: Close Editor');
+    await tabOf('draft.md').click();
+    await workbench.runCommand('File: Revert File');
+    await workbench.runCommand('View: Close Editor');
+  });
+
+  it("an edit of files in and out of the session's folder: the dialog says which diff is not shown and why; View Diff opens only the file inside", async () => {
+    const { workbench } = ui!;
+    const frame = await sessionFrame('fixture');
+    const diffs = [
+      { path: join(folder, 'docs', 'new.md'), newText: '# New\nwritten by the agent' },
+      { path: join(outside, 'secret.txt'), oldText: 'OUTSIDE secret', newText: 'changed' },
+    ];
+    const content = diffs.map((d) => ({ type: 'diff', ...d }));
+    const yesNo = [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }];
+    await send(frame, `ask-permission ${JSON.stringify({ call: { title: 'Edit 2 files', kind: 'edit', content }, ask: { title: 'Edit 2 files', kind: 'edit', content }, options: yesNo })}`);
+    const dialog = workbench.dialog.filter({ hasText: 'fixture asks for permission to edit files' });
+    await dialog.waitFor({ timeout: 30_000 });
+    const text = (await dialog.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(text, /It changes 4 lines \(3 added, 1 removed\) in 2 files\./);
+    assert.match(text, /No diff for \S*secret\.txt: an agent may write files only inside its session's working directories/);
+    await workbench.screenshot('agents-edit-outside');
+    await workbench.clickDialogButton('View Diff');
+    await workbench.page.locator('.tabs-container .tab', { hasText: "new.md (new file ↔ fixture's edit)" }).waitFor({ timeout: 20_000 });
+    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Back to the Decision' }).waitFor({ timeout: 20_000 });
+    assert.equal(await workbench.page.locator('.tabs-container .tab', { hasText: 'secret.txt' }).count(), 0, 'no diff of the file outside');
+    await workbench.clickRow(/Back to the Decision/);
+    await dialog.waitFor({ timeout: 20_000 });
+    await workbench.clickDialogButton('Reject');
+    await reply(frame, 'permission: {"outcome":"selected","optionId":"no"}');
+    assert.equal(existsSync(join(folder, 'docs')), false, 'nothing was written');
+    await workbench.page.locator('.tabs-container .tab', { hasText: "new.md (new file ↔ fixture's edit)" }).first().click();
+    await workbench.runCommand('View: Close Editor');
   });
 
   for (const theme of [
@@ -346,9 +484,9 @@ describe(`UI: a repository's agent settings in a workspace not trusted (VS Code 
     await workbench.waitForQuickInputTitle('New Agent Session');
     await workbench.pick('fixture');
     // The fixture's own session form first (all optional).
-    const options = await formFrameOf(ui!, 'fixture: options for the new session (all optional)');
+    const options = await formFrameOf(ui!.workbench, 'fixture: options for the new session (all optional)');
     await options.locator('button', { hasText: 'Submit' }).click();
-    const frame = await sessionFrameOf(ui!, 'fixture');
+    const frame = await sessionFrameOf(ui!.workbench, 'fixture');
     await waitUntil('the mode shown', async () => (await frame.locator('select[data-option-id="__mode"]').inputValue().catch(() => '')) !== '', 30_000);
     await workbench.screenshot('agents-untrusted-mode');
     assert.equal(await frame.locator('select[data-option-id="__mode"]').inputValue(), 'ask', 'the session started in the mode that asks, as the person\'s own setting says');

@@ -39,6 +39,18 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     return () => probeFile<Answer<T>>(join(probeDir, 'answer.json'));
   }
 
+  interface Change {
+    readonly questionId: string;
+    readonly answer?: { readonly state: string; readonly value?: { readonly kind: string; readonly value: unknown; readonly freeformValues?: unknown } };
+  }
+  /** The answer changes the probe has been told of so far, in order. */
+  const changesSoFar = (): Change[] => {
+    const changes = join(probeDir, 'changes.jsonl');
+    return existsSync(changes) ? readFileSync(changes, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Change) : [];
+  };
+  /** The visible rows' labels, without their descriptions. */
+  const rowLabels = async (): Promise<string[]> => (await ui!.workbench.quickInput.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((r) => r.trim());
+
   /** The dialog's default button: the one that has the focus (Enter presses it). */
   const defaultButton = async (): Promise<string> => {
     const focused = ui!.workbench.dialog.locator('.monaco-button:focus');
@@ -116,9 +128,8 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     assert.match(await workbench.pendingStatus(), /^1 Extension: API Probe$/, 'the status bar names the extension as one');
     await frame.locator(`${field('city')} input`).fill('Lisbon');
     await frame.locator(`${field('nights')} input`).fill('4');
-    const changes = join(probeDir, 'changes.jsonl');
     const drafts = await waitUntil('the extension to see the drafts', () => {
-      const lines = existsSync(changes) ? readFileSync(changes, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { questionId: string; answer?: { state: string; value?: { value: unknown } } }) : [];
+      const lines = changesSoFar();
       return lines.some((c) => c.questionId === 'city' && c.answer?.state === 'draft' && c.answer.value?.value === 'Lisbon') && lines.some((c) => c.questionId === 'nights' && c.answer?.value?.value === 4) ? lines : undefined;
     }, 20_000);
     assert.ok(drafts.length >= 2);
@@ -141,6 +152,68 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
           extras: { state: 'submitted', value: { kind: 'selected-many', value: ['wifi'], freeformValues: ['cot'] } },
         },
       },
+    });
+  });
+
+  it('requestInput: a lone select that takes the person\'s own answer is a quick pick with Other…: typed, a text answer; Back, then an option, the option alone; a multi-select\'s Other… adds freeformValues', async () => {
+    const { workbench } = ui!;
+    const quick = workbench.quickInput;
+    const options = [{ id: 'sea', label: 'Sea view' }, { id: 'court', label: 'Courtyard' }];
+    // The box, by its whole placeholder (the pick's own may speak of your own answer too).
+    const ownAnswerBox = (placeholder: string) => waitUntil(`the box "${placeholder}"`, async () => (await workbench.placeholder()) === placeholder || undefined, 10_000);
+    // Required: the options and Other…, no Leave empty.
+    let answer = await ask<{ response: string; answers: Record<string, unknown> }>('requestInput', {
+      message: 'Which room?',
+      questions: [{ id: 'room', kind: 'single-select', title: 'Room', required: true, allowFreeformInput: true, options }],
+    });
+    await workbench.waitForQuickInputTitle('Extension: API Probe', 30_000);
+    await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'Other…' }).waitFor({ timeout: 20_000 });
+    const rows = await rowLabels();
+    assert.deepEqual(rows.filter((r) => ['Sea view', 'Courtyard', 'Other…', 'Leave empty'].includes(r)), ['Sea view', 'Courtyard', 'Other…'], 'the options, then Other…; a required one cannot be left empty');
+    assert.match(await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'Other…' }).innerText(), /type your own answer/);
+    await workbench.screenshot('api-request-input-other');
+    await workbench.clickRow('Other…');
+    // The box for their own answer: blank is refused, typed is a draft the extension sees.
+    await ownAnswerBox('Room: your own answer');
+    await workbench.page.keyboard.press('Enter');
+    await quick.locator('.quick-input-message', { hasText: 'Not sent: Room: your own answer is required' }).waitFor({ timeout: 10_000 });
+    await workbench.typeInQuickInput('Attic');
+    await waitUntil('the extension to see the typed draft', () => changesSoFar().some((c) => c.questionId === 'room' && c.answer?.state === 'draft' && c.answer.value?.kind === 'text' && c.answer.value.value === 'Attic') || undefined, 10_000);
+    await workbench.screenshot('api-request-input-other-typed');
+    await workbench.page.keyboard.press('Enter');
+    assert.deepEqual(await answer(), { value: { response: 'accept', answers: { room: { state: 'submitted', value: { kind: 'text', value: 'Attic' } } } } });
+
+    // Optional: Leave empty too. Typed, then Back to the options and one chosen: the option alone is sent.
+    answer = await ask('requestInput', { message: 'Which room?', questions: [{ id: 'room', kind: 'single-select', title: 'Room', allowFreeformInput: true, options }] });
+    await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'Other…' }).waitFor({ timeout: 30_000 });
+    assert.ok((await rowLabels()).includes('Leave empty'), 'an optional one can be left empty');
+    await workbench.clickRow('Other…');
+    await ownAnswerBox('Room: your own answer');
+    await workbench.typeInQuickInput('Loft');
+    // Back: the one button on the title bar's left (1.103 and 1.139).
+    await quick.locator('.quick-input-left-action-bar .action-label').first().click();
+    await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'Courtyard' }).waitFor({ timeout: 10_000 });
+    await workbench.clickRow('Courtyard');
+    assert.deepEqual(await answer(), { value: { response: 'accept', answers: { room: { state: 'submitted', value: { kind: 'selected', value: 'court' } } } } });
+
+    // A multi-select: options ticked, Other… ticked, then the box takes comma-separated values.
+    answer = await ask('requestInput', {
+      message: 'Extras?',
+      questions: [{ id: 'extras', kind: 'multi-select', title: 'Extras', required: true, allowFreeformInput: true, options: [{ id: 'wifi', label: 'Wi-Fi' }, { id: 'parking', label: 'Parking' }] }],
+    });
+    await quick.locator('.quick-input-list .monaco-list-row', { hasText: 'Other…' }).waitFor({ timeout: 30_000 });
+    // Required: nothing ticked is refused in place.
+    await workbench.page.keyboard.press('Enter');
+    await waitUntil('the refusal', async () => /choose at least one, or Other…/.test(await workbench.placeholder()) || undefined, 10_000);
+    await workbench.clickRow('Wi-Fi');
+    await waitUntil('the extension to see the ticked option', () => changesSoFar().some((c) => c.questionId === 'extras' && c.answer?.state === 'draft' && JSON.stringify(c.answer.value?.value) === '["wifi"]') || undefined, 10_000);
+    await workbench.clickRow('Other…');
+    await workbench.page.keyboard.press('Enter');
+    await ownAnswerBox('Extras: your own answer: separate several with commas');
+    await workbench.typeInQuickInput('cot, late checkout');
+    await workbench.page.keyboard.press('Enter');
+    assert.deepEqual(await answer(), {
+      value: { response: 'accept', answers: { extras: { state: 'submitted', value: { kind: 'selected-many', value: ['wifi'], freeformValues: ['cot', 'late checkout'] } } } },
     });
   });
 

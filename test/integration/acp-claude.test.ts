@@ -10,7 +10,7 @@
  * options "Yes" (allow_once) and "No" (reject_once); a new session starts in Auto.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentSession } from '../../src/acp/agent-session';
 import type { SessionEvent } from '../../src/acp/session-events';
@@ -108,6 +108,23 @@ describe('ACP: src/acp with claude-agent-acp and a fake model', function () {
     assert.ok(existsSync(join(folder, 'build')), 'the declined command did not run');
     const results = model.requests.flatMap((r) => r.turn?.toolResults ?? []);
     assert.equal(results.at(-1)?.isError, true, 'the model heard the refusal');
+  });
+
+  it("in Manual mode asks an Edit with its diff: the file inside the session's folder, the edit as sent, the lines counted", async () => {
+    const notes = join(folder, 'notes.txt');
+    writeFileSync(notes, 'first line\nsecond line\n');
+    const s = await session('default');
+    prompter.push(decline);
+    const { events } = await turn(s, `edit ${notes}`);
+    assert.ok(events.some((e) => e.type === 'permission' && e.optionKind === 'reject_once'), `the edit was asked and refused: ${JSON.stringify(events.filter((e) => e.type !== 'message'))}`);
+    assert.equal(readFileSync(notes, 'utf8'), 'first line\nsecond line\n', 'the refused edit was not made');
+    // Asserted here, not in the step: a step that throws is a failed prompt, which declines too.
+    const [{ request, options }] = prompter.asked;
+    assert.equal(request.source.destructive, true, 'an edit is asked in a modal');
+    assert.equal(options.presentation, 'pick');
+    assert.match(request.message, /Kind: edit \(edit files\)/);
+    assert.match(request.message, /It changes 3 lines \(2 added, 1 removed\) in 1 file\./);
+    assert.deepEqual(request.mode === 'form' && request.changes, [{ path: notes, edits: [{ oldText: 'second line', newText: 'second line, edited\nand a third' }], folders: [folder] }]);
   });
 
   it('a cancelled turn closes the open permission, answered cancelled', async () => {

@@ -17,7 +17,7 @@ import { gatewaysPerTest, TOKEN } from '../support/gateway-harness';
 import { accept, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { FIXTURES } from '../support/servers';
 import { runInTerminal } from '../support/terminal';
-import { waitUntil } from '../support/wait';
+import { waitUntil, waitUntilGone } from '../support/wait';
 
 const CLIENT = join(FIXTURES, 'acp-client.js');
 
@@ -186,6 +186,29 @@ describe('ACP: elicitation-host acp-proxy', function () {
     assert.match(output, /\? Terminal: acp-agent\.js · Choose a colour, for session 'form': Which colour, and your initials\?/);
     assert.match(output, /\{"type":"turn","prompt":"form","reply":"form: \{\\"action\\":\\"accept\\",\\"content\\":\{\\"colour\\":\\"blue\\",\\"initials\\":\\"QQ\\"\}\}","stopReason":"end_turn"\}/);
   });
+
+  for (const how of ['its client goes away', 'it is sent SIGTERM'] as const) {
+    it(`ends an agent that ignores SIGTERM when ${how}: SIGKILL after the grace, and the proxy exits`, async () => {
+      if (!existsSync(CLI)) throw new Error(`${CLI} is not built: run "node scripts/build.mjs" first (npm run test:integration does it).`);
+      // The proxy in a process group of its own, so that whatever it leaves behind is ended after the test.
+      const proxy = spawn(process.execPath, [CLI, 'acp-proxy', '--', ...fixture, '--stubborn'], { env: environment(), cwd: workFolder(), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      proxy.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      let exit: { code: number | null } | undefined;
+      proxy.once('close', (code) => (exit = { code }));
+      try {
+        const agentPid = Number((await waitUntil('the agent to start', () => /fixture-agent: pid (\d+)/.exec(stderr) ?? undefined))[1]);
+        if (how === 'its client goes away') proxy.stdin.end();
+        else proxy.kill('SIGTERM');
+        await waitUntil('the agent to be asked to end', () => stderr.includes('fixture-agent: ignoring SIGTERM'));
+        const ended = await waitUntil('the proxy to exit', () => exit, 15_000);
+        assert.equal(ended.code, 128 + 9, `the agent was killed (SIGKILL) and the proxy says so: ${stderr}`);
+        await waitUntilGone(agentPid);
+      } finally {
+        if (!exit) process.kill(-proxy.pid!, 'SIGKILL');
+      }
+    });
+  }
 
   describe('with claude-agent-acp and a fake model, in Manual mode', () => {
     let model: FakeAnthropic;

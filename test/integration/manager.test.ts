@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ConfigSource, parseMcpJson } from '../../src/mcp/config/config';
+import { withoutDuplicates } from '../../src/mcp/config/duplicates';
 import type { ServerConnection } from '../../src/mcp/connection/connection';
 import { CallError } from '../../src/mcp/errors';
 import { ServerManager } from '../../src/mcp/servers/manager';
@@ -311,6 +312,71 @@ describe('server manager', () => {
       assert.ok(outcome instanceof CallError, String(outcome));
       await waitUntilGone(pid);
       assert.equal(toolJson(await manager.callTool(manager.find('slow')!.id, 'read_env', { name: 'V' })).value, 'two');
+    } finally {
+      await manager.stopAll();
+    }
+  });
+});
+
+describe('server manager: the portable files (.mcp.json, ~/.copilot/mcp-config.json) beside mcp.json', () => {
+  const dotMcp: ConfigSource = { kind: 'workspace', file: join(folder, '.mcp.json'), folder, format: 'portable' };
+  const copilot: ConfigSource = { kind: 'user', file: '/home/tester/.copilot/mcp-config.json', format: 'portable' };
+
+  async function loadAll(manager: ServerManager, texts: ReadonlyArray<readonly [ConfigSource, string]>): Promise<void> {
+    await manager.update(withoutDuplicates(texts.map(([s, text]) => ({ source: s, parsed: parseMcpJson(text, s) }))));
+  }
+
+  it('runs a .mcp.json server in its folder with ${NAME} from the environment; one defined alike in mcp.json runs once', async () => {
+    const { manager, trusted } = setup();
+    const portable = { command: process.execPath, args: [join(FIXTURES, 'stdio.js')], env: { KEY: '${FROM_HOST}', FALLBACK: '${UNSET:-used}' } };
+    const same = { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', 'both'] };
+    await loadAll(manager, [
+      [source, mcpJson({ both: same })],
+      [dotMcp, JSON.stringify({ mcpServers: { portable, both: { type: 'local', command: same.command, args: same.args } } })],
+    ]);
+    try {
+      assert.deepEqual(manager.servers.map((e) => [e.definition.name, e.definition.source.file, e.definition.alsoIn]), [
+        ['both', file, [join(folder, '.mcp.json')]],
+        ['portable', join(folder, '.mcp.json'), undefined],
+      ]);
+      const read = async (name: string): Promise<Record<string, unknown>> => toolJson(await manager.callTool(manager.find('portable')!.id, 'read_env', { name }));
+      assert.equal((await read('KEY')).value, 'host-value');
+      assert.equal((await read('FALLBACK')).value, 'used');
+      assert.equal((await read('X')).cwd, folder, 'a workspace file: its stdio server runs in the folder');
+      trusted.value = false;
+      await manager.trustChanged();
+      assert.match(manager.find('portable')!.blocked ?? '', /does not start until you trust the workspace/);
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it("the person's own mcp-config.json runs untrusted, and the copy a workspace's .mcp.json makes of it with it", async () => {
+    const { manager, trusted } = setup();
+    trusted.value = false;
+    const server = { type: 'local', command: process.execPath, args: [join(FIXTURES, 'stdio.js')] };
+    await loadAll(manager, [
+      [dotMcp, JSON.stringify({ mcpServers: { mine: server } })],
+      [copilot, JSON.stringify({ mcpServers: { mine: server } })],
+    ]);
+    try {
+      assert.equal(manager.servers.length, 1);
+      const entry = manager.servers[0];
+      assert.equal(entry.definition.source.file, copilot.file);
+      assert.deepEqual(entry.definition.alsoIn, [join(folder, '.mcp.json')]);
+      assert.equal(entry.blocked, undefined);
+      assert.equal(toolJson(await manager.callTool(entry.id, 'read_env', { name: 'X' })).value, null);
+    } finally {
+      await manager.stopAll();
+    }
+  });
+
+  it('an unset ${NAME} without a default stops that server with the name, and the others run', async () => {
+    const { manager } = setup();
+    await loadAll(manager, [[dotMcp, JSON.stringify({ mcpServers: { needs: { command: process.execPath, args: [join(FIXTURES, 'stdio.js')], env: { K: '${NOT_SET_ANYWHERE}' } }, fine: { command: process.execPath, args: [join(FIXTURES, 'stdio.js')] } } })]]);
+    try {
+      await assert.rejects(manager.start(manager.find('needs')!.id), /NOT_SET_ANYWHERE is not set in the environment/);
+      assert.equal(toolJson(await manager.callTool(manager.find('fine')!.id, 'read_env', { name: 'X' })).value, null);
     } finally {
       await manager.stopAll();
     }

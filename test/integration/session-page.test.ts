@@ -21,6 +21,7 @@ const HEADER: SessionHeader = {
   agent: 'fixture',
   title: 'fix the tests',
   cwd: '/work/demo',
+  servers: [],
   mode: { id: 'mode', name: 'Mode', current: 'ask', options: [{ value: 'ask', name: 'Ask' }, { value: 'auto', name: 'Auto', description: 'runs tools without asking' }] },
   options: [{ id: 'model', name: 'Model', current: 'small', options: [{ value: 'small', name: 'Small' }, { value: 'large', name: 'Large' }] }],
   state: 'idle',
@@ -179,6 +180,17 @@ describe('session page in headless Chromium', function () {
     assert.equal(await page.locator('select[data-option-id="mode"]').inputValue(), 'ask');
     await page.locator('select[data-option-id="model"]').selectOption('large');
     assert.deepEqual(await posted('setOption'), [{ type: 'setOption', optionId: 'model', value: 'large' }]);
+  });
+
+  it('says which MCP servers the agent was given, as text, or why none were', async () => {
+    await send({ type: 'reset', header: { ...HEADER, servers: [{ name: 'restaurant', transport: 'http' }, { name: '<b>docs</b>', transport: 'stdio' }] }, entries: [] });
+    await page.waitForFunction(() => document.getElementById('servers')?.textContent?.startsWith('MCP servers given'));
+    assert.equal(await page.locator('#servers').textContent(), 'MCP servers given: restaurant (HTTP), <b>docs</b> (stdio)');
+    assert.equal(await page.locator('#servers b').count(), 0, 'a name is text');
+    await send({ type: 'header', header: { ...HEADER, serversNote: 'Your MCP servers are not shared with agents (elicitationHost.agents.shareServers is off).' } });
+    await page.waitForFunction(() => document.getElementById('servers')?.textContent?.includes('shareServers is off'));
+    await send({ type: 'header', header: HEADER });
+    await page.waitForFunction(() => document.getElementById('servers')?.textContent === 'No MCP servers given.');
   });
 
   it('a closed session takes no prompt', async () => {

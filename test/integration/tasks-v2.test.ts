@@ -50,10 +50,10 @@ describe('MCP Tasks, 2026-07-28 extension', function () {
   const records = (): Array<Record<string, unknown>> =>
     readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  function connection(prompter: ScriptedPrompter, references?: TaskReferences, store = new InputStore()): ServerConnection {
+  function connection(prompter: ScriptedPrompter, references?: TaskReferences, store = new InputStore(), log = new MemoryLog()): ServerConnection {
     const created = new ServerConnection(fixture.definition('trips'), {
       broker: createBroker({ store, prompter }),
-      log: new MemoryLog(),
+      log,
       settings: () => DEFAULT_SETTINGS,
       roots: () => [],
       clientInfo: { name: 'tasks-tests', version: '0' },
@@ -123,6 +123,40 @@ describe('MCP Tasks, 2026-07-28 extension', function () {
     await task.cancel();
     await failed;
     assert.ok(records().some((r) => r.cancel === task.taskId));
+  });
+
+  it('a task whose cancel the server refuses is let go of once its call has ended: it is polled no more', async () => {
+    const log = new MemoryLog();
+    const c = connection(new ScriptedPrompter(), undefined, undefined, log);
+    await c.start();
+    const person = new AbortController();
+    const call = c.callTool('stubborn', {}, { signal: person.signal });
+    const failed = assert.rejects(call, /the person cancelled/);
+    await waitUntil('the task to be listed', () => c.tasks.list().length === 1);
+    const [{ taskId }] = c.tasks.list();
+    await waitUntil('the task polled', () => records().some((r) => r.get === taskId));
+    person.abort(new Error('the person cancelled'));
+    await failed;
+    const refusal = await waitUntil('the refused cancel said', () => log.lines.find((l) => l.includes(`tasks/cancel for ${taskId} failed`)));
+    assert.ok(records().some((r) => r.cancel === taskId && r.refused === true), 'the server was asked, and refused');
+    assert.equal(c.tasks.list().length, 0, 'the task left the Servers view');
+
+    // The clock: a second task on the same connection, polled at the same interval. From its
+    // first poll on, the first task, still followed, would be polled once in each interval too.
+    const stop = new AbortController();
+    const clock = c.callTool('forever', {}, { signal: stop.signal });
+    const stopped = assert.rejects(clock, /enough/);
+    await waitUntil('the second task to be listed', () => c.tasks.list().length === 1);
+    const [{ taskId: clockId }] = c.tasks.list();
+    const since = (): Array<Record<string, unknown>> => {
+      const all = records();
+      return all.slice(all.findIndex((r) => r.get === clockId));
+    };
+    await waitUntil('four polls of the second task', () => since().filter((r) => r.get === clockId).length >= 4, 20_000);
+    assert.deepEqual(since().filter((r) => r.get === taskId), [], 'the task let go of was not polled in four poll intervals');
+    assert.match(refusal, /This task cannot be cancelled; the task is no longer followed/);
+    stop.abort(new Error('enough'));
+    await stopped;
   });
 
   it('a server past its bound of live tasks gets no more', async () => {

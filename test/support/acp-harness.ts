@@ -115,7 +115,8 @@ export function claudeAgent(baseUrl: string, name = 'claude', home = workFolder(
 /**
  * The fake model's side for every test of claude-agent-acp (src/acp's, the runner's, the
  * proxy's, VS Code's): "ask me" asks a choice (AskUserQuestion, an elicitation), "clean the
- * build" runs `rm -rf build` (Bash, a permission in Manual mode); a tool's result is said
+ * build" runs `rm -rf build` (Bash, a permission in Manual mode), "edit <file>" replaces its
+ * "second line" (Edit, a permission with its diff in Manual mode); a tool's result is said
  * back ("Tool said: …", or "Tool failed: …" for a refused or failed one), anything else is a
  * greeting.
  */
@@ -126,6 +127,8 @@ export function colourAndBuildModel(turn: ModelTurn): ModelReply {
     return { toolUse: { name: 'AskUserQuestion', input: { questions: [{ question: 'Which colour?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] } } };
   }
   if (turn.userText === 'clean the build') return { toolUse: { name: 'Bash', input: { command: 'rm -rf build', description: 'Delete the build folder' } } };
+  const edit = /^edit (\S+)$/.exec(turn.userText);
+  if (edit) return { toolUse: { name: 'Edit', input: { file_path: edit[1], old_string: 'second line', new_string: 'second line, edited\nand a third' } } };
   return { text: 'Hello from the fake model.' };
 }
 

@@ -66,14 +66,26 @@ describe('ACP permissions as our questions', () => {
     assert.match(bidi.params.message, /<U\+202E>/);
   });
 
-  it('a read is not modal; raw input without a command is shown as JSON; diffs name their files', () => {
+  it('a read is not modal; raw input without a command is shown as JSON; diffs name their files and say how many lines change in how many files', () => {
     const read = permissionQuestion({ agent: 'codex' }, { ...bash, toolCall: { toolCallId: 't', kind: 'read', title: 'Read a.txt', rawInput: { path: '/r/a.txt' } } });
     assert.equal(read.source.destructive, undefined);
     assert.equal(sourceLabel(read.source), 'codex · Read a.txt');
     assert.match(read.params.message, /Input:\n\{\n {2}"path": "\/r\/a\.txt"\n\}/);
     const edit = describeToolCall({ toolCallId: 't', kind: 'edit', title: 'Edit a.txt', content: [{ type: 'diff', path: '/r/a.txt', oldText: 'a\nb', newText: 'a\nc\nd' }] }).text;
-    assert.match(edit, /Changes \/r\/a\.txt \(2 lines → 3 lines\):\na\nc\nd/);
+    assert.match(edit, /Changes \/r\/a\.txt \(\+2 −1 lines\):\na\nc\nd/);
     assert.match(edit, /Files it touches:\n\/r\/a\.txt/);
+    assert.match(edit, /^Edit a\.txt\n\nKind: edit \(edit files\)\n\nIt changes 3 lines \(2 added, 1 removed\) in 1 file\.\n/, 'the count comes before the changes');
+    const two = describeToolCall({
+      toolCallId: 't',
+      kind: 'edit',
+      content: [
+        { type: 'diff', path: '/r/a.txt', oldText: 'x', newText: 'y' },
+        { type: 'diff', path: '/r/new.txt', newText: 'one\ntwo' },
+        { type: 'diff', path: '/r/a.txt', oldText: 'p\nq', newText: 'p' },
+      ],
+    }).text;
+    assert.match(two, /It changes 5 lines \(3 added, 2 removed\) in 2 files\./);
+    assert.match(two, /Changes \/r\/new\.txt \(new file, 2 lines\):/);
   });
 
   it('an always option reads as always; a nameless option gets its kind\'s words', () => {

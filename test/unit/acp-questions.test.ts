@@ -50,7 +50,8 @@ describe('ACP session updates as events', () => {
     assert.deepEqual([next.toolCall.title, next.toolCall.kind, next.toolCall.status, next.toolCall.rawInput], ['rm -rf build', 'execute', 'pending', { command: 'rm -rf build' }]);
     const done = updates.read({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'ok' } }] });
     assert.ok(done?.type === 'tool-call');
-    assert.deepEqual([done.toolCall.title, done.toolCall.status, done.toolCall.text], ['rm -rf build', 'completed', ['ok']]);
+    assert.deepEqual([done.toolCall.title, done.toolCall.status, done.toolCall.output, done.toolCall.detail], ['rm -rf build', 'completed', 'ok', 'rm -rf build']);
+    assert.equal(done.toolCall.rawInput, undefined, 'an ended call keeps its input as the text shown, not as sent');
     assert.equal(updates.read({ sessionUpdate: 'usage_update', used: 1, size: 2 }), undefined);
   });
 });

@@ -109,6 +109,16 @@ describe('broker', () => {
     assert.deepEqual([store.state.requests[0].status, store.state.requests[0].reason], ['abandoned', 'the server cancelled the request']);
   });
 
+  it('a question whose wait is already over (a turn stopped just before it came) ends as cancel and is never shown', async () => {
+    const prompter = new ScriptedPrompter([waitForAbort]);
+    const { broker, store } = setup(prompter);
+    const stopped = new AbortController();
+    stopped.abort(new Error('the turn was cancelled'));
+    assert.deepEqual(await broker.elicit(booking, ctx({ signal: stopped.signal })), { action: 'cancel' });
+    assert.equal(prompter.asked.length, 0, 'nothing was put to the person');
+    assert.deepEqual(store.state.requests, [], 'nothing waits in the store (the panel would say "Waiting for your answer")');
+  });
+
   it('the prompt is told to close once the answer is in, too', async () => {
     const prompter = new ScriptedPrompter([decline]);
     const { broker } = setup(prompter);

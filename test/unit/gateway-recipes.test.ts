@@ -245,11 +245,26 @@ describe('Connect an Agent: what each agent gets', () => {
     assert.match(content, /^name: Elicitation Host\nversion: 0\.0\.1\nschema: v1\nmcpServers:\n {2}- name: "restaurant"\n {4}type: streamable-http\n {4}url: "http:\/\/127\.0\.0\.1:4711\/mcp\/restaurant"\n {4}requestOptions:\n {6}headers:\n {8}Authorization: "Bearer \$\{\{ secrets\.ELICITATION_HOST_MCP_TOKEN \}\}"$/m);
   });
 
+  it('VS Code (from 1.140): .mcp.json stdio entries running our bridge by server name, no address and no token; its stale ones go, the HTTP ones of Claude Code stay', () => {
+    const mine = '{ "mcpServers": { "old": { "command": "elicitation-host", "args": ["mcp-bridge", "old"] }, "mine": { "command": "node" } } }';
+    const mcp = json(file('vscode', '.mcp.json', { '.mcp.json': mine }).content);
+    assert.deepEqual(mcp.mcpServers, {
+      mine: { command: 'node' },
+      restaurant: { type: 'stdio', command: 'elicitation-host', args: ['mcp-bridge', 'restaurant'] },
+      'My-Tools-v2': { type: 'stdio', command: 'elicitation-host', args: ['mcp-bridge', 'My-Tools_v2'] },
+    });
+    const setup = prepareRecipe('vscode', context());
+    assert.ok(setup.notes.some((n) => n.includes('Serve to VS Code') && n.includes('twice')), setup.notes.join(' '));
+    // Claude Code in VS Code takes out only its own HTTP entries, not VS Code's.
+    const claude = prepareRecipe('claude-code', { ...context({ '.mcp.json': JSON.stringify(mcp) }), editorReadsDotMcpJson: true });
+    assert.equal(claude.files.find((f) => f.path === '.mcp.json'), undefined);
+  });
+
   it('an agent that reads the terminal\'s environment is told where to start; one that reads VS Code\'s or its own settings is not', () => {
     const terminal = /Start it from a VS Code terminal, where ELICITATION_HOST_MCP_TOKEN is set/;
     assert.deepEqual(
       GATEWAY_RECIPES.map(({ id }) => [id, prepareRecipe(id, context()).notes.some((n) => terminal.test(n))]),
-      [['claude-code', true], ['codex', true], ['gemini-cli', true], ['copilot-cli', true], ['cline', false], ['roo-code', false], ['continue', false]],
+      [['claude-code', true], ['codex', true], ['gemini-cli', true], ['copilot-cli', true], ['cline', false], ['roo-code', false], ['continue', false], ['vscode', false]],
     );
   });
 
@@ -258,7 +273,11 @@ describe('Connect an Agent: what each agent gets', () => {
       const setup = prepareRecipe(id, context());
       const texts = [...setup.files.map((f) => f.content), ...setup.snippets.map((s) => s.text)];
       assert.ok(texts.length > 0, id);
-      for (const text of texts) assert.match(text, /ELICITATION_HOST_MCP_TOKEN/, id);
+      // VS Code's bridge entries name no address and no token: the bridge reads both from the environment VS Code runs it in.
+      for (const text of texts) {
+        if (id === 'vscode') assert.doesNotMatch(text, /Bearer|127\.0\.0\.1/, id);
+        else assert.match(text, /ELICITATION_HOST_MCP_TOKEN/, id);
+      }
     }
   });
 });

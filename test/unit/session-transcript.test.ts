@@ -1,12 +1,39 @@
 /**
  * A session's transcript: chunks grow one entry, a tool call's updates replace its entry,
- * the plan is one entry, a turn's end says why it stopped, and everything is bounded.
+ * the plan is one entry, a turn's end says why it stopped, and everything is bounded: a
+ * runaway reply keeps a count, not its text, and the session keeps of its tool calls what
+ * the transcript shows, and nothing of one whose entry is gone.
  */
 import { strict as assert } from 'node:assert';
-import type { ToolCallView } from '../../src/acp/session-events';
-import { changeSize, MAX_ENTRIES, MAX_ENTRY_TEXT, toolDetail, Transcript } from '../../src/ui/agents/transcript';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { changeSize, inputDetail, MAX_TOOL_DETAIL, SessionUpdates, type ToolCallView } from '../../src/acp/session-events';
+import { MAX_ENTRIES, MAX_ENTRY_TEXT, Transcript } from '../../src/ui/agents/transcript';
 
-const call = (extra: Partial<ToolCallView> = {}): ToolCallView => ({ id: 'c1', title: 'rm -rf build', kind: 'execute', status: 'pending', text: [], diffs: [], locations: [], ...extra });
+/** A tool call as the session's updates leave it. */
+const call = (extra: Partial<ToolCallView> = {}): ToolCallView => ({ id: 'c1', title: 'rm -rf build', kind: 'execute', status: 'pending', diffs: [], locations: [], ...extra });
+
+/** A session's updates feeding its transcript, as the session panel wires them. */
+function session(): { updates: SessionUpdates; transcript: Transcript; apply(update: SessionUpdate): ReturnType<Transcript['apply']> } {
+  const updates = new SessionUpdates((id) => ({ id, name: id }));
+  const transcript = new Transcript(updates);
+  return {
+    updates,
+    transcript,
+    apply(update) {
+      const event = updates.read(update);
+      return event && transcript.apply(event);
+    },
+  };
+}
+
+/** A full garbage collection, then the heap in use. */
+function heapAfterGc(): number {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed;
+}
 
 describe("a session's transcript", () => {
   it('agent chunks grow one entry until something else comes; thoughts are their own', () => {
@@ -33,13 +60,18 @@ describe("a session's transcript", () => {
   });
 
   it("a tool call's updates replace its entry in place, with its command, files and output", () => {
-    const t = new Transcript();
-    t.apply({ type: 'tool-call', toolCall: call({ rawInput: { command: 'rm -rf build' } }), first: true });
+    const { transcript: t, apply } = session();
+    apply({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'rm -rf build', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf build' } });
     t.apply({ type: 'message', role: 'agent', text: 'meanwhile' });
-    const done = t.apply({
-      type: 'tool-call',
-      toolCall: call({ status: 'completed', rawInput: { command: 'rm -rf build' }, text: ['removed'], diffs: [{ path: '/w/a.ts', oldText: 'a\nb', newText: 'a\nc\nd' }], locations: [{ path: '/w/a.ts' }] }),
-      first: false,
+    const done = apply({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'c1',
+      status: 'completed',
+      content: [
+        { type: 'content', content: { type: 'text', text: 'removed' } },
+        { type: 'diff', path: '/w/a.ts', oldText: 'a\nb', newText: 'a\nc\nd' },
+      ],
+      locations: [{ path: '/w/a.ts' }],
     });
     assert.deepEqual(done, {
       kind: 'tool',
@@ -78,7 +110,7 @@ describe("a session's transcript", () => {
     t.apply({ type: 'tool-call', toolCall: call({ id: 'q1', title: 'Which colour?', kind: 'other', rawInput: raw }), first: true });
     const asked = t.apply({ type: 'question', asker: "claude · Which colour?, for session 'x'", message: 'Which colour?', action: 'accept', toolCallId: 'q1', answers: [{ question: 'Colour', answer: 'Blue' }] });
     assert.deepEqual(asked, { kind: 'question', id: 'tool:q1', message: 'Which colour?', answers: [{ question: 'Colour', answer: 'Blue' }], action: 'accept' });
-    assert.equal(t.apply({ type: 'tool-call', toolCall: call({ id: 'q1', title: 'Which colour?', kind: 'other', status: 'completed', rawInput: raw, text: ['The user answered Blue'] }), first: false }), undefined, "the call's later updates change nothing shown");
+    assert.equal(t.apply({ type: 'tool-call', toolCall: call({ id: 'q1', title: 'Which colour?', kind: 'other', status: 'completed', rawInput: raw, output: 'The user answered Blue' }), first: false }), undefined, "the call's later updates change nothing shown");
     assert.deepEqual(t.all(), [asked]);
     // Unanswered in its call (dismissed, or the turn stopped): the call's line stays, with its status.
     t.apply({ type: 'tool-call', toolCall: call({ id: 'q2', title: 'Choose a colour', kind: 'other' }), first: true });
@@ -113,10 +145,63 @@ describe("a session's transcript", () => {
     assert.equal(last.kind === 'notice' && last.text, `n${MAX_ENTRIES + 4}`);
   });
 
+  it('a reply past its cap keeps only a count of what streams in, and says where the cap cuts', function () {
+    this.timeout(10_000);
+    const t = new Transcript();
+    const chunk = 'y'.repeat(10_000);
+    t.apply({ type: 'message', role: 'agent', text: 'x'.repeat(MAX_ENTRY_TEXT - 5) });
+    let last = t.apply({ type: 'message', role: 'agent', text: '0123456789' });
+    assert.ok(last?.kind === 'agent' && last.markdown === `${'x'.repeat(MAX_ENTRY_TEXT - 5)}01234\n… (5 more characters not shown)`);
+    const before = heapAfterGc();
+    // 40 MB more of the same reply: none of it is kept.
+    const chunks = 4_000;
+    for (let i = 0; i < chunks; i++) last = t.apply({ type: 'message', role: 'agent', text: `${i % 10}${chunk.slice(1)}` });
+    const grown = heapAfterGc() - before;
+    assert.ok(last?.kind === 'agent' && last.markdown.endsWith(`01234\n… (${5 + chunks * chunk.length} more characters not shown)`), 'the count says all that was left out');
+    assert.ok(grown < 8_000_000, `the reply past its cap kept ${grown} bytes of the ${chunks * chunk.length} characters streamed`);
+  });
+
+  it('a session keeps of its ended tool calls what the transcript shows, and nothing of a call whose entry is gone', function () {
+    this.timeout(10_000);
+    const { updates, transcript, apply } = session();
+    // Each call edits a file of 5,000 characters, with 2,000 in its raw input: 12,000 characters sent per call.
+    const lines = (tag: string) => Array.from({ length: 10 }, (_, i) => `${tag} line ${i} ${'.'.repeat(490)}`).join('\n');
+    const oldText = lines('old');
+    const newText = lines('new');
+    const content = 'c'.repeat(2_000);
+    const calls = MAX_ENTRIES + 1_000;
+    for (let i = 0; i < calls; i++) {
+      const toolCallId = `call-${i}`;
+      apply({ sessionUpdate: 'tool_call', toolCallId, title: `Write file ${i}`, kind: 'edit', status: 'in_progress', rawInput: { file_path: `/w/f${i}.txt`, content } });
+      apply({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'diff', path: `/w/f${i}.txt`, oldText, newText }] });
+    }
+    const shown = transcript.all();
+    assert.equal(shown.length, MAX_ENTRIES + 1, 'the transcript shows its last entries and a word for the rest');
+    assert.equal(updates.toolCall('call-0'), undefined, 'a call whose entry is gone is not kept');
+    const kept = Array.from({ length: calls }, (_, i) => updates.toolCall(`call-${i}`)).filter((c) => c !== undefined);
+    assert.equal(kept.length, MAX_ENTRIES);
+    const keptChars = kept.reduce((sum, call) => sum + JSON.stringify(call).length, 0);
+    const shownChars = shown.reduce((sum, entry) => sum + JSON.stringify(entry).length, 0);
+    assert.ok(keptChars <= shownChars * 1.1, `the tool calls keep ${keptChars} characters for ${shownChars} shown (${calls * 12_000} were sent)`);
+    const last = updates.toolCall(`call-${calls - 1}`)!;
+    assert.deepEqual(last.diffs, [{ path: `/w/f${calls - 1}.txt`, added: 10, removed: 10 }]);
+    assert.equal(last.rawInput, undefined);
+    assert.equal(last.detail, inputDetail({ file_path: `/w/f${calls - 1}.txt`, content }));
+  });
+
+  it('a running call keeps its raw input whole (a permission shows it), its text capped', () => {
+    const { updates, apply } = session();
+    const input = { command: 'x'.repeat(MAX_TOOL_DETAIL + 3) };
+    apply({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Run', kind: 'execute', status: 'pending', rawInput: input });
+    const running = updates.toolCall('c1')!;
+    assert.equal(running.rawInput, input);
+    assert.ok(running.detail?.endsWith('(3 more characters not shown)'));
+  });
+
   it('change sizes and a raw input without a command', () => {
     assert.deepEqual(changeSize(undefined, 'a\nb'), { added: 2, removed: 0 });
     assert.deepEqual(changeSize('a\nb\nb', 'b'), { added: 0, removed: 2 });
-    assert.equal(toolDetail(call({ rawInput: { path: '/w/x' } })), '{\n  "path": "/w/x"\n}');
-    assert.equal(toolDetail(call()), undefined);
+    assert.equal(inputDetail({ path: '/w/x' }), '{\n  "path": "/w/x"\n}');
+    assert.equal(inputDetail(undefined), undefined);
   });
 });

@@ -22,6 +22,7 @@ document.addEventListener('securitypolicyviolation', (event) => {
 
 const title = document.getElementById('title')!;
 const subtitle = document.getElementById('subtitle')!;
+const servers = document.getElementById('servers')!;
 const options = document.getElementById('options')!;
 const modeWarning = document.getElementById('mode-warning')!;
 const transcript = document.getElementById('transcript')!;
@@ -88,6 +89,10 @@ function showHeader(next: SessionHeader): void {
   header = next;
   title.textContent = next.title ? `${next.agent} · ${next.title}` : next.agent;
   subtitle.textContent = next.cwd;
+  servers.textContent =
+    next.servers.length > 0
+      ? `MCP servers given: ${next.servers.map((s) => `${s.name} (${s.transport === 'http' ? 'HTTP' : 'stdio'})`).join(', ')}`
+      : (next.serversNote ?? 'No MCP servers given.');
   options.replaceChildren(...[...(next.mode ? [next.mode] : []), ...next.options].map(select));
   modeWarning.textContent = next.modeWarning ?? '';
   modeWarning.hidden = !next.modeWarning;

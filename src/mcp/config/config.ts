@@ -1,8 +1,9 @@
 /**
  * The room `src/mcp/config/`: what the person configured, read and checked, before anything
- * starts: this file (the `mcp.json` format), `variables` (`${workspaceFolder}`, `${env:}`,
- * `${input:}`) and `trust` (which servers may start in an untrusted workspace). It imports
- * nothing else of `src/mcp`.
+ * starts: this file (the `mcp.json` format, and the portable `.mcp.json` one), `variables`
+ * (`${workspaceFolder}`, `${env:}`, `${input:}`; the portable `${NAME}`), `duplicates` (one
+ * server defined in two files) and `trust` (which servers may start in an untrusted
+ * workspace). It imports nothing else of `src/mcp`.
  *
  * Server configuration in VS Code's own `mcp.json` format (JSON with comments): top-level
  * `servers` (or `mcpServers`) and `inputs`. Parsing reports every problem with its place
@@ -33,14 +34,25 @@ export interface HttpServerConfig {
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
+/**
+ * `vscode`: VS Code's own `mcp.json` (`servers`, `inputs`, `${env:NAME}`). `portable`: the
+ * harness-agnostic file Claude Code, Copilot CLI and VS Code's agent host read (`.mcp.json`,
+ * `~/.copilot/mcp-config.json`): `mcpServers`, `type: "local"` for stdio, `${NAME}` and
+ * `${NAME:-default}` from the environment, no inputs.
+ */
+export type ConfigFormat = 'vscode' | 'portable';
+
 export type ConfigSource =
-  | { readonly kind: 'workspace'; readonly file: string; readonly folder: string }
-  | { readonly kind: 'user' };
+  | { readonly kind: 'workspace'; readonly file: string; readonly folder: string; readonly format?: ConfigFormat }
+  /** The `elicitationHost.servers` setting, or (with `file`) a file of the person's own, outside any workspace. */
+  | { readonly kind: 'user'; readonly file?: string; readonly format?: ConfigFormat };
 
 export interface ServerDefinition {
   readonly name: string;
   readonly source: ConfigSource;
   readonly config: ServerConfig;
+  /** Other files that define this same server (same name, same launch): it runs once, from `source`. */
+  readonly alsoIn?: readonly string[];
 }
 
 export interface InputDefinition {
@@ -105,12 +117,14 @@ function readServer(
   name: string,
   value: unknown,
   report: (path: Array<string | number>, message: string) => void,
+  format: ConfigFormat,
 ): ServerConfig | undefined {
   if (!isRecord(value)) {
     report([], `server "${name}" must be an object`);
     return undefined;
   }
-  const type = value.type ?? (value.command !== undefined ? 'stdio' : value.url !== undefined ? 'http' : undefined);
+  const declared = format === 'portable' && value.type === 'local' ? 'stdio' : value.type;
+  const type = declared ?? (value.command !== undefined ? 'stdio' : value.url !== undefined ? 'http' : undefined);
   if (type === 'stdio') {
     if (typeof value.command !== 'string' || value.command.trim() === '') {
       report(value.command === undefined ? [] : ['command'], `server "${name}" needs a "command" (the program to start)`);
@@ -163,12 +177,12 @@ function readServer(
       ...(oauth && { oauth: { clientId: oauth.clientId as string, ...(typeof oauth.clientSecret === 'string' && { clientSecret: oauth.clientSecret }) } }),
     };
   }
-  report(value.type === undefined ? [] : ['type'], `server "${name}" has an unknown type ${JSON.stringify(value.type)}: use "stdio", "http" or "sse"`);
+  report(value.type === undefined ? [] : ['type'], `server "${name}" has an unknown type ${JSON.stringify(value.type)}: use ${format === 'portable' ? '"stdio" (or "local"), ' : '"stdio", '}"http" or "sse"`);
   return undefined;
 }
 
 export function scopeOf(source: ConfigSource): string {
-  return source.kind === 'user' ? 'user settings' : source.file;
+  return source.file ?? 'user settings';
 }
 
 function readInputs(value: unknown, collector: ProblemCollector, inputsNode: JsonNode | undefined, scope: string): InputDefinition[] {
@@ -200,8 +214,26 @@ function readInputs(value: unknown, collector: ProblemCollector, inputsNode: Jso
   return inputs;
 }
 
-/** Parses the text of an `mcp.json`. Never throws. */
+/**
+ * An entry Connect an Agent… wrote for an agent to reach our own gateway (its loopback
+ * address and our token's variable, or our stdio bridge): read back as a server, it would
+ * serve the gateway to itself. Written out here, as the config room imports nothing above it.
+ */
+export function isGatewayEntry(config: ServerConfig): boolean {
+  if (config.type === 'stdio') {
+    const ours = (word: string): boolean => /(^|[\\/])(elicitation-host(\.cmd)?|cli\.js)$/.test(word);
+    return config.args.includes('mcp-bridge') && [config.command, ...config.args].some(ours);
+  }
+  return /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/mcp\//.test(config.url) && JSON.stringify(config.headers).includes('ELICITATION_HOST_MCP_TOKEN');
+}
+
+/**
+ * Parses the text of an `mcp.json` (VS Code's format), or of a portable file (`.mcp.json`,
+ * `~/.copilot/mcp-config.json`: its servers under `mcpServers`, or, as VS Code and Copilot
+ * CLI also read it, at the top level). Never throws.
+ */
 export function parseMcpJson(text: string, source: ConfigSource): ParsedConfig {
+  const format = source.format ?? 'vscode';
   const collector = new ProblemCollector(text);
   const syntaxErrors: ParseError[] = [];
   const root = parseTree(text, syntaxErrors, { allowTrailingComma: true, disallowComments: false });
@@ -219,24 +251,28 @@ export function parseMcpJson(text: string, source: ConfigSource): ParsedConfig {
     return { servers: [], inputs: [], problems: collector.problems };
   }
   const value = getNodeValue(root) as Record<string, unknown>;
-  const key = value.servers !== undefined ? 'servers' : value.mcpServers !== undefined ? 'mcpServers' : undefined;
+  const portable = format === 'portable';
+  const key = portable ? (value.mcpServers !== undefined ? 'mcpServers' : undefined) : value.servers !== undefined ? 'servers' : value.mcpServers !== undefined ? 'mcpServers' : undefined;
   const servers: ServerDefinition[] = [];
-  if (key) {
-    const serversNode = findNodeAtLocation(root, [key]);
-    const entries = value[key];
+  // A portable file without `mcpServers` holds its servers at the top level.
+  if (key || portable) {
+    const serversNode = key ? findNodeAtLocation(root, [key]) : root;
+    const entries = key ? value[key] : value;
     if (!isRecord(entries)) {
       collector.at(serversNode, `"${key}" must be an object mapping names to servers`);
     } else {
       for (const [name, entry] of Object.entries(entries)) {
+        // At the top level, `$schema` and the like are not servers.
+        if (!key && name.startsWith('$')) continue;
         const node = serversNode ? findNodeAtLocation(serversNode, [name]) : undefined;
         const report = (path: Array<string | number>, message: string): void =>
           collector.at((node && path.length > 0 ? findNodeAtLocation(node, path) : undefined) ?? keyNode(node) ?? node, message);
-        const config = readServer(name, entry, report);
-        if (config) servers.push({ name, source, config });
+        const config = readServer(name, entry, report, format);
+        if (config && !(portable && isGatewayEntry(config))) servers.push({ name, source, config });
       }
     }
   }
-  const inputs = readInputs(value.inputs, collector, findNodeAtLocation(root, ['inputs']), scopeOf(source));
+  const inputs = portable ? [] : readInputs(value.inputs, collector, findNodeAtLocation(root, ['inputs']), scopeOf(source));
   return { servers, inputs, problems: collector.problems };
 }
 

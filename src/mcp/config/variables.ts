@@ -1,6 +1,9 @@
 /**
  * Variables in server definitions, as VS Code substitutes them: `${workspaceFolder}`,
- * `${userHome}`, `${env:NAME}` and `${input:id}` (asked once, then remembered).
+ * `${userHome}`, `${env:NAME}` and `${input:id}` (asked once, then remembered); in a
+ * portable file (`.mcp.json`, `~/.copilot/mcp-config.json`), as Claude Code and Copilot CLI
+ * do: `${NAME}` and `${NAME:-default}` from the environment, an unset one without a default
+ * an error naming it.
  */
 import { parse as parseDotenv } from 'dotenv';
 import type { InputDefinition, ServerConfig } from './config';
@@ -13,6 +16,8 @@ export interface VariableContext {
   readonly inputs: readonly InputDefinition[];
   /** Asks for (or recalls) an input's value; undefined when the person dismissed it. */
   resolveInput(input: InputDefinition): Promise<string | undefined>;
+  /** The definition comes from a portable file: `${NAME}` and `${NAME:-default}` only. */
+  readonly portable?: boolean;
 }
 
 export class VariableError extends Error {
@@ -39,8 +44,33 @@ function stringsOf(config: ServerConfig): string[] {
     : [config.url, ...Object.values(config.headers), ...(config.oauth ? [config.oauth.clientId, config.oauth.clientSecret ?? ''] : [])];
 }
 
+/** `${NAME}` or `${NAME:-default}`, as a POSIX shell and Claude Code read them. */
+const PORTABLE_VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * The gateway's token is in the extension host's environment (for the agents run there); a
+ * server's definition never gets it: it would send it wherever the server is.
+ */
+const GATEWAY_TOKEN = 'ELICITATION_HOST_MCP_TOKEN';
+
+function fromEnv(env: VariableContext['env'], name: string): string | undefined {
+  if (name === GATEWAY_TOKEN) throw new VariableError(`${name} is Elicitation Host's gateway token: it is not given to a server`);
+  return env[name];
+}
+
+function portableSubstitute(text: string, env: VariableContext['env']): string {
+  return text.replace(PORTABLE_VARIABLE, (_whole, name: string, fallback: string | undefined) => {
+    const value = fromEnv(env, name);
+    // `:-` as the shell reads it: the default also stands in for an empty value.
+    if (value !== undefined && (value !== '' || fallback === undefined)) return value;
+    if (fallback !== undefined) return fallback;
+    throw new VariableError(`\${${name}} is used but ${name} is not set in the environment (and has no default: \${${name}:-default})`);
+  });
+}
+
 /** Substitutes every variable; throws VariableError naming what could not be resolved. */
 export async function resolveVariables(config: ServerConfig, ctx: VariableContext): Promise<ServerConfig> {
+  if (ctx.portable) return substituteAll(config, (text) => portableSubstitute(text, ctx.env));
   const inputValues = new Map<string, string>();
   for (const id of inputIdsIn(config)) {
     const input = ctx.inputs.find((i) => i.id === id);
@@ -56,11 +86,15 @@ export async function resolveVariables(config: ServerConfig, ctx: VariableContex
         return ctx.workspaceFolder;
       }
       if (name === 'userHome') return ctx.userHome;
-      if (name.startsWith('env:')) return ctx.env[name.slice(4)] ?? '';
+      if (name.startsWith('env:')) return fromEnv(ctx.env, name.slice(4)) ?? '';
       if (name.startsWith('input:')) return inputValues.get(name.slice(6))!;
       // Unknown variables are left as written, as VS Code does.
       return whole;
     });
+  return substituteAll(config, substitute);
+}
+
+function substituteAll(config: ServerConfig, substitute: (text: string) => string): ServerConfig {
   if (config.type === 'stdio') {
     return {
       ...config,

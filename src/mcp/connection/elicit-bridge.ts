@@ -48,17 +48,20 @@ export interface BridgeDeps {
  * Who asks, for the person: the server, and the tool when the question belongs to one call
  * for certain. A question that may belong to any of several calls names no tool, counts as
  * destructive if any of them is (the safe reading of an unknown), and carries an agent's
- * name or "the person started it" only when every one of those calls agrees.
+ * name (and its session's), or "the person started it", only when every one of those calls agrees.
  */
 export function sourceOf(server: string, calls: readonly InFlightCall[], background = false): RequestSource {
   const tools = new Set(calls.map((c) => c.tool?.title ?? c.name));
   const agents = new Set(calls.map((c) => (c.caller?.kind === 'agent' ? c.caller.name : undefined)));
   const agent = agents.size === 1 ? [...agents][0] : undefined;
+  const sessions = new Set(calls.map((c) => (c.caller?.kind === 'agent' ? c.caller.session : undefined)));
+  const session = agent !== undefined && sessions.size === 1 ? [...sessions][0] : undefined;
   return {
     server,
     ...(tools.size === 1 && { tool: [...tools][0] }),
     ...(calls.some((c) => c.tool?.destructive) && { destructive: true }),
     ...(agent !== undefined && { agent }),
+    ...(session !== undefined && { session }),
     ...(calls.length > 0 && calls.every((c) => c.caller?.kind === 'person') && { personStarted: true }),
     ...(background && { background: true }),
   };

@@ -8,3 +8,5 @@
  */
 export { createMcpHandler, inputRequired, inputResponse, isInitializeRequest, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 export { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+// The runner's `mcp-bridge`: a served server as a stdio one (src/cli/mcp-bridge-main.ts).
+export { StdioServerTransport } from '@modelcontextprotocol/server/stdio';

@@ -37,7 +37,8 @@ export interface ManagerDeps extends Omit<ConnectionDeps, 'log' | 'secrets'> {
 /** A server as the views show it, whether or not it has a connection. */
 export interface ServerEntry {
   readonly id: string;
-  readonly definition: ServerDefinition;
+  /** Replaced in place when only where else it is defined changes (`alsoIn`): that does not restart it. */
+  definition: ServerDefinition;
   readonly inputs: readonly InputDefinition[];
   connection: ServerConnection | undefined;
   /** Why it may not start (workspace trust), shown instead of a state. */
@@ -52,7 +53,13 @@ export interface LoadedSource {
 }
 
 function sourceKey(source: ConfigSource): string {
-  return source.kind === 'user' ? 'user' : source.file;
+  return source.file ?? 'user';
+}
+
+/** The definition as it launches: the other files that also define it do not change what runs. */
+function launchOf(definition: ServerDefinition): string {
+  const { alsoIn: _alsoIn, ...launch } = definition;
+  return JSON.stringify(launch);
 }
 
 export function serverId(definition: ServerDefinition): string {
@@ -116,7 +123,8 @@ export class ServerManager {
     }
     for (const [id, { definition, inputs }] of incoming) {
       const existing = this.entries.get(id);
-      if (existing && JSON.stringify(existing.definition) === JSON.stringify(definition) && JSON.stringify(existing.inputs) === JSON.stringify(inputs)) {
+      if (existing && launchOf(existing.definition) === launchOf(definition) && JSON.stringify(existing.inputs) === JSON.stringify(inputs)) {
+        existing.definition = definition;
         continue;
       }
       const wasRunning = existing !== undefined && (this.starting.has(existing) || existing.connection?.state === 'running' || existing.connection?.state === 'starting');
@@ -295,6 +303,7 @@ export class ServerManager {
     const secrets: string[] = [];
     const config = await resolveVariables(definition.config, {
       workspaceFolder: definition.source.kind === 'workspace' ? definition.source.folder : this.deps.firstWorkspaceFolder(),
+      portable: definition.source.format === 'portable',
       userHome: this.deps.userHome,
       env: this.deps.env,
       inputs: entry.inputs,

@@ -1,65 +1,174 @@
 /**
- * Add Agent…: the agents that speak ACP, each with the command its documentation gives
- * (acp-agent-catalog.ts), or any other command; written to the person's user settings
- * (`elicitationHost.agents`), where a repository cannot change it. Nothing starts until the
- * person opens a session.
+ * Add Agent…: the agents of the ACP Registry (acp-registry-source.ts: fetched at most once a
+ * day, kept, and when neither can be had the built-in list, acp-agent-catalog.ts), or any other
+ * command. Each says what it needs and which of that the machine lacks (looked for on PATH:
+ * nothing is run). The exact command is shown in a dialog whose default is "Don't Add" before it
+ * is written to the person's user settings (`elicitationHost.agents`), where a repository
+ * cannot change it. Nothing starts until the person opens a session.
  */
 import * as vscode from 'vscode';
+import { errorMessage } from '../../base/error-message';
 import { showDialog, showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
+import { iconSafe, oneLine } from '../text';
+import { type RegistryAgent, type RegistryLaunch, platformKey } from './acp-registry';
+import { DEFAULT_REGISTRY_URL, loadRegistry, type RegistryOrigin } from './acp-registry-source';
 import { AGENTS_SETTING } from './agents-host';
-import { splitCommandLine } from './command-line';
+import { joinCommandLine, splitCommandLine } from './command-line';
 import { ACP_AGENT_CATALOG } from './acp-agent-catalog';
-import { errorMessage } from '../../base/error-message';
+import { findOnPath } from './program-on-path';
 
 const NAME = /^[\w][\w .-]{0,63}$/;
+export const REGISTRY_SETTING = 'elicitationHost.agentRegistryUrl';
 
-export async function addAgent(quickInput: OwnQuickInput, existing: (name: string) => boolean): Promise<string | undefined> {
-  type Item = vscode.QuickPickItem & { readonly known?: (typeof ACP_AGENT_CATALOG)[number] };
-  const items: Item[] = [
-    ...ACP_AGENT_CATALOG.map((known) => ({ label: known.label, description: [known.command, ...known.args].join(' '), detail: `Needs: ${known.needs}`, known })),
-    { label: 'Another agent…', description: 'any command that speaks ACP over stdio' },
+/** One agent the pick offers, with the command that would be written. */
+interface Offer {
+  readonly name: string;
+  readonly label: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly needs: string;
+  /** What the machine lacks of what it needs, in words; undefined when nothing. */
+  readonly missing?: string;
+  readonly description?: string;
+  /** "the ACP Registry (version 1.2.3)" or "the built-in list". */
+  readonly from: string;
+}
+
+const RUNTIME_NEEDS: Readonly<Record<RegistryLaunch['runtime'], (launch: RegistryLaunch) => { needs: string; missing: string }>> = {
+  npx: () => ({ needs: 'Node.js (npx)', missing: 'npx is not on PATH: install Node.js, which brings npm and npx' }),
+  uvx: () => ({ needs: 'uv (uvx)', missing: 'uvx is not on PATH: install uv (docs.astral.sh/uv)' }),
+  binary: (l) => ({
+    needs: `${l.command} on PATH`,
+    missing: `${l.command} is not on PATH: Elicitation Host downloads nothing; install it yourself${l.archive ? ` (the registry offers ${l.archive})` : ''}`,
+  }),
+};
+
+/** The registry's agent as an offer: the first way to run it whose program is on PATH, else its first. */
+async function registryOffer(agent: RegistryAgent): Promise<Offer> {
+  const found = await Promise.all(agent.launches.map((l) => findOnPath(l.command)));
+  const index = Math.max(0, found.findIndex((f) => f !== undefined));
+  const launch = agent.launches[index];
+  const { needs, missing } = RUNTIME_NEEDS[launch.runtime](launch);
+  return {
+    name: agent.id,
+    label: agent.name,
+    command: launch.command,
+    args: launch.args,
+    env: launch.env,
+    needs,
+    ...(found[index] === undefined && { missing }),
+    description: agent.description,
+    from: `the ACP Registry (${agent.name} ${agent.version})`,
+  };
+}
+
+async function builtInOffers(): Promise<Offer[]> {
+  return Promise.all(
+    ACP_AGENT_CATALOG.map(async (known) => ({
+      name: known.name,
+      label: known.label,
+      command: known.command,
+      args: known.args,
+      env: {},
+      needs: known.needs,
+      ...((await findOnPath(known.command)) === undefined && { missing: `${known.command} is not on PATH` }),
+      from: 'the built-in list',
+    })),
+  );
+}
+
+function originWords(origin: RegistryOrigin): string {
+  const day = (at: number): string => new Date(at).toISOString().slice(0, 10);
+  switch (origin.kind) {
+    case 'registry':
+      return 'From the ACP Registry';
+    case 'cache':
+      return `From the ACP Registry, as read on ${day(origin.fetchedAt)}${origin.why ? `: ${origin.why}` : ''}`;
+    default:
+      return `The built-in list: ${origin.why}`;
+  }
+}
+
+type Item = vscode.QuickPickItem & { readonly offer?: Offer; readonly other?: true };
+
+/** The pick's rows: where the list comes from, each agent with its command and what it needs, entries left out, then Another agent…. */
+async function offerItems(cacheFile: string): Promise<Item[]> {
+  // The person's user settings only: a repository's settings cannot choose the list its reader adds agents from.
+  const url = vscode.workspace.getConfiguration().inspect<string>(REGISTRY_SETTING)?.globalValue ?? DEFAULT_REGISTRY_URL;
+  const listing = await loadRegistry({ url, cacheFile, platform: platformKey(process.platform, process.arch) });
+  const offers = listing.read ? await Promise.all(listing.read.agents.map(registryOffer)) : await builtInOffers();
+  const left = listing.read?.problems ?? [];
+  const separator = (label: string): Item => ({ label: oneLine(label, 300), kind: vscode.QuickPickItemKind.Separator });
+  return [
+    separator(originWords(listing.origin)),
+    ...offers.map((offer) => ({
+      label: iconSafe(offer.label, 80),
+      description: iconSafe(joinCommandLine([offer.command, ...offer.args]), 200),
+      detail: offer.missing ? `$(warning) Needs ${iconSafe(offer.needs, 200)}: ${iconSafe(offer.missing, 300)}` : iconSafe([offer.description, `Needs: ${offer.needs}`].filter(Boolean).join(' · '), 400),
+      offer,
+    })),
+    separator(left.length > 0 ? `${left.length} registry entr${left.length === 1 ? 'y' : 'ies'} left out: ${left[0]}` : ''),
+    { label: 'Another agent…', description: 'any command that speaks ACP over stdio', other: true },
   ];
-  const picked = await quickInput.pick(items, { title: 'Add Agent', placeHolder: 'Which agent? It runs when you start a session with it.' });
+}
+
+/** The command typed for Another agent…, and the name it gets. */
+async function typedAgent(quickInput: OwnQuickInput): Promise<Offer | undefined> {
+  const line = await quickInput.input({
+    title: 'Add Agent: its command',
+    prompt: 'The command that starts the agent in ACP mode (no shell: quotes group words, nothing is expanded)',
+    placeHolder: 'my-agent --acp',
+    validateInput: (value) => {
+      try {
+        return splitCommandLine(value).length === 0 ? 'Type the command.' : undefined;
+      } catch (error) {
+        return errorMessage(error);
+      }
+    },
+  });
+  if (!line) return undefined;
+  const [command, ...args] = splitCommandLine(line);
+  const name = await quickInput.input({
+    title: 'Add Agent: its name',
+    prompt: 'Shown as who asks in every question and permission of this agent',
+    value: command.split('/').pop()?.replace(/[^\w .-]/g, '') ?? '',
+    validateInput: (value) => (NAME.test(value) ? undefined : 'Letters, digits, spaces, ".", "-" or "_", at most 64.'),
+  });
+  if (!name) return undefined;
+  return { name, label: name, command, args, env: {}, needs: `${command} on PATH`, from: 'your command line' };
+}
+
+/** The exact command, before anything is written: "Don't Add" is the default (the first button; VS Code adds Cancel after). */
+async function confirmed(offer: Offer, replaces: boolean): Promise<boolean> {
+  const add: vscode.MessageItem = { title: replaces ? 'Replace' : 'Add' };
+  // Not a close affordance: VS Code 1.103 moves that one last and makes the next button the default.
+  const keep: vscode.MessageItem = { title: replaces ? "Don't Replace" : "Don't Add" };
+  const env = Object.entries(offer.env);
+  const detail = [
+    `When you start a session with it, this runs (without a shell):\n${joinCommandLine([offer.command, ...offer.args])}`,
+    ...(env.length > 0 ? [`With these environment variables:\n${env.map(([k, v]) => `${k}=${v}`).join('\n')}`] : []),
+    offer.missing ? `Needs ${offer.needs}. ${offer.missing}.` : `Needs ${offer.needs}.`,
+    `From ${offer.from}. Written to your user settings (${AGENTS_SETTING}) as "${offer.name}"${replaces ? ', replacing the agent of that name' : ''}. Nothing runs until you start a session.`,
+  ].join('\n\n');
+  const answer = await showDialog({ kind: 'warning', heading: `${replaces ? 'Replace' : 'Add'} the agent "${offer.name}"?`, detail, buttons: [keep, add] });
+  return answer === add;
+}
+
+/**
+ * The whole flow; `cacheFile` keeps the registry between windows (global storage). Returns
+ * the name written, or undefined when the person stopped.
+ */
+export async function addAgent(quickInput: OwnQuickInput, existing: (name: string) => boolean, cacheFile: string): Promise<string | undefined> {
+  const picked = await quickInput.pick(offerItems(cacheFile), { title: 'Add Agent', placeHolder: 'Which agent? It runs when you start a session with it.', matchOnDescription: true });
   if (!picked) return undefined;
-  let name: string;
-  let command: string;
-  let args: string[];
-  if (picked.known) {
-    ({ name, command } = picked.known);
-    args = [...picked.known.args];
-  } else {
-    const line = await quickInput.input({
-      title: 'Add Agent: its command',
-      prompt: 'The command that starts the agent in ACP mode (no shell: quotes group words, nothing is expanded)',
-      placeHolder: 'my-agent --acp',
-      validateInput: (value) => {
-        try {
-          return splitCommandLine(value).length === 0 ? 'Type the command.' : undefined;
-        } catch (error) {
-          return errorMessage(error);
-        }
-      },
-    });
-    if (!line) return undefined;
-    [command, ...args] = splitCommandLine(line);
-    const given = await quickInput.input({
-      title: 'Add Agent: its name',
-      prompt: 'Shown as who asks in every question and permission of this agent',
-      value: command.split('/').pop()?.replace(/[^\w .-]/g, '') ?? '',
-      validateInput: (value) => (NAME.test(value) ? undefined : 'Letters, digits, spaces, ".", "-" or "_", at most 64.'),
-    });
-    if (!given) return undefined;
-    name = given;
-  }
-  if (existing(name)) {
-    const replace = { title: 'Replace' };
-    const answer = await showDialog({ kind: 'warning', heading: `An agent named "${name}" is configured already.`, detail: `Replace its command with: ${[command, ...args].join(' ')}`, buttons: [replace] });
-    if (answer !== replace) return undefined;
-  }
+  const offer = picked.offer ?? (await typedAgent(quickInput));
+  if (!offer || !(await confirmed(offer, existing(offer.name)))) return undefined;
   const config = vscode.workspace.getConfiguration();
   const current = (config.inspect<Record<string, unknown>>(AGENTS_SETTING)?.globalValue ?? {}) as Record<string, unknown>;
-  await config.update(AGENTS_SETTING, { ...current, [name]: { command, args } }, vscode.ConfigurationTarget.Global);
-  void showInfo(`Added the agent "${name}" to your user settings. Start a session with it from the Agents view.`);
-  return name;
+  const env = Object.keys(offer.env).length > 0 ? { env: offer.env } : {};
+  await config.update(AGENTS_SETTING, { ...current, [offer.name]: { command: offer.command, args: [...offer.args], ...env } }, vscode.ConfigurationTarget.Global);
+  void showInfo(`Added the agent "${offer.name}" to your user settings. Start a session with it from the Agents view.`);
+  return offer.name;
 }

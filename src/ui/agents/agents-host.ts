@@ -1,13 +1,16 @@
 /**
  * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
  * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
- * `acp-agent-catalog` (the agents it offers) and `command-line` (a typed command line, split),
- * `session-panel` (one session's panel, on the page host ui/webview/ shares) with
+ * `acp-registry` (the ACP Registry's agents, read as untrusted data), `acp-registry-source`
+ * (where it comes from: fetched once a day, kept, or none), `acp-agent-catalog` (the built-in
+ * list), `program-on-path` (what the machine lacks) and `command-line` (a command line, split
+ * and shown), `session-panel` (one session's panel, on the page host ui/webview/ shares) with
  * `session-page` (its HTML, in the page every panel of ours serves) and
  * `transcript` (what it shows), `session-keeper` (what is kept of sessions beyond their
  * panels) with `session-memory` (the sessions a reload lists again), `past-session-pick` (Open
- * Past Agent Session…), and `editor-files` (an agent's file reads and writes, through open
- * editors). The page itself is `webview/session/`.
+ * Past Agent Session…), `editor-files` (an agent's file reads and writes, through open
+ * editors), and `shared-servers` (the person's MCP servers for each session). The page itself
+ * is `webview/session/`.
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
@@ -73,6 +76,8 @@ export interface AgentsHostDeps {
   readonly settings: AgentHost['settings'];
   /** The workspace's storage: the sessions a reload lists again. */
   readonly memory: MementoLike;
+  /** The person's MCP servers for each new session (shared-servers.ts). */
+  readonly shareServers?: AgentHost['shareServers'];
 }
 
 export class AgentsHost implements vscode.Disposable {
@@ -197,6 +202,7 @@ export class AgentsHost implements vscode.Disposable {
       },
       settings: this.deps.settings,
       clientInfo: { name: 'elicitation-host', version: this.deps.version },
+      ...(this.deps.shareServers && { shareServers: this.deps.shareServers }),
     };
   }
 

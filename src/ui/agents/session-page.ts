@@ -25,6 +25,7 @@ export function sessionPageHtml(parts: SessionPageParts): string {
     body: `<header>
 <h1 id="title"></h1>
 <div id="subtitle"></div>
+<div id="servers"></div>
 <div id="options"></div>
 <div id="mode-warning" role="status" hidden></div>
 </header>

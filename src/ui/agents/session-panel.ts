@@ -38,7 +38,7 @@ export interface SessionPanelDeps {
 
 export class SessionPanel implements vscode.Disposable {
   private readonly page = new PageHost<SessionHostMessage>();
-  readonly transcript = new Transcript();
+  readonly transcript: Transcript;
   /** The header changed (mode, title, a turn's state): the Agents view shows it. */
   readonly onDidChange = new Listeners<void>();
   private readonly unsubscribe: Array<() => void> = [];
@@ -52,11 +52,17 @@ export class SessionPanel implements vscode.Disposable {
     /** While a past session is being reopened (its conversation replayed): why the prompt box waits. */
     private reopening?: string,
   ) {
+    // An entry the transcript lets go of takes its tool call out of the session too.
+    this.transcript = new Transcript(session.updates);
     this.unsubscribe.push(
       session.events.add((event) => this.onEvent(event)),
       deps.store.subscribe((state) => {
+        // The agent's own question, or a question of a server it was given, in this session.
         const waiting = state.requests.some(
-          (r) => r.status === 'open' && r.request.source.requester === 'agent' && r.request.source.server === session.agentName && r.request.source.session === session.label,
+          (r) =>
+            r.status === 'open' &&
+            r.request.source.session === session.label &&
+            ((r.request.source.requester === 'agent' && r.request.source.server === session.agentName) || r.request.source.agent === session.agentName),
         );
         if (waiting !== this.waiting) {
           this.waiting = waiting;
@@ -228,6 +234,8 @@ export class SessionPanel implements vscode.Disposable {
       agent: session.agentName,
       ...(session.label && { title: session.label }),
       cwd: session.cwd,
+      servers: session.servers.given,
+      ...(session.servers.note !== undefined && { serversNote: session.servers.note }),
       ...(mode && { mode }),
       ...(current && (NON_ASKING_MODES.test(current.name.trim()) || NON_ASKING_MODES.test(current.id)) && {
         modeWarning: `${current.name}: ${session.agentName} acts without asking you first in this mode. Choose another mode to be asked.`,

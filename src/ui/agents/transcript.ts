@@ -2,17 +2,20 @@
  * One session's transcript as the session page shows it: ACP's stream of events (message
  * chunks, thoughts, tool calls and their updates, plans, our permissions and questions, the
  * turn's end) kept as whole entries by id, so the page is sent a whole entry each time one
- * grows. Bounded: a reply, a tool's output and the number of entries each have a cap, with a
- * word where something was left out. Pure (no `vscode`), so it is unit tested.
+ * grows. A permission's answer is said on its tool call's line, and a question the agent asked
+ * in a tool call stands in the call's place as the question and its answer. Bounded: a reply, a tool's output and the number of entries each have a cap, with a
+ * word where something was left out; a reply past its cap keeps no more of what streams in,
+ * only its count. An entry let go of takes its tool call with it (the session keeps nothing of
+ * a call nobody sees). Pure (no `vscode`), so it is unit tested.
  */
-import type { SessionEvent, ToolCallView } from '../../acp/session-events';
+import { capped, MAX_TOOL_DETAIL, type SessionEvent, type ToolCallView, withLeftOut } from '../../acp/session-events';
 import type { TranscriptEntry } from '../../shared/session-protocol';
 
 /** The most text one entry keeps; the rest is said to be left out. */
 export const MAX_ENTRY_TEXT = 200_000;
 /** The most entries kept; the oldest go first. */
 export const MAX_ENTRIES = 2_000;
-const MAX_DETAIL = 20_000;
+const TOOL_PREFIX = 'tool:';
 
 const STOP_TEXT: Record<string, string> = {
   cancelled: 'Stopped.',
@@ -21,49 +24,24 @@ const STOP_TEXT: Record<string, string> = {
   refusal: 'The agent refused to go on.',
 };
 
-function capped(text: string, limit = MAX_ENTRY_TEXT): string {
-  return text.length > limit ? `${text.slice(0, limit)}\n… (${text.length - limit} more characters not shown)` : text;
-}
-
-/** Lines added and removed, counted as multisets (what a file reference's badge needs, not a diff). */
-export function changeSize(oldText: string | undefined, newText: string): { added: number; removed: number } {
-  const before = new Map<string, number>();
-  for (const line of (oldText ?? '').split('\n')) if (oldText !== undefined) before.set(line, (before.get(line) ?? 0) + 1);
-  let added = 0;
-  for (const line of newText.split('\n')) {
-    const left = before.get(line) ?? 0;
-    if (left > 0) before.set(line, left - 1);
-    else added++;
-  }
-  let removed = 0;
-  for (const left of before.values()) removed += left;
-  return { added, removed };
-}
-
-/** A tool call's command, or its raw input, as text. */
-export function toolDetail(call: ToolCallView): string | undefined {
-  const input = call.rawInput;
-  if (input === undefined) return undefined;
-  if (typeof input === 'object' && input !== null && typeof (input as { command?: unknown }).command === 'string') return capped((input as { command: string }).command, MAX_DETAIL);
-  const text = typeof input === 'string' ? input : JSON.stringify(input, null, 2);
-  return text === undefined ? undefined : capped(text, MAX_DETAIL);
-}
-
 function toolEntry(call: ToolCallView, permission?: { readonly answer: string; readonly allowed: boolean }): TranscriptEntry {
-  const detail = toolDetail(call);
-  const output = call.text.join('\n');
   return {
     kind: 'tool',
-    id: `tool:${call.id}`,
+    id: `${TOOL_PREFIX}${call.id}`,
     title: call.title || call.kind,
     toolKind: call.kind,
     status: call.status,
-    ...(detail !== undefined && { detail }),
+    ...(call.detail !== undefined && { detail: call.detail }),
     locations: call.locations,
-    diffs: call.diffs.map((d) => ({ path: d.path, ...changeSize(d.oldText, d.newText) })),
-    ...(output && { output: capped(output) }),
+    diffs: call.diffs,
+    ...(call.output && { output: call.output }),
     ...(permission && { permission }),
   };
+}
+
+/** Where the session's tool calls are kept: told when a call's entry is let go of. */
+export interface KeptToolCalls {
+  forget(toolCallId: string): void;
 }
 
 export class Transcript {
@@ -71,10 +49,12 @@ export class Transcript {
   private readonly index = new Map<string, number>();
   private next = 0;
   /** The entry the next chunk of the same kind extends (reset by anything else). */
-  private open: { readonly kind: 'agent' | 'thought' | 'user'; readonly id: string; readonly messageId?: string; text: string } | undefined;
+  private open: { readonly kind: 'agent' | 'thought' | 'user'; readonly id: string; readonly messageId?: string; text: string; notShown: number } | undefined;
   private dropped = 0;
   /** Tool calls and what the transcript shows beside their state: the permission's answer, or the question asked in the call (which then stands for the call). */
   private readonly calls = new Map<string, { view: ToolCallView; permission?: { answer: string; allowed: boolean }; question?: boolean }>();
+
+  constructor(private readonly toolCalls?: KeptToolCalls) {}
 
   all(): readonly TranscriptEntry[] {
     return this.dropped > 0 ? [{ kind: 'notice', id: 'dropped', tone: 'info', text: `${this.dropped} earlier entries are not kept.` }, ...this.entries] : [...this.entries];
@@ -96,7 +76,12 @@ export class Transcript {
       const gone = this.entries.shift()!;
       this.dropped++;
       this.index.delete(gone.id);
-      if (gone.id.startsWith('tool:')) this.calls.delete(gone.id.slice('tool:'.length));
+      if (gone.id.startsWith(TOOL_PREFIX)) {
+        // A tool call's line, or the question that stands in its place: the call goes with it.
+        const toolCallId = gone.id.slice(TOOL_PREFIX.length);
+        this.calls.delete(toolCallId);
+        this.toolCalls?.forget(toolCallId);
+      }
       for (const [id, i] of this.index) this.index.set(id, i - 1);
     }
     return entry;
@@ -105,7 +90,7 @@ export class Transcript {
   /** The person's prompt, as they typed it. */
   prompt(text: string): TranscriptEntry {
     this.open = undefined;
-    return this.put({ kind: 'user', id: this.newId('user'), text: capped(text) });
+    return this.put({ kind: 'user', id: this.newId('user'), text: capped(text, MAX_ENTRY_TEXT) });
   }
 
   /** A line of ours. */
@@ -117,10 +102,13 @@ export class Transcript {
   private chunk(kind: 'agent' | 'thought' | 'user', text: string, messageId?: string): TranscriptEntry {
     const open = this.open;
     const continues = open && open.kind === kind && (messageId === undefined || open.messageId === undefined || open.messageId === messageId);
-    if (!continues) this.open = { kind, id: this.newId(kind), ...(messageId !== undefined && { messageId }), text: '' };
+    if (!continues) this.open = { kind, id: this.newId(kind), ...(messageId !== undefined && { messageId }), text: '', notShown: 0 };
     const current = this.open!;
-    current.text += text;
-    const shown = capped(current.text);
+    // Past the cap a chunk is only counted: a runaway reply costs its count, not its text.
+    const room = MAX_ENTRY_TEXT - current.text.length;
+    if (room > 0) current.text += text.length > room ? text.slice(0, room) : text;
+    current.notShown += Math.max(0, text.length - Math.max(0, room));
+    const shown = withLeftOut(current.text, current.notShown);
     return this.put(kind === 'agent' ? { kind, id: current.id, markdown: shown } : { kind, id: current.id, text: shown });
   }
 
@@ -166,9 +154,9 @@ export class Transcript {
         return this.put({
           kind: 'question',
           // In the place of the call it was asked in, where there is one.
-          id: call ? `tool:${call.view.id}` : this.newId('question'),
-          message: capped(event.message, MAX_DETAIL),
-          answers: (event.answers ?? []).map((a) => ({ question: capped(a.question, MAX_DETAIL), answer: capped(a.answer, MAX_DETAIL) })),
+          id: call ? `${TOOL_PREFIX}${call.view.id}` : this.newId('question'),
+          message: capped(event.message, MAX_TOOL_DETAIL),
+          answers: (event.answers ?? []).map((a) => ({ question: capped(a.question, MAX_TOOL_DETAIL), answer: capped(a.answer, MAX_TOOL_DETAIL) })),
           action: event.action,
         });
       }

@@ -37,5 +37,7 @@ export function putCliOnPath(env: vscode.GlobalEnvironmentVariableCollection, bi
   chmodSync(script, 0o755);
   writeFileSync(join(binDir, `${CLI_NAME}.cmd`), windows);
   env.prepend('PATH', `${binDir}${delimiter}`);
+  // VS Code runs a `.mcp.json` stdio server from this process, with its environment: `elicitation-host mcp-bridge` is found there too.
+  if (!(process.env.PATH ?? '').split(delimiter).includes(binDir)) process.env.PATH = `${binDir}${delimiter}${process.env.PATH ?? ''}`;
   return binDir;
 }

@@ -58,7 +58,7 @@ export class AgentConnector {
       agent ??
       (
         await this.quickInput.pick(
-          GATEWAY_RECIPES.map((a) => ({ label: a.label, id: a.id })),
+          GATEWAY_RECIPES.filter((a) => a.id !== 'vscode' || writesDotMcpJson(vscode.version)).map((a) => ({ label: a.label, id: a.id })),
           { title: 'Connect an Agent', placeHolder: 'Which agent should reach your servers through Elicitation Host?' },
         )
       )?.id;
@@ -138,6 +138,11 @@ export class AgentConnector {
  */
 export function readsDotMcpJson(version: string): boolean {
   return vsCodeAtLeast(version, 1, 104);
+}
+
+/** VS Code 1.140's MCP: Add Server writes `.mcp.json` and calls `.vscode/mcp.json` deprecated: from then on it is VS Code's own file. */
+export function writesDotMcpJson(version: string): boolean {
+  return vsCodeAtLeast(version, 1, 140);
 }
 
 async function writeChange(folder: vscode.WorkspaceFolder, change: FileChange): Promise<void> {

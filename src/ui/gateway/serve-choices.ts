@@ -2,7 +2,7 @@
  * Which servers our MCP server definition provider lists to VS Code's own agent ("Serve to
  * VS Code's Agent" in the Servers view). Default on for servers from the
  * `elicitationHost.servers` setting, which VS Code's client never reads; default off for
- * servers from `.vscode/mcp.json`, which VS Code's client runs itself: listing them too
+ * servers from `.vscode/mcp.json` and the portable files, which VS Code runs itself: listing them too
  * would show each tool twice. Terminal agents reach every server through the gateway
  * whatever this says. Kept per workspace.
  */
@@ -21,9 +21,13 @@ export class ServeChoices {
     return `${scopeOf(definition.source)}\u0000${definition.name}`;
   }
 
-  /** True when VS Code's client also reads this server's definition (`.vscode/mcp.json`). */
+  /**
+   * True when VS Code's client also reads this server's definition: a workspace's
+   * `.vscode/mcp.json` or `.mcp.json`, or the person's `~/.copilot/mcp-config.json` (VS Code's
+   * agent host reads the portable files itself).
+   */
   static vsCodeAlsoRuns(definition: ServerDefinition): boolean {
-    return definition.source.kind === 'workspace';
+    return definition.source.kind === 'workspace' || definition.source.format === 'portable';
   }
 
   served(definition: ServerDefinition): boolean {

@@ -8,23 +8,25 @@
  */
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../../elicitation/broker';
-import type { Question, SelectOption } from '../../elicitation/model';
-import type { InputRequest, UrlInputRequest } from '../../elicitation/request';
+import type { ContentValue, Question, SelectOption } from '../../elicitation/model';
+import { type InputRequest, ownAnswerPair, type UrlInputRequest } from '../../elicitation/request';
 import type { InputStore } from '../../elicitation/store';
 import { toAnswerValue } from '../../elicitation/validation';
 import { checkUrl } from '../../elicitation/url-check';
 import { isEndedByThePerson } from '../../base/ended-by-person';
 import { dialogChoices, mayUseModal } from './dialog-choices';
 import { MutedServers } from './mutes';
-import { type Dialog, showDialog, showError, showInfo } from '../notify';
+import { type Dialog, showDialog, showError, showInfo, showWarning } from '../notify';
 import { errorMessage } from '../../base/error-message';
 import { PromptQueue, type ShowResult } from '../quick-input/prompt-queue';
 import { Deferral, type PromptFrame, type StepResult } from '../quick-input/quick-input-frame';
 import { askConfirm, askQuestion } from './quick-prompts';
+import { askSelectOrOwn } from './own-answer-pick';
 import { StepByStep } from './step-by-step';
 import { dialogText, sourceLabel } from '../text';
 import { askLink, linkDialog, openLink } from '../links/url-prompt';
 import { showWholeLabel, whileReading, type WholeInputDocuments } from './whole-input';
+import { notShownNote, type ProposedDiffs, VIEW_DIFF, viewable } from './view-diff';
 import type { WholeInput } from '../../elicitation/request';
 
 interface Job {
@@ -66,6 +68,7 @@ export class NativePrompter {
     private readonly mutes: MutedServers,
     private readonly log: vscode.LogOutputChannel,
     private readonly wholeInputs: WholeInputDocuments,
+    private readonly proposedDiffs: ProposedDiffs,
   ) {
     this.steps = new StepByStep(store, this.deferral);
   }
@@ -153,25 +156,62 @@ export class NativePrompter {
         const error = options.errors?.find((e) => e.questionId === question.id)?.message;
         return fromStep(await askQuestion(question, this.frame(job), this.steps.draftOf(request, question), error), question);
       }
+      case 'pick-other':
+      case 'pick-many-other':
+        return this.selectOrOwn(job);
       default:
-        return this.steps.run(request, options.errors ?? [], (extra) => this.frame(job, extra), job.offerForm, (result) => fromStep(result, undefined));
+        return this.stepByStep(job);
     }
+  }
+
+  /** A form in the quick input, one question at a time. */
+  private stepByStep(job: Job): Promise<Shown> {
+    return this.steps.run(job.request, job.options.errors ?? [], (extra) => this.frame(job, extra), job.offerForm, (result) => fromStep(result, undefined));
+  }
+
+  /** One select and the person's own answer to it (a live request's allowFreeformInput): its options and "Other…". */
+  private async selectOrOwn(job: Job): Promise<Shown> {
+    const { request } = job;
+    const [select, own] = request.questions;
+    const pair = ownAnswerPair(request, select.id);
+    // The broker pairs only a select with the text question after it; anything else is asked as the form is.
+    if (!pair || (select.kind !== 'single-select' && select.kind !== 'multi-select') || own?.kind !== 'text') return this.stepByStep(job);
+    const drafts = { draftOf: (q: Question) => this.steps.draftOf(request, q), saveDraft: (q: Question, value: ContentValue | undefined) => this.steps.saveDraft(request, q, value) };
+    const end = await askSelectOrOwn({ select, own, required: pair.required }, this.frame(job), drafts);
+    return end.kind === 'answers' ? { action: 'accept', answers: end.answers } : fromStep(end, undefined);
   }
 
   /**
    * A question's modal dialog, in its turn in the queue. When its text is not all shown (a
-   * long command), it offers the whole: opened in an editor, read while the question
-   * waits, then the same dialog again.
+   * long command), it offers the whole; when it approves an edit, the diff (View Diff, for
+   * the files inside the session's folders; the others are said not to be shown). Either
+   * opens in an editor, read while the question waits, then the same dialog comes again.
    */
   private async dialog<T extends vscode.MessageItem>(job: Job, dialog: Dialog<T>): Promise<DialogEnd<T>> {
+    const changes = job.request.mode === 'form' ? job.request.changes : undefined;
+    const note = changes && notShownNote(changes);
+    if (note !== undefined) dialog = { ...dialog, detail: `${dialog.detail}\n\n${note}` };
     const whole = wholeOf(job.request, dialog.detail);
-    if (!whole) return this.dialogOnce(job, dialog);
-    const showWhole: vscode.MessageItem = { title: showWholeLabel(whole) };
+    const diffs = viewable(changes);
+    if (!whole && diffs.length === 0) return this.dialogOnce(job, dialog);
+    const showWhole: vscode.MessageItem | undefined = whole && { title: showWholeLabel(whole) };
+    const viewDiff: vscode.MessageItem | undefined = diffs.length > 0 ? { title: VIEW_DIFF } : undefined;
+    const extra = [viewDiff, showWhole].filter((b) => b !== undefined);
     for (;;) {
-      const choice = await this.dialogOnce<vscode.MessageItem>(job, { ...dialog, buttons: [...dialog.buttons, showWhole] });
-      if (choice !== showWhole) return choice as T | undefined | 'aborted';
-      await this.wholeInputs.open(whole, sourceLabel(job.request.source));
-      const read = await whileReading(this.frame(job), whole);
+      const choice = await this.dialogOnce<vscode.MessageItem>(job, { ...dialog, buttons: [...dialog.buttons, ...extra] });
+      if (choice === undefined || choice === 'aborted' || (choice !== viewDiff && choice !== showWhole)) return choice as T | undefined | 'aborted';
+      let what: string | undefined;
+      if (choice === viewDiff) {
+        const problems = await this.proposedDiffs.open(diffs, job.request.source.server);
+        if (problems.length > 0) void showWarning(`Not shown: ${problems.join('; ')}`);
+        // Nothing opened: the same dialog again, the warning beside it.
+        if (problems.length < diffs.length) what = diffs.length === 1 ? 'the diff' : 'the diffs';
+      } else if (whole) {
+        await this.wholeInputs.open(whole, sourceLabel(job.request.source));
+        what = `the whole ${whole.name}`;
+      }
+      if (what === undefined) continue;
+      const read = await whileReading(this.frame(job), what);
       if (read.kind === 'decline') return 'declined';
       if (read.kind === 'deferred' || read.kind === 'aborted') return read.kind;
       if (read.kind !== 'value') return undefined;

@@ -1,11 +1,13 @@
 /**
  * The room `src/ui/prompts/`: how a question is put to the person in VS Code: this file (the
  * Prompter port's VS Code side), `native-prompter` (the queue of quick input prompts and
- * dialogs), `quick-prompts` (a pick or an input box), `step-by-step` (a form one question at
- * a time), `dialog-choices` (which questions may be modal, and as which buttons), `held-questions`
- * (a background task's question waits until the person opens it), `mutes` ("Decline and stop
+ * dialogs), `quick-prompts` (a pick or an input box), `own-answer-pick` (a select with
+ * "Other…" for the person's own answer), `step-by-step` (a form one question at a time),
+ * `dialog-choices` (which questions may be modal, and as which buttons), `held-questions` (a
+ * background task's question waits until the person opens it), `mutes` ("Decline and stop
  * asking"), `refusals` (a question that could not be shown), `whole-input` (Show Whole
- * Command: the whole of what a dialog shows in part) and `extension-consent` (the dialogs an
+ * Command: the whole of what a dialog shows in part), `view-diff` (View Diff: an agent's edit
+ * against the file, before the person decides) and `extension-consent` (the dialogs an
  * extension's tool calls need). Links are `src/ui/links/`, the form panel `src/ui/form/`.
  *
  * The VS Code Prompter: each question goes to the surface that fits it (the form panel

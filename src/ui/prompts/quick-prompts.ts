@@ -36,8 +36,21 @@ function describeQuestion(question: Question): string {
   return oneLine(parts.join(': ') + (question.required ? '' : ' (optional)'), 300);
 }
 
-/** One boolean or single-select question as a quick pick of its options. */
-export function askPick(question: Question, frame: PromptFrame, initial: ContentValue | undefined): Promise<StepResult> {
+/** The "Other…" entry of a select that takes the person's own answer (own-answer-pick.ts). */
+export interface OtherEntry {
+  /** Chosen at the start (the own answer has a draft): ticked in a multi-select, highlighted in a single one. */
+  readonly chosen: boolean;
+  /** A multi-select's ticks changed: the options ticked, in their order, and whether Other… is. */
+  readonly onChange?: (values: readonly string[], other: boolean) => void;
+}
+
+/** Plain words and no icon: the entry is ours, beside the asker's options. */
+function otherRow(): Row {
+  return { label: 'Other…', description: 'type your own answer', role: 'other', alwaysShow: true };
+}
+
+/** One boolean or single-select question as a quick pick of its options (and "Other…", when offered). */
+export function askPick(question: Question, frame: PromptFrame, initial: ContentValue | undefined, other?: OtherEntry): Promise<StepResult> {
   const options: Array<{ label: string; value: ContentValue; description?: string }> =
     question.kind === 'boolean'
       ? [
@@ -57,12 +70,14 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
         role: 'option',
         value: o.value,
       }));
+      const others: Row[] = other ? [otherRow()] : [];
       const empty: Row[] = question.required ? [] : [{ label: 'Leave empty', description: 'no answer', role: 'empty', alwaysShow: true }];
       const declines = declineRows(frame);
       pick.items = [
         ...messageRows(frame.message),
         separator(question.title),
         ...rows,
+        ...others,
         ...empty,
         separator(),
         ...declines,
@@ -71,13 +86,15 @@ export function askPick(question: Question, frame: PromptFrame, initial: Content
       // An optional yes/no nobody has answered stays unanswered on Enter (as in the form): Leave empty first.
       // A permission with no default: Decline, never an option that allows.
       const untouched = frame.approval && declines[0] ? declines[0] : question.kind === 'boolean' && !question.required ? empty[0] : rows[0];
-      const preselected = rows.find((r) => r.value === initial) ?? rows.find((r) => r.value === question.defaultValue) ?? untouched;
+      const preselected =
+        rows.find((r) => r.value === initial) ?? (other?.chosen ? others[0] : undefined) ?? rows.find((r) => r.value === question.defaultValue) ?? untouched;
       if (preselected) pick.activeItems = [preselected];
     },
     (pick) => {
       const row = pick.selectedItems[0];
       if (!row) return undefined;
       if (row.role === 'option') return { kind: 'value', value: row.value };
+      if (row.role === 'other') return { kind: 'other' };
       if (row.role === 'empty') return { kind: 'value', value: undefined };
       return undefined;
     },
@@ -120,10 +137,12 @@ async function showLongMessage(frame: PromptFrame): Promise<StepResult | undefin
 }
 
 /**
- * One multi-select question as a multi-select quick pick. Too few or too many choices
- * keep it open with the core's message in place of the placeholder.
+ * One multi-select question as a multi-select quick pick (and "Other…", when offered: ticked
+ * and accepted, it ends in `other` with the options ticked beside it). Too few or too many
+ * choices, or none for a required question, keep it open with the core's message in place
+ * of the placeholder.
  */
-export async function askPickMany(question: MultiSelectQuestion, frame: PromptFrame, initial: ContentValue | undefined): Promise<StepResult> {
+export async function askPickMany(question: MultiSelectQuestion, frame: PromptFrame, initial: ContentValue | undefined, other?: OtherEntry): Promise<StepResult> {
   if (frame.signal.aborted) return { kind: 'aborted' };
   const stopped = await showLongMessage(frame);
   if (stopped) return stopped;
@@ -136,33 +155,54 @@ export async function askPickMany(question: MultiSelectQuestion, frame: PromptFr
     role: 'option',
     value: o.value,
   }));
+  const others: Row[] = other ? [otherRow()] : [];
   const hint = countHint(question);
-  pick.items = [separator(`${oneLine(question.title, SEPARATOR_FITS - hint.length - 3)} · ${hint}`), ...rows];
-  pick.selectedItems = rows.filter((r) => chosenBefore.has(r.value as string));
+  pick.items = [separator(`${oneLine(question.title, SEPARATOR_FITS - hint.length - 3)} · ${hint}`), ...rows, ...others];
+  pick.selectedItems = [...rows.filter((r) => chosenBefore.has(r.value as string)), ...(other?.chosen ? others : [])];
   const placeholder = oneLine(frame.message.length <= PLACEHOLDER_FITS ? frame.message : describeQuestion(question), 300);
   pick.placeholder = placeholder;
+  // In the options' order, whatever order they were ticked in.
+  const ticked = (): string[] => {
+    const chosen = new Set(pick.selectedItems.map((r) => r.value));
+    return rows.filter((r) => chosen.has(r.value)).map((r) => r.value as string);
+  };
+  const otherTicked = (): boolean => pick.selectedItems.some((r) => r.role === 'other');
+  const refuse = (message: string, chosen: number): void => {
+    // Refused: the pick stays open and says why.
+    pick.placeholder = `${message} (${chosen} chosen)`;
+  };
   return settle(pick, frame, (finish) => [
     pick.onDidChangeSelection(() => {
       pick.placeholder = placeholder;
+      other?.onChange?.(ticked(), otherTicked());
     }),
     pick.onDidAccept(() => {
-      // In the options' order, whatever order they were ticked in.
-      const chosen = new Set(pick.selectedItems.map((r) => r.value));
-      const values = rows.filter((r) => chosen.has(r.value)).map((r) => r.value as string);
+      const values = ticked();
+      // The own answer answers it, alone or beside options (which must still fit the counts).
+      if (otherTicked()) {
+        const message = values.length > 0 ? checkValue(question, values) : undefined;
+        if (message !== undefined) refuse(message, values.length);
+        else finish({ kind: 'other', ...(values.length > 0 && { value: values }) });
+        return;
+      }
       if (values.length === 0 && !question.required && question.minItems === undefined) {
         finish({ kind: 'value', value: undefined });
         return;
       }
+      // None chosen counts as no answer, which a required question refuses (unless it asks for at least none).
+      if (values.length === 0 && question.required && question.minItems !== 0) {
+        refuse(`${question.title}: choose at least one${other ? ', or Other… to type your own' : ''}`, 0);
+        return;
+      }
       const message = checkValue(question, values);
       if (message !== undefined) {
-        // Refused: the pick stays open and says why.
-        pick.placeholder = `${message} (${values.length} chosen)`;
+        refuse(message, values.length);
         return;
       }
       finish({ kind: 'value', value: values });
     }),
   ], () => {
-    const values = pick.selectedItems.map((r) => r.value as string);
+    const values = ticked();
     return checkValue(question, values) === undefined ? values : undefined;
   });
 }
@@ -172,8 +212,15 @@ function initialText(value: ContentValue | undefined): string {
   return Array.isArray(value) ? value.join(', ') : String(value);
 }
 
+/** What a caller adds to an input box: a check of its own on Enter, and each change as it is typed (for drafts). */
+export interface InputHooks {
+  /** Why the accepted value is refused, beyond the question's own checks; undefined: it is not. */
+  readonly check?: (value: ContentValue | undefined) => string | undefined;
+  readonly onChange?: (text: string) => void;
+}
+
 /** One text, number or integer question as an input box, validated live by the core. */
-export function askInput(question: Question, frame: PromptFrame, initial: ContentValue | undefined, error?: string): Promise<StepResult> {
+export function askInput(question: Question, frame: PromptFrame, initial: ContentValue | undefined, error?: string, hooks: InputHooks = {}): Promise<StepResult> {
   if (frame.signal.aborted) return Promise.resolve({ kind: 'aborted' });
   const box = vscode.window.createInputBox();
   box.title = oneLine(frame.title);
@@ -197,6 +244,7 @@ export function askInput(question: Question, frame: PromptFrame, initial: Conten
   return settle(box, frame, (finish) => [
     box.onDidChangeValue((text) => {
       box.validationMessage = validate(text);
+      hooks.onChange?.(text);
     }),
     box.onDidAccept(() => {
       // Refused: the box stays open and says so (the message alone was there before Enter).
@@ -207,6 +255,11 @@ export function askInput(question: Question, frame: PromptFrame, initial: Conten
       }
       if (parsed.value === undefined && question.required) {
         box.validationMessage = messageSafe(`Not sent: ${question.title} is required`);
+        return;
+      }
+      const refused = hooks.check?.(parsed.value);
+      if (refused !== undefined) {
+        box.validationMessage = messageSafe(`Not sent: ${refused}`);
         return;
       }
       finish({ kind: 'value', value: parsed.value });

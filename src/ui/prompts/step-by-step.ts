@@ -31,7 +31,8 @@ export class StepByStep {
     return answer && answer.state !== 'skipped' ? fromAnswerValue(answer.value) : undefined;
   }
 
-  private saveDraft(request: InputRequest, question: Question, value: ContentValue | undefined): void {
+  /** Keeps what the person chose or typed as the question's draft (undefined clears it), as the form does. */
+  saveDraft(request: InputRequest, question: Question, value: ContentValue | undefined): void {
     const answer: Answer | undefined = value === undefined ? undefined : { state: 'draft', value: toAnswerValue(question, value) };
     this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(answer && { answer }) });
   }

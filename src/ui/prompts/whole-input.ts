@@ -46,17 +46,19 @@ export class WholeInputDocuments implements vscode.TextDocumentContentProvider {
 }
 
 /**
- * While the person reads the whole: a quick pick that stays open (the editor can be
- * scrolled meanwhile). Accepting it goes back to the decision; Decline declines.
+ * While the person reads what opened in an editor (`what`: "the whole command", "the
+ * diff"): a quick pick that stays open (the editor can be scrolled meanwhile). Accepting it
+ * goes back to the decision; Decline declines.
  */
-export function whileReading(frame: PromptFrame, whole: WholeInput): Promise<StepResult> {
+export function whileReading(frame: PromptFrame, what: string): Promise<StepResult> {
   return runQuickPick(
     frame,
     (pick) => {
       const back: Row = { label: '$(arrow-left) Back to the Decision', role: 'accept', alwaysShow: true };
-      pick.items = [...messageRows(`The whole ${whole.name} is open in an editor. Read it there: this question waits.`), separator(), back, ...declineRows(frame)];
+      const open = `${what.charAt(0).toUpperCase()}${what.slice(1)}`;
+      pick.items = [...messageRows(`${open} is open in an editor. Read it there: this question waits.`), separator(), back, ...declineRows(frame)];
       pick.activeItems = [back];
-      pick.placeholder = `Read the whole ${whole.name}, then go back to the decision`;
+      pick.placeholder = `Read ${what}, then go back to the decision`;
     },
     (pick) => (pick.selectedItems[0]?.role === 'accept' ? { kind: 'value', value: undefined } : undefined),
   );

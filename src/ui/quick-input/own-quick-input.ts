@@ -16,7 +16,8 @@ export class OwnQuickInput {
   /** `pause` frees the quick input and returns the way to give it back (NativePrompter.pause). */
   constructor(private readonly pause: () => () => void) {}
 
-  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions & { canPickMany?: false }): Promise<T | undefined> {
+  /** Items still loading (a promise) show the pick busy until they come. */
+  pick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>, options: vscode.QuickPickOptions & { canPickMany?: false }): Promise<T | undefined> {
     return this.holding(() => vscode.window.showQuickPick(items, { ...options, canPickMany: false }));
   }
 

@@ -19,7 +19,9 @@ export type StepResult =
   /** The request ended elsewhere (withdrawn, server gone, timed out). */
   | { readonly kind: 'aborted' }
   /** Back to the form panel, with what the box held if it parses (see PromptFrame.offerForm). */
-  | { readonly kind: 'form'; readonly value?: ContentValue };
+  | { readonly kind: 'form'; readonly value?: ContentValue }
+  /** "Other…": the person types their own answer next (a multi-select's options ticked beside it in `value`). */
+  | { readonly kind: 'other'; readonly value?: ContentValue };
 
 export interface PromptFrame {
   /** "server · tool", shown as the title. */
@@ -90,7 +92,7 @@ export function stepButtons(frame: Pick<PromptFrame, 'canGoBack' | 'offerForm' |
 }
 
 export type Row = vscode.QuickPickItem & {
-  readonly role: 'message' | 'option' | 'empty' | 'decline' | 'mute' | 'accept';
+  readonly role: 'message' | 'option' | 'other' | 'empty' | 'decline' | 'mute' | 'accept';
   readonly value?: ContentValue;
 };
 

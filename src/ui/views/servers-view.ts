@@ -16,6 +16,7 @@
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../mcp/connection/connection';
 import type { ToolInfo } from '../../mcp/tool-info';
+import { type ConfigSource, scopeOf } from '../../mcp/config/config';
 import type { ServerEntry, ServerManager } from '../../mcp/servers/manager';
 import { ServeChoices } from '../gateway/serve-choices';
 import type { MutedServers } from '../prompts/mutes';
@@ -93,7 +94,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     if (!node) {
       const problems: ServersNode[] = [...this.manager.problems.entries()]
         .filter(([, p]) => p.problems.length > 0)
-        .map(([file, p]) => ({ kind: 'problems', file: p.source.kind === 'user' ? 'settings: elicitationHost.servers' : file, count: p.problems.length, first: p.problems[0] }));
+        .map(([file, p]) => ({ kind: 'problems', file: p.source.file === undefined ? 'settings: elicitationHost.servers' : file, count: p.problems.length, first: p.problems[0] }));
       return [...this.manager.servers.map((entry): ServersNode => ({ kind: 'server', entry })), ...problems];
     }
     if (node.kind === 'server' && node.entry.connection?.state === 'running') {
@@ -153,7 +154,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     const remote = entry.definition.config.type !== 'stdio';
     // "server.<state>.agent-on|off", ".remote" for a server that may sign in, and ".muted" while muted (the menus match on each part).
     item.contextValue = `server.${state}.agent-${served ? 'on' : 'off'}${remote ? '.remote' : ''}${muted ? '.muted' : ''}`;
-    const where = entry.definition.source.kind === 'user' ? 'user settings' : entry.definition.source.file;
+    const where = [scopeOf(entry.definition.source), ...(entry.definition.alsoIn ?? [])].join(', also in ');
     const detail = entry.blocked ?? (state === 'error' ? (connection?.detail ?? entry.failure) : undefined);
     const described =
       state === 'signin'
@@ -163,7 +164,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
         : detail
           ? `${state}: ${oneLine(detail, 120)}`
           : state;
-    item.description = [muted ? 'muted' : undefined, served ? "VS Code's agent" : undefined, described].filter(Boolean).join(' · ');
+    // Two different servers of one name (in two files) are told apart by their file.
+    const namesake = this.manager.servers.some((other) => other !== entry && other.definition.name === entry.definition.name);
+    item.description = [namesake ? shortScope(entry.definition.source) : undefined, muted ? 'muted' : undefined, served ? "VS Code's agent" : undefined, described].filter(Boolean).join(' · ');
     const lines = [
       `${entry.definition.name} (${entry.definition.config.type}) from ${where}`,
       state === 'signin' ? 'State: sign in required. The server answers 401 until you sign in (Sign In); nothing opens a browser until you do.' : `State: ${state}`,
@@ -189,4 +192,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     this.unsubscribe.forEach((stop) => stop());
     this.changed.dispose();
   }
+}
+
+/** A file as a person names it: `.vscode/mcp.json`, `.mcp.json`, `mcp-config.json`, or the setting. */
+function shortScope(source: ConfigSource): string {
+  return source.file === undefined ? 'user settings' : source.file.split(/[\\/]/).slice(-2).join('/').replace(/^[^.][^/]*\//, '');
 }

@@ -7,7 +7,9 @@
  *
  * - the task in the server's live list, with its status message as text and Cancel;
  * - each status change told to the caller (Run Tool's progress, the runner's lines);
- * - the caller's cancel cancels the task; the connection stopping only lets go of it
+ * - the caller's cancel cancels the task, and lets go of it even when the server refuses
+ *   (else it would be polled for the connection's life, for a call that has ended);
+ *   the connection stopping only lets go of it
  *   (a 2026 task's reference stays kept, to be resumed; a 2025-era one is lost: its
  *   questions come only on the `tasks/result` stream of the session that created it, and
  *   the reference server keeps tasks per session, or in a stdio process that ends);
@@ -83,7 +85,7 @@ export async function followTask(deps: TaskRunDeps, task: TaskToFollow): Promise
   if (execution.kind !== 'task') throw new CallError(`${server} gave a task that cannot be followed`);
   if (list.size >= deps.bounds.maxLive) {
     // A server that answers plain calls with tasks (2026-07-28: its choice) is held to the bound too.
-    await execution.cancel().catch(() => undefined);
+    await cancelAndLetGo(execution, taskId, log);
     throw new CallError(`${server} already runs ${list.size} tasks of ours (at most ${deps.bounds.maxLive}); the task of ${task.tool} was cancelled`);
   }
   const record: TaskRecord | undefined = generation === 'v2' ? { server, tool: task.tool, startedAt: task.startedAt, reference: { ...reference, generation: 'v2' } } : undefined;
@@ -120,11 +122,11 @@ export async function followTask(deps: TaskRunDeps, task: TaskToFollow): Promise
     const ended = await Promise.race([settled, whenAborted(stopped)]);
     if (ended === 'aborted') {
       if (task.cancelSignal?.aborted) {
-        await execution.cancel().catch((error: unknown) => log.warn(`tasks/cancel for ${taskId} failed: ${errorMessage(error)}`));
+        await cancelAndLetGo(execution, taskId, log);
         throw new CallError(abortMessage(task.cancelSignal));
       }
       if (deadline.aborted && !task.detachSignal.aborted) {
-        await execution.cancel().catch((error: unknown) => log.warn(`tasks/cancel for ${taskId} failed: ${errorMessage(error)}`));
+        await cancelAndLetGo(execution, taskId, log);
         throw new CallError(`${task.tool} on ${server} ran as a task for longer than ${Math.round(deps.bounds.maxWaitMs / 60_000)} min; it was cancelled`);
       }
       // The connection stopped: let go without cancelling; a 2026 task's reference stays for a resume.
@@ -140,6 +142,21 @@ export async function followTask(deps: TaskRunDeps, task: TaskToFollow): Promise
     drain?.close();
     list.remove(taskId);
     if (record && forget) deps.references?.forget(server, taskId);
+  }
+}
+
+/**
+ * Cancels a task whose call is over. A server may refuse (`tasks/cancel` answered with an
+ * error): the task goes on, but nobody waits for it any more, so it is let go of all the same,
+ * and ext-tasks stops polling it.
+ */
+async function cancelAndLetGo(execution: { cancel(): Promise<void>; detach(): Promise<void> }, taskId: string, log: ServerLog): Promise<void> {
+  try {
+    await execution.cancel();
+  } catch (error) {
+    log.warn(`tasks/cancel for ${taskId} failed: ${errorMessage(error)}; the task is no longer followed`);
+  } finally {
+    await execution.detach();
   }
 }
 
