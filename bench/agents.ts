@@ -25,7 +25,8 @@ export function benchAgentSettings(): Record<string, unknown> {
   return { fixture: { command: process.execPath, args: [`${FIXTURES}/acp-agent.js`] } };
 }
 
-function stampQuickInput(page: Page, title: string, text: string): Promise<number> {
+/** The page time at which the quick input shows a title with `title` and `text` in it. */
+export function stampQuickInput(page: Page, title: string, text: string): Promise<number> {
   return page.evaluate(`new Promise((resolve) => {
     const check = () => {
       const w = document.querySelector('.quick-input-widget');

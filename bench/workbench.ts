@@ -16,6 +16,7 @@ import { closeBrowser, FIXTURES, userServerSettings } from '../test/e2e/context'
 import { startUi } from '../test/e2e/ui-setup';
 import { ResultTabs, runTool } from '../test/e2e/ui-steps';
 import { benchAgents, benchAgentSettings } from './agents';
+import { type AhpBenchHost, benchAhp, startAhpBenchHost } from './ahp';
 import { benchFirstCall } from './first-call';
 import { benchForms, events } from './forms';
 import { benchSecondForm } from './second-form';
@@ -58,13 +59,18 @@ function quickInputShows(title: string, text: string): string {
   })()`;
 }
 
-export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean }): Promise<Figures> {
+export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean; ahp: boolean }): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
   // Beside the test workspace's servers, one from the user settings: served to VS Code's agent by default (the spans through the gateway).
   const servers = { ...(userServerSettings()['elicitationHost.servers'] as Record<string, unknown>), [SERVED_FOR_SPANS]: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', SERVED_FOR_SPANS, '--only', 'ask_form_now,wait_now'], env: { FIXTURE_RECORD: '${env:FIXTURE_RECORD}' } } };
-  const ui = await startUi('bench', { 'elicitationHost.servers': servers, 'elicitationHost.agents': benchAgentSettings() }, { ELICITATION_HOST_BENCH_LOG: benchLog });
+  // The agent host first: a VS Code server of its own, ready before the workbench under test starts.
+  const agentHost: AhpBenchHost | undefined = which.ahp ? await startAhpBenchHost() : undefined;
+  const ui = await startUi('bench', { 'elicitationHost.servers': servers, 'elicitationHost.agents': benchAgentSettings() }, { ELICITATION_HOST_BENCH_LOG: benchLog }).catch(async (error: unknown) => {
+    await agentHost?.stop();
+    throw error;
+  });
   const figures: Figures = { results: {}, rows: [] };
   try {
     const { workbench } = ui;
@@ -160,6 +166,11 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       Object.assign(figures.results, agents.results);
       figures.rows.push(...agents.rows);
     }
+    if (agentHost) {
+      const ahp = await benchAhp(ui, benchLog, results, agentHost);
+      Object.assign(figures.results, ahp.results);
+      figures.rows.push(...ahp.rows);
+    }
     if (which.spans) {
       const spans = await benchSpans(ui, benchLog, results);
       Object.assign(figures.results, spans.results);
@@ -172,6 +183,7 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       figures.rows.push(...first.rows);
     }
   } finally {
+    await agentHost?.stop();
     await ui.stop();
     await closeBrowser();
     appendFileSync(benchLog, '');

@@ -20,10 +20,11 @@ const defines = { PACKAGE_VERSION: JSON.stringify(JSON.parse(readFileSync('packa
  * call's stand-ins only: VS Code loads it, and the activation time counts it; the extension
  * proper, dist/extension-main.js, loads just after; dist/mcp-sdk.js, dist/acp-sdk.js and
  * dist/re2.js have none: they load when a server, the gateway's first request or an agent
- * starts, or on the first pattern). dist/gateway.js has one so that it never carries a second
+ * starts, or on the first pattern; dist/ahp.js, the agent host client, loads when the first
+ * agent host connects, and has one so that it stays the client alone). dist/gateway.js has one so that it never carries a second
  * copy of the SDK again: it takes the SDK from dist/mcp-sdk.js (src/mcp/sdk/server-sdk.ts).
  */
-export const BUDGETS = { 'dist/extension.js': 10_000, 'dist/extension-main.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/checks.js': 180_000, 'dist/webview/session.js': 60_000, 'dist/gateway.js': 150_000, 'dist/mcp-sdk.js': Infinity, 'dist/acp-sdk.js': Infinity, 'dist/re2.js': Infinity };
+export const BUDGETS = { 'dist/extension.js': 10_000, 'dist/extension-main.js': 400_000, 'dist/webview/main.js': 150_000, 'dist/webview/checks.js': 180_000, 'dist/webview/session.js': 60_000, 'dist/gateway.js': 150_000, 'dist/mcp-sdk.js': Infinity, 'dist/acp-sdk.js': Infinity, 'dist/ahp.js': 150_000, 'dist/re2.js': Infinity };
 
 /** In the extension bundle, the SDK module stays a separate file loaded on first use. */
 const lazySdk = {
@@ -43,6 +44,10 @@ const lazySdk = {
     // The gateway (and the MCP server SDK it carries) likewise loads when it starts.
     build.onResolve({ filter: /^\.\/gateway-bundle$/ }, (args) =>
       args.importer.endsWith('gateway-loader.ts') ? { path: './gateway.js', external: true } : undefined,
+    );
+    // The agent host client (and the ws package) loads when the first agent host connects (src/ui/agents/ahp-loader.ts).
+    build.onResolve({ filter: /^\.\/ahp-bundle$/ }, (args) =>
+      args.importer.endsWith('ahp-loader.ts') ? { path: './ahp.js', external: true } : undefined,
     );
   },
 };
@@ -139,6 +144,7 @@ const builds = [
   })),
   { ...nodeCjs, entryPoints: ['src/mcp/sdk/sdk.ts'], outfile: 'dist/mcp-sdk.js', conditions: ['require', 'node'], plugins: [sharedRe2] },
   { ...nodeCjs, entryPoints: ['src/acp/acp-sdk.ts'], outfile: 'dist/acp-sdk.js', conditions: ['require', 'node'] },
+  { ...nodeCjs, entryPoints: ['src/ahp/bundle.ts'], outfile: 'dist/ahp.js', conditions: ['require', 'node'], plugins: [sharedRe2] },
   { ...nodeCjs, entryPoints: ['src/elicitation/re2-engine.ts'], outfile: 'dist/re2.js' },
   // The gateway's SDK is dist/mcp-sdk.js's (lazySdk maps the loader's './sdk' there too).
   { ...nodeCjs, entryPoints: ['src/gateway/bundle.ts'], outfile: 'dist/gateway.js', conditions: ['require', 'node'], plugins: [lazySdk, sharedRe2] },

@@ -46,6 +46,9 @@ import { ServeChoices } from './ui/gateway/serve-choices';
 import { SignIns } from './ui/sign-in/sign-in';
 import { addAgent } from './ui/agents/add-agent';
 import { AgentsHost } from './ui/agents/agents-host';
+import { AgentHosts } from './ui/agents/agent-hosts';
+import { registerAgentHostCommands } from './ui/agents/agent-host-commands';
+import { OPEN_HOST_SESSION_COMMAND } from './ui/views/agent-host-items';
 import { sharedServersOf } from './ui/agents/shared-servers';
 import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND, PAST_SESSIONS_COMMAND, REOPEN_SESSION_COMMAND } from './ui/views/agents-view';
 import { openPastSession } from './ui/agents/past-session-pick';
@@ -114,6 +117,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     // Servers are offered sampling, which goes to the calling agent when it can sample.
     relaySampling: true,
     signIn: signIns.forServer,
+    ...(bench && { timings: bench.record }),
   });
   const agentChoices = new ServeChoices(context.workspaceState);
   // Which extensions may call which servers' tools: per workspace, as the servers are.
@@ -163,7 +167,18 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     shareServers: sharedServersOf(gateway, context.extensionPath),
     memory: context.workspaceState,
   });
-  const agentsView = new AgentsTreeProvider(agents);
+  // The agent hosts this window is a client of (VS Code's own agents' questions): the same broker, store and prompts.
+  const agentHosts = new AgentHosts({
+    context,
+    broker,
+    store,
+    log,
+    version,
+    applyDefaults: () => connectionSettings().applyDefaults,
+    openRequest: (requestId) => prompter.open(requestId),
+    ...(bench && { timings: bench.record }),
+  });
+  const agentsView = new AgentsTreeProvider(agents, agentHosts);
   const addAgentHere = (): Promise<string | undefined> => addAgent(quickInput, (name) => agents.find(name) !== undefined, join(context.globalStorageUri.fsPath, 'acp-registry.json'));
   const pickAgent = async (node?: AgentsNode, title = 'New Agent Session'): Promise<string | undefined> => {
     if (node?.kind === 'agent') return node.entry.agent.definition.name;
@@ -214,7 +229,9 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     pendingView,
     new PendingStatusBar(store),
     agents,
+    agentHosts,
     agentsView,
+    ...registerAgentHostCommands(quickInput, agentHosts, OPEN_HOST_SESSION_COMMAND),
     vscode.commands.registerCommand('elicitationHost.addAgent', () => report(addAgentHere())),
     vscode.commands.registerCommand('elicitationHost.newAgentSession', (node?: AgentsNode) =>
       report(
@@ -282,6 +299,8 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     { dispose: () => void manager.stopAll() },
   );
   standIns.commandsReady.set();
+  // Agent hosts with a stored token connect now; activation does not wait for them.
+  report(agentHosts.connectAll());
 
   // Activation ends once the servers are known, not started: a start may wait for a person's
   // input or a slow remote server, and whoever awaits our activation (an extension using the

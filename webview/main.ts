@@ -60,12 +60,16 @@ interface Current {
   readonly form: FormView;
   readonly fields: FieldControl[];
   readonly touched: Set<string>;
+  /** Fields the person changed here (not drafts from elsewhere): a draft from elsewhere never replaces theirs while they are in the field. */
+  readonly changedHere: Set<string>;
   /** Submitted, declined or cancelled: the buttons wait for the host's next form. */
   sent: boolean;
 }
 let current: Current | undefined;
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
 const pendingDrafts = new Map<string, DraftValue | null>();
+/** Drafts from elsewhere that came while the person was in their field (with what the field held then): shown when they leave it, if they changed nothing meanwhile. */
+const heldDrafts = new Map<string, { readonly value: DraftValue | null; readonly held: string }>();
 
 function flushDrafts(): void {
   if (draftTimer) clearTimeout(draftTimer);
@@ -151,6 +155,7 @@ function render(shown: FormView): void {
   const renderStartedAt = Date.now();
   const form = readableForm(shown);
   pendingDrafts.clear();
+  heldDrafts.clear();
   const header = document.createElement('header');
   const who = document.createElement('div');
   who.className = 'source';
@@ -180,7 +185,9 @@ function render(shown: FormView): void {
   for (const field of fields) {
     const restored = Object.prototype.hasOwnProperty.call(form.drafts, field.question.id) ? form.drafts[field.question.id] : undefined;
     field.write(restored ?? (field.question.defaultValue as DraftValue | undefined));
+    // Only the person's changes fire these events (a draft from elsewhere is written without them).
     const onInput = (): void => {
+      current?.changedHere.add(field.question.id);
       validateLive(field);
       queueDraft(field);
     };
@@ -191,7 +198,10 @@ function render(shown: FormView): void {
       onInput();
       flushDrafts();
     }, true);
-    field.root.addEventListener('focusout', flushDrafts);
+    field.root.addEventListener('focusout', (event) => {
+      flushDrafts();
+      if (!field.root.contains(event.relatedTarget as Node | null)) showHeldDraft(field);
+    });
     body.append(field.root);
   }
 
@@ -223,7 +233,7 @@ function render(shown: FormView): void {
   barHeight.observe(actions);
 
   app.replaceChildren(header, body);
-  current = { form, fields, touched: new Set(), sent: false };
+  current = { form, fields, touched: new Set(), changedHere: new Set(), sent: false };
   for (const field of fields) {
     const error = form.errors?.[field.question.id];
     if (error) field.showError(error);
@@ -259,13 +269,33 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   else if (message?.type === 'draft') showDraft(message.requestId, message.questionId, message.value);
 });
 
-/** A draft set elsewhere: it replaces what the field holds (and anything not yet sent from it). */
+/**
+ * A draft set elsewhere (another client of an agent host, the extension that asked): shown in
+ * its field, without taking the focus, unless the person is at work in that field. What they
+ * type is never overwritten: a field with a change of theirs not yet sent keeps theirs (it is
+ * sent, and wins), and so does the field they are in once they changed it; a field they are in
+ * but have not changed shows the draft once they leave it, if they still have not. A field they
+ * are not in shows it at once (the asker's own update, say, of a field they left).
+ */
 function showDraft(requestId: string, questionId: string, value: DraftValue | null): void {
   if (!current || current.sent || current.form.requestId !== requestId) return;
   const field = current.fields.find((f) => f.question.id === questionId);
   if (!field) return;
-  pendingDrafts.delete(questionId);
+  if (pendingDrafts.has(questionId)) return;
+  if (document.hasFocus() && field.root.contains(document.activeElement)) {
+    if (!current.changedHere.has(questionId)) heldDrafts.set(questionId, { value, held: JSON.stringify(field.read()) });
+    return;
+  }
+  heldDrafts.delete(questionId);
   field.write(value);
+  validateLive(field);
+}
+
+function showHeldDraft(field: FieldControl): void {
+  const held = heldDrafts.get(field.question.id);
+  heldDrafts.delete(field.question.id);
+  if (!current || current.sent || !held || current.changedHere.has(field.question.id) || JSON.stringify(field.read()) !== held.held) return;
+  field.write(held.value);
   validateLive(field);
 }
 

@@ -64,6 +64,8 @@ export interface InboxEvents {
   /** A question that could not be put to the person (over a limit, a bad shape): the host was not answered. */
   refused?(item: InboxItem | undefined, reason: string): void;
   status?(status: HostStatus, error?: AhpError): void;
+  /** The host's agents, as its root state lists them (at start and on each change). */
+  agents?(agents: readonly AgentInfo[]): void;
 }
 
 export interface InboxOptions extends Omit<HostClientOptions, 'stillWanted'> {
@@ -131,6 +133,11 @@ export class AgentHostInbox {
 
   get protocolVersion(): string {
     return this.client.protocolVersion;
+  }
+
+  /** The host's agents (providers and their names), as its root state lists them. */
+  get agentList(): readonly AgentInfo[] {
+    return this.agents;
   }
 
   /** Questions being asked now. */
@@ -209,6 +216,7 @@ export class AgentHostInbox {
     const { resource, state } = snapshot;
     if (resource === ROOT_CHANNEL) {
       this.agents = readRootState(state).agents;
+      this.events.agents?.(this.agents);
       return;
     }
     const session = this.sessions.get(resource);
@@ -244,7 +252,10 @@ export class AgentHostInbox {
     if (envelope.rejectionReason !== undefined && envelope.origin?.clientId === this.client.clientId) return this.refusedOurs(envelope);
     if (channel === ROOT_CHANNEL) {
       const action = readAction(envelope.action);
-      if (action.type === 'agentsChanged') this.agents = action.agents;
+      if (action.type === 'agentsChanged') {
+        this.agents = action.agents;
+        this.events.agents?.(this.agents);
+      }
       return;
     }
     const session = this.sessions.get(channel);

@@ -176,6 +176,8 @@ export interface ConnectionDeps {
   readonly signIn?: (definition: ServerDefinition) => ServerSignIn | undefined;
   /** Keeps 2026-07-28 task references across reloads; a started connection resumes the ones kept for it. */
   readonly taskReferences?: TaskReferences;
+  /** Timings for `npm run bench` (a question's arrival, `mcpElicitationReceived`): set only in the benchmark build. */
+  readonly timings?: Timings;
 }
 
 /** Where the benchmark build records a timing for `npm run bench` (bench/extension-hooks.ts); the shipped build passes none. */

@@ -23,6 +23,7 @@ describe('the packaged extension', () => {
       'LICENSE.txt',
       'changelog.md',
       'dist/acp-sdk.js',
+      'dist/ahp.js',
       'dist/cli.js',
       'dist/extension-main.js',
       'dist/extension.js',

@@ -82,3 +82,27 @@ export async function waitForPrompt(workbench: Workbench, text: string | RegExp)
     .first()
     .waitFor({ timeout: 20_000 });
 }
+
+/**
+ * Connect to an Agent Host… from the palette, by keys: the address (a URL that carries its
+ * token, as `code agent host` prints it, asks no token), the token when asked, the name
+ * (Enter keeps the one offered).
+ */
+export async function connectAgentHost(workbench: Workbench, address: string, token: string | undefined, name?: string): Promise<void> {
+  await workbench.runCommand('Elicitation Host: Connect to an Agent Host');
+  await workbench.waitForQuickInputTitle('Connect to an Agent Host: its address');
+  await workbench.page.keyboard.type(address);
+  await workbench.page.keyboard.press('Enter');
+  if (token !== undefined) {
+    await workbench.waitForQuickInputTitle('Connect to an Agent Host: its connection token');
+    await workbench.page.keyboard.type(token);
+    await workbench.page.keyboard.press('Enter');
+  }
+  await workbench.waitForQuickInputTitle('Connect to an Agent Host: its name');
+  if (name !== undefined) {
+    await workbench.page.keyboard.press('Control+A');
+    await workbench.page.keyboard.type(name);
+  }
+  await workbench.page.keyboard.press('Enter');
+  await workbench.waitForQuickInputHidden();
+}

@@ -194,6 +194,26 @@ for (const naming of ['chat', 'session'] as Naming[]) {
   });
 }
 
+describe("AHP inbox, the host's agents", function () {
+  this.timeout(30_000);
+
+  it('are known from the root snapshot, then follow root/agentsChanged (the Agents view lists them)', async () => {
+    const host = await FixtureHost.start();
+    const rig = new AhpRig();
+    try {
+      const told: Array<readonly string[]> = [];
+      const inbox = await rig.open(host.url, host.token, { events: { ...rig.events, agents: (agents) => told.push(agents.map((a) => a.displayName ?? a.provider)) } });
+      assert.deepEqual(inbox.agentList, [{ provider: 'claude', displayName: 'Claude' }]);
+      host.changeAgents([{ provider: 'claude', displayName: 'Claude' }, { provider: 'copilotcli', displayName: 'Copilot' }]);
+      await waitUntil('the new agent', () => inbox.agentList.length === 2);
+      assert.deepEqual(told, [['Claude'], ['Claude', 'Copilot']]);
+    } finally {
+      rig.close();
+      await host.stop();
+    }
+  });
+});
+
 describe('AHP inbox, tool confirmations', function () {
   this.timeout(30_000);
   let host: FixtureHost;

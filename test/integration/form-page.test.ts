@@ -407,6 +407,46 @@ describe('form page in headless Chromium', function () {
     assert.deepEqual((await posted('draft')).at(-1), { type: 'draft', requestId: 'r1', questionId: 'dietary', value: 'halal' });
   });
 
+  it("a draft from elsewhere shows in its field without taking the focus, and never overwrites what the person changed in the field they are in", async () => {
+    await render(form('Booking', BOOK_RESTAURANT));
+    const draft = (questionId: string, value: string | number | null): Promise<void> =>
+      page.evaluate(([q, v]) => window.postMessage({ type: 'draft', requestId: 'r1', questionId: q, value: v }, '*'), [questionId, value] as const);
+    const value = (id: string): Promise<string> => page.locator(`${field(id)} input`).inputValue();
+    const shows = (id: string, expected: string): Promise<unknown> => page.waitForFunction(([sel, v]) => (document.querySelector(sel) as HTMLInputElement).value === v, [`${field(id)} input`, expected] as const);
+    const focusedField = (): Promise<string | undefined> => page.evaluate(() => document.activeElement?.closest('[data-question-id]')?.getAttribute('data-question-id') ?? undefined);
+    const sentFor = async (id: string): Promise<PageMessage[]> => (await posted('draft')).filter((m) => m.type === 'draft' && m.questionId === id);
+    assert.equal(await focusedField(), 'party_size', 'the form opens in its first field');
+
+    // In the field, nothing changed there: the draft waits until they leave it; another field's shows at once, the focus stays.
+    await draft('party_size', 7);
+    await draft('date', '2027-06-01');
+    await shows('date', '2027-06-01');
+    assert.equal(await value('party_size'), '2', 'not while they are in the field');
+    assert.equal(await focusedField(), 'party_size', "another field's draft leaves the focus where it was");
+    await page.keyboard.press('Tab');
+    assert.equal(await value('party_size'), '7', 'shown once they left the field, which they had not changed');
+    assert.equal(await focusedField(), 'date');
+
+    // Typing in a field: a draft for it, whether their change is sent yet or not, leaves theirs.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('5');
+    await draft('party_size', 9);
+    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'draft' && m.questionId === 'party_size'));
+    assert.deepEqual(await sentFor('party_size'), [{ type: 'draft', requestId: 'r1', questionId: 'party_size', value: '5' }], 'their change is sent, not the draft');
+    await draft('party_size', 11);
+    await draft('date', '2027-06-02');
+    await shows('date', '2027-06-02');
+    assert.equal(await value('party_size'), '5', 'a change of the person, sent or not, is never overwritten while they are in the field');
+    await page.keyboard.press('Tab');
+    assert.equal(await value('party_size'), '5', 'nor when they leave it');
+
+    // A field they are not in: the draft shows at once, the focus untouched.
+    await draft('party_size', 3);
+    assert.equal(await value('party_size'), '3');
+    assert.equal(await focusedField(), 'date', 'the focus stayed in the field the person tabbed to');
+  });
+
   it('Enter and Ctrl+Enter in a text field send one submission', async () => {
     await render(form('Booking', BOOK_RESTAURANT));
     await page.locator(`${field('date')} input`).fill('2027-05-01');

@@ -325,6 +325,7 @@ export class ServerConnection {
     });
     // Raw, before the SDK's own handlers could strip `pattern` and option descriptions or answer nested schemas itself.
     client.fallbackRequestHandler = async (request: JSONRPCRequest, ctx) => {
+      if (request.method === 'elicitation/create') this.deps.timings?.({ event: 'mcpElicitationReceived', at: Date.now() });
       // MCP Tasks first: a task-backed question, a request about one, a question naming a task of ours.
       const tasks = this.taskSupport?.client === client ? this.taskSupport : undefined;
       const served = await tasks?.serve(request.method, request.params, ctx);

@@ -10,7 +10,12 @@
  * panels) with `session-memory` (the sessions a reload lists again), `past-session-pick` (Open
  * Past Agent Session…), `editor-files` (an agent's file reads and writes, through open
  * editors), and `shared-servers` (the person's MCP servers for each session). The page itself
- * is `webview/session/`.
+ * is `webview/session/`. Beside them, the agent hosts this window is a client of (VS Code's
+ * own agents): `agent-hosts` (their connections and inboxes) with `agent-host-definitions`
+ * (the setting, read and checked, and how a state reads), `local-agent-host` (the local host
+ * desktop VS Code publishes), `connect-agent-host` (Connect to an Agent Host…),
+ * `agent-host-commands` (its commands), and `ahp-loader` with `ahp-bundle` (the agent host
+ * client, dist/ahp.js, loaded with the first host).
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent

@@ -4,16 +4,19 @@
  * each with its mode and whether a turn runs or waits for the person (a click opens its panel),
  * the sessions open here before a reload (a click reopens them), and its past sessions in the
  * folder, with title and time, where the agent lists them (a click reopens one); an agent that
- * declares none of it says so. Agent and session text goes into labels and plain-text tooltips only.
+ * declares none of it says so. Then each agent host this window connects to
+ * (agent-host-items.ts). Agent and session text goes into labels and plain-text tooltips only.
  */
 import * as vscode from 'vscode';
 import { canReopen, noPastSessions, type PastSession } from '../../acp/past-sessions';
 import { errorMessage } from '../../base/error-message';
 import { when } from '../../elicitation/history-text';
 import type { AgentEntry, AgentsHost, AgentState } from '../agents/agents-host';
+import type { AgentHosts } from '../agents/agent-hosts';
 import type { RememberedSession } from '../agents/session-memory';
 import type { SessionPanel } from '../agents/session-panel';
 import { oneLine, plain } from '../text';
+import { hostChildren, hostItem, type HostNode } from './agent-host-items';
 
 export type AgentsNode =
   | { readonly kind: 'agent'; readonly entry: AgentEntry }
@@ -23,7 +26,8 @@ export type AgentsNode =
   | { readonly kind: 'past-sessions'; readonly entry: AgentEntry }
   | { readonly kind: 'past'; readonly agent: string; readonly session: PastSession }
   /** A line that says something (none listed, why not, how to list them). */
-  | { readonly kind: 'note'; readonly agent: string; readonly id: string; readonly text: string; readonly icon: string; readonly startsAgent?: boolean };
+  | { readonly kind: 'note'; readonly agent: string; readonly id: string; readonly text: string; readonly icon: string; readonly startsAgent?: boolean }
+  | HostNode;
 
 export const OPEN_SESSION_COMMAND = 'elicitationHost.openAgentSession';
 /** Reopens one past session: (agent, session id, title?). */
@@ -55,10 +59,13 @@ const STATE_TEXT: Record<AgentState, string> = {
 export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: Array<() => void>;
 
-  constructor(private readonly agents: AgentsHost) {
-    this.unsubscribe = agents.onDidChange.add(() => this.changed.fire());
+  constructor(
+    private readonly agents: AgentsHost,
+    private readonly hosts: AgentHosts,
+  ) {
+    this.unsubscribe = [agents.onDidChange.add(() => this.changed.fire()), hosts.onDidChange.add(() => this.changed.fire())];
   }
 
   /** A session's header changed (its mode, a turn started or ended). */
@@ -67,10 +74,20 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
   }
 
   getChildren(node?: AgentsNode): AgentsNode[] | Promise<AgentsNode[]> {
-    if (!node) return this.agents.agents.map((entry) => ({ kind: 'agent', entry }));
-    if (node.kind === 'agent') return this.agentChildren(node.entry);
-    if (node.kind === 'past-sessions') return this.pastSessions(node.entry);
-    return [];
+    if (!node) return [...this.agents.agents.map((entry) => ({ kind: 'agent' as const, entry })), ...this.hosts.hosts.map((host) => ({ kind: 'host' as const, host }))];
+    switch (node.kind) {
+      case 'agent':
+        return this.agentChildren(node.entry);
+      case 'past-sessions':
+        return this.pastSessions(node.entry);
+      case 'session':
+      case 'remembered':
+      case 'past':
+      case 'note':
+        return [];
+      default:
+        return hostChildren(node);
+    }
   }
 
   private agentChildren(entry: AgentEntry): AgentsNode[] {
@@ -130,6 +147,8 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
         if (node.startsAgent) item.command = { command: PAST_SESSIONS_COMMAND, title: 'Open Past Agent Session…', arguments: [node] };
         return item;
       }
+      default:
+        return hostItem(node);
     }
   }
 
@@ -187,7 +206,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
   }
 
   dispose(): void {
-    this.unsubscribe();
+    for (const stop of this.unsubscribe) stop();
     this.changed.dispose();
   }
 }

@@ -4,7 +4,7 @@
  * `task-text` (the running MCP tasks under their server, with Cancel), `pending`
  * (Pending Inputs and the status bar), `pending-badge` (their count on the activity bar) and
  * `attention` (when that count stands out), `agents-view` (Agents: the ACP agents and their
- * sessions) and `history-view` (History); they refresh a moment after the prompt
+ * sessions) with `agent-host-items` (the agent hosts' rows) and `history-view` (History); they refresh a moment after the prompt
  * (`src/ui/after-prompts.ts`).
  *
  * The Servers tree: each configured server with its state (and whether the person muted
