@@ -1,6 +1,7 @@
 /**
  * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
- * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
+ * `agent-definitions` (the configured agents, read and checked) with `configured-agents` (read
+ * from the settings, and from the files as data until trust), `add-agent` (Add Agent…) with
  * `acp-registry` (the ACP Registry's agents, read as untrusted data), `acp-registry-source`
  * (where it comes from: fetched once a day, kept, or none), `acp-agent-catalog` (the built-in
  * list), `program-on-path` (what the machine lacks) and `command-line` (a command line, split
@@ -38,15 +39,15 @@ import type { InputStore } from '../../elicitation/store';
 import { Listeners } from '../../base/listeners';
 import { showInfo, showWarning } from '../notify';
 import { startInAskingMode } from '../settings';
-import { isRecord } from '../../base/is-record';
-import { agentsInSettingsText, type ConfiguredAgent, readAgents, SETTINGS_FILE_LIMIT, startMode } from './agent-definitions';
+import { type ConfiguredAgent, startMode } from './agent-definitions';
+import { AGENTS_SETTING, ConfiguredAgents } from './configured-agents';
 import { editorFiles } from './editor-files';
 import { SessionKeeper } from './session-keeper';
 import type { MementoLike, RememberedSession } from './session-memory';
 import { SessionPanel } from './session-panel';
 import { errorMessage } from '../../base/error-message';
 
-export const AGENTS_SETTING = 'elicitationHost.agents';
+export { AGENTS_SETTING };
 
 export type AgentState = 'stopped' | 'starting' | 'running' | 'exited' | 'blocked';
 
@@ -87,7 +88,7 @@ export interface AgentsHostDeps {
 
 export class AgentsHost implements vscode.Disposable {
   readonly onDidChange = new Listeners<void>();
-  private configured: readonly ConfiguredAgent[] = [];
+  private readonly configured: ConfiguredAgents;
   private readonly running = new Map<string, Running>();
   private readonly disposables: vscode.Disposable[] = [];
   /** The sessions open before a reload, what each agent declares of past sessions, their lists. */
@@ -95,81 +96,13 @@ export class AgentsHost implements vscode.Disposable {
 
   constructor(private readonly deps: AgentsHostDeps) {
     this.kept = new SessionKeeper(deps.memory);
-    this.read();
-    void this.readUntrusted();
-    this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(AGENTS_SETTING)) {
-          this.read();
-          this.onDidChange.fire();
-        }
-      }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        this.untrustedValue = undefined;
-        this.read();
-        this.onDidChange.fire();
-      }),
-    );
-    // Until trust, VS Code tells no change of a restricted setting: the files are watched instead.
-    if (!vscode.workspace.isTrusted) {
-      for (const uri of this.settingsFiles().map((f) => f.uri)) {
-        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop()!));
-        const again = (): void => void this.readUntrusted();
-        this.disposables.push(watcher, watcher.onDidChange(again), watcher.onDidCreate(again), watcher.onDidDelete(again));
-      }
-    }
-  }
-
-  /** The workspace's `elicitationHost.agents` as its settings files hold it, read as data while the workspace is untrusted. */
-  private untrustedValue: unknown;
-
-  private read(): void {
-    const inspected = vscode.workspace.getConfiguration().inspect<unknown>(AGENTS_SETTING);
-    // A folder's settings count as the workspace's: both are the repository's choice. Until
-    // trust VS Code hides a restricted setting's workspace value: the files' own is shown, waiting.
-    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? (vscode.workspace.isTrusted ? undefined : this.untrustedValue);
-    const { agents, problems } = readAgents(inspected?.globalValue, workspace);
-    for (const problem of problems) this.deps.log.warn(problem);
-    this.configured = agents;
-  }
-
-  /** The settings files of the workspace: its `.code-workspace` file's `settings`, then each folder's `.vscode/settings.json`. */
-  private settingsFiles(): { readonly uri: vscode.Uri; readonly file: 'workspace' | 'folder' }[] {
-    const workspaceFile = vscode.workspace.workspaceFile;
-    return [
-      ...(workspaceFile && workspaceFile.scheme !== 'untitled' ? [{ uri: workspaceFile, file: 'workspace' as const }] : []),
-      ...(vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json'), file: 'folder' as const })),
-    ];
-  }
-
-  /** Reads the workspace's agents out of its settings files, as data, while it is untrusted (a later file's agent wins, as a folder's setting does). */
-  private async readUntrusted(): Promise<void> {
-    if (vscode.workspace.isTrusted) return;
-    let merged: Record<string, unknown> | undefined;
-    for (const { uri, file } of this.settingsFiles()) {
-      let text: string;
-      try {
-        const stat = await vscode.workspace.fs.stat(uri);
-        if (stat.size > SETTINGS_FILE_LIMIT) {
-          this.deps.log.warn(`${uri.fsPath}: over ${SETTINGS_FILE_LIMIT.toLocaleString('en-US')} bytes, not read for its agents.`);
-          continue;
-        }
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      } catch {
-        continue; // No such file: nothing defined there.
-      }
-      const value = agentsInSettingsText(text, file);
-      if (isRecord(value)) merged = { ...merged, ...value };
-      else if (value !== undefined) this.deps.log.warn(`${AGENTS_SETTING} in ${uri.fsPath} must be an object of agents by name.`);
-    }
-    if (vscode.workspace.isTrusted) return;
-    this.untrustedValue = merged;
-    this.read();
-    this.onDidChange.fire();
+    this.configured = new ConfiguredAgents(deps.log);
+    this.disposables.push(this.configured);
+    this.configured.onDidChange.add(() => this.onDidChange.fire());
   }
 
   get agents(): readonly AgentEntry[] {
-    return this.configured.map((agent) => {
+    return this.configured.agents.map((agent) => {
       const running = this.running.get(agent.definition.name);
       const blocked = agent.fromWorkspace && !vscode.workspace.isTrusted;
       const state: AgentState = running?.client ? 'running' : running?.starting ? 'starting' : running?.exited ? 'exited' : blocked ? 'blocked' : 'stopped';
@@ -190,7 +123,7 @@ export class AgentsHost implements vscode.Disposable {
   }
 
   find(name: string): ConfiguredAgent | undefined {
-    return this.configured.find((a) => a.definition.name === name);
+    return this.configured.agents.find((a) => a.definition.name === name);
   }
 
   private host(): AgentHost {
