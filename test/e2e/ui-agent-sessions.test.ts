@@ -21,7 +21,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { type FakeAnthropic, type ModelReply, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { CLAUDE_ADAPTER, colourAndBuildModel, createAcpHost, fixtureAgent } from '../support/acp-harness';
+import { claudeSetting, colourAndBuildModel, createAcpHost, fixtureAgent } from '../support/acp-harness';
 import { ScriptedPrompter } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
 import { axeViolations } from './axe';
@@ -71,12 +71,8 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
         'elicitationHost.agents': {
           keeper: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--store', store] },
           plain: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js')] },
-          claude: {
-            command: process.execPath,
-            args: [CLAUDE_ADAPTER],
-            // As root Claude Code starts only with IS_SANDBOX=1; a fresh HOME keeps the machine's own set-up out.
-            env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-not-a-real-key', IS_SANDBOX: '1', HOME: claudeHome, CLAUDE_CONFIG_DIR: join(claudeHome, '.claude'), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
-          },
+          // As root Claude Code starts only with IS_SANDBOX=1 (claudeSetting sets it); a fresh HOME keeps the machine's own set-up out.
+          claude: claudeSetting(fake.url, claudeHome),
         },
       },
       {},
@@ -241,7 +237,10 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
 
     await send(frame, 'how do I run the tests?');
     await reply(frame, 'The build folder stays as it is.', 90_000);
-    // The README's picture: a Claude session as the panel shows it, beside the Agents view.
+    // The README's picture: a Claude session as the panel shows it, beside the Agents view, once its turn has ended and nothing waits.
+    await waitUntil('the turn to end', () => frame.locator('#send').isEnabled(), 90_000);
+    const pending = await workbench.waitForViewRows(/^Pending Inputs/, (rows) => rows.length === 0);
+    assert.deepEqual(pending, [], 'nothing waits once the permission is answered');
     await workbench.page.mouse.move(0, 0);
     const shot = await workbench.screenshot('acp-session');
     if (process.env.ELICITATION_HOST_DOC_IMAGES === '1') copyFileSync(shot, join(REPO, 'docs/images/acp-session.png'));

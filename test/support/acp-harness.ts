@@ -112,6 +112,12 @@ export function claudeAgent(baseUrl: string, name = 'claude', home = workFolder(
   };
 }
 
+/** claude-agent-acp against the fake model as an entry of `elicitationHost.agents` (the UI scenarios' setting). */
+export function claudeSetting(baseUrl: string, home: string): Pick<AgentDefinition, 'command' | 'args' | 'env'> {
+  const { command, args, env } = claudeAgent(baseUrl, 'claude', home);
+  return { command, args, env };
+}
+
 /**
  * The fake model's side for every test of claude-agent-acp (src/acp's, the runner's, the
  * proxy's, VS Code's): "ask me" asks a choice (AskUserQuestion, an elicitation), "clean the
