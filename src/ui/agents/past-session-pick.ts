@@ -36,6 +36,8 @@ export async function openPastSession(agents: AgentsHost, quickInput: OwnQuickIn
     void showInfo(support.list ? `${name} has no other sessions in this folder.` : `${name} does not list its past sessions (it declares no session/list), and none were open here before.`);
     return;
   }
-  const picked = await quickInput.pick(items, { title: `Past sessions of ${name}`, placeHolder: 'Which session? It opens with its conversation where the agent replays it.', matchOnDescription: true });
+  // It comes after the agent has started and listed: meanwhile the Agents view redraws the row
+  // that was clicked and takes the focus back, which would close the pick the moment it shows.
+  const picked = await quickInput.pick(items, { title: `Past sessions of ${name}`, placeHolder: 'Which session? It opens with its conversation where the agent replays it.', matchOnDescription: true, ignoreFocusOut: true });
   if (picked?.sessionId) await agents.reopen(name, picked.sessionId, picked.title);
 }
