@@ -17,11 +17,10 @@
  *   ELICITATION_HOST_DOC_IMAGES=1); stopped, reopened and continued with what came before.
  */
 import { strict as assert } from 'node:assert';
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type FakeAnthropic, type ModelReply, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { claudeSetting, colourAndBuildModel, createAcpHost, fixtureAgent } from '../support/acp-harness';
+import { claudeSetting, colourAndBuildModel, createAcpHost, fixtureAgent, workFolder } from '../support/acp-harness';
 import { ScriptedPrompter } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
 import { axeViolations } from './axe';
@@ -48,11 +47,11 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
 
   before(async () => {
     fake = await startFakeAnthropic(model);
-    folder = realpathSync(mkdtempSync(join(tmpdir(), 'eh-sessions-work-')));
+    folder = workFolder('eh-sessions-work-');
     writeFileSync(join(folder, 'notes.txt'), 'first line\n');
     mkdirSync(join(folder, 'build'));
-    store = realpathSync(mkdtempSync(join(tmpdir(), 'eh-sessions-store-')));
-    claudeHome = realpathSync(mkdtempSync(join(tmpdir(), 'eh-sessions-claude-home-')));
+    store = workFolder('eh-sessions-store-');
+    claudeHome = workFolder('eh-sessions-claude-home-');
     // Two sessions keeper had in this folder before this window: made by the fixture agent itself.
     const acp = createAcpHost(new ScriptedPrompter());
     try {
