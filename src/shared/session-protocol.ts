@@ -42,6 +42,17 @@ export type TranscriptEntry =
       readonly diffs: readonly { readonly path: string; readonly added: number; readonly removed: number }[];
       /** Text the tool produced, as text. */
       readonly output?: string;
+      /** The person's answer to the agent's permission for this call, by the option's name. */
+      readonly permission?: { readonly answer: string; readonly allowed: boolean };
+    }
+  /** A question the agent asked and how the person answered it (each field's title and answer; secrets masked). */
+  | {
+      readonly kind: 'question';
+      readonly id: string;
+      readonly message: string;
+      readonly answers: readonly { readonly question: string; readonly answer: string }[];
+      /** ACP's action: `accept`, `decline` or `cancel`. */
+      readonly action: string;
     }
   | { readonly kind: 'plan'; readonly id: string; readonly steps: readonly { readonly content: string; readonly status: PlanStatus }[] }
   /** A line of ours: the turn stopped, a mode changed, an error. */
@@ -97,10 +108,14 @@ export type SessionPageMessage =
   | { readonly type: 'cancel' }
   | { readonly type: 'setOption'; readonly optionId: string; readonly value: string }
   | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
+  /** Copy: a code block's text to the clipboard (the host writes it). */
+  | { readonly type: 'copy'; readonly text: string }
   | { readonly type: 'cspViolation'; readonly directive: string; readonly blockedUri: string; readonly sample: string };
 
 /** The most a prompt may hold (a pasted file is fine; a runaway page is not). */
 export const MAX_PROMPT = 1_000_000;
+/** The most Copy takes: an entry's own cap (the host keeps no longer text). */
+export const MAX_COPY = 200_000;
 
 /** The message if it is one the page may send, well formed; undefined otherwise. */
 export function parseSessionPageMessage(raw: unknown): SessionPageMessage | undefined {
@@ -119,6 +134,8 @@ export function parseSessionPageMessage(raw: unknown): SessionPageMessage | unde
       if (line !== undefined && !(typeof line === 'number' && Number.isInteger(line) && line >= 0)) return undefined;
       return { type: 'openFile', path: raw.path, ...(typeof line === 'number' && { line }) };
     }
+    case 'copy':
+      return typeof raw.text === 'string' && raw.text.length <= MAX_COPY ? { type: 'copy', text: raw.text } : undefined;
     case 'cspViolation':
       return cspViolationOf(raw);
     default:

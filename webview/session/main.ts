@@ -6,7 +6,7 @@
  * other question, and the page says when the agent waits for one.
  */
 import type { FileRef, SessionHeader, SessionHostMessage, SessionOption, SessionPageMessage, TranscriptEntry } from '../../src/shared/session-protocol';
-import { entryElement } from './render';
+import { entryElement, keepOpen } from './render';
 
 interface VsCodeApi {
   postMessage(message: SessionPageMessage): void;
@@ -33,7 +33,10 @@ const stop = document.getElementById('stop') as HTMLButtonElement;
 
 const shown = new Map<string, HTMLElement>();
 let header: SessionHeader | undefined;
-const actions = { openFile: (ref: FileRef) => post({ type: 'openFile', path: ref.path, ...(ref.line !== undefined && { line: ref.line }) }) };
+const actions = {
+  openFile: (ref: FileRef) => post({ type: 'openFile', path: ref.path, ...(ref.line !== undefined && { line: ref.line }) }),
+  copy: (text: string) => post({ type: 'copy', text }),
+};
 
 /** Follow the newest entry only while the person is at the bottom: reading back is not interrupted. */
 function atBottom(): boolean {
@@ -46,12 +49,8 @@ function showEntry(entry: TranscriptEntry): void {
   node.dataset.entryId = entry.id;
   const old = shown.get(entry.id);
   if (old) {
-    // A collapsed section the person opened (thinking, a tool's output) stays open as the entry grows.
-    const sections = (root: HTMLElement): HTMLDetailsElement[] => [...(root instanceof HTMLDetailsElement ? [root] : []), ...root.querySelectorAll('details')];
-    const before = sections(old);
-    sections(node).forEach((section, i) => {
-      if (before[i]) section.open = before[i].open;
-    });
+    // A collapsed section the person opened (thinking, a tool call) stays open as the entry grows.
+    keepOpen(old, node);
     old.replaceWith(node);
   } else {
     transcript.append(node);
