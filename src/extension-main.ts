@@ -50,7 +50,8 @@ import { AgentHosts } from './ui/agents/agent-hosts';
 import { registerAgentHostCommands } from './ui/agents/agent-host-commands';
 import { OPEN_HOST_SESSION_COMMAND } from './ui/views/agent-host-items';
 import { sharedServersOf } from './ui/agents/shared-servers';
-import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND } from './ui/views/agents-view';
+import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND, PAST_SESSIONS_COMMAND, REOPEN_SESSION_COMMAND } from './ui/views/agents-view';
+import { openPastSession } from './ui/agents/past-session-pick';
 import { autoStart, connectionSettings, forceForm, gatewayEnabled } from './ui/settings';
 import { RESULT_SCHEME, ResultDocuments, ToolRunner } from './ui/run-tool/tool-runner';
 import { TRY_SAMPLE_COMMAND, trySampleQuestion } from './ui/run-tool/sample-question';
@@ -167,6 +168,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       return { urlMode, applyDefaults, elicitationTimeoutMs };
     },
     shareServers: sharedServersOf(gateway, context.extensionPath),
+    memory: context.workspaceState,
   });
   bench?.agents?.(agents);
   // The agent hosts this window is a client of (VS Code's own agents' questions): the same broker, store and prompts.
@@ -182,12 +184,12 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
   });
   const agentsView = new AgentsTreeProvider(agents, agentHosts);
   const addAgentHere = (): Promise<string | undefined> => addAgent(quickInput, (name) => agents.find(name) !== undefined, join(context.globalStorageUri.fsPath, 'acp-registry.json'));
-  const pickAgent = async (node?: AgentsNode): Promise<string | undefined> => {
+  const pickAgent = async (node?: AgentsNode, title = 'New Agent Session'): Promise<string | undefined> => {
     if (node?.kind === 'agent') return node.entry.agent.definition.name;
     const names = agents.agents.map((a) => a.agent.definition.name);
     if (names.length === 0) return addAgentHere();
     if (names.length === 1) return names[0];
-    return (await quickInput.pick(names.map((label) => ({ label })), { title: 'New Agent Session', placeHolder: 'Which agent?' }))?.label;
+    return (await quickInput.pick(names.map((label) => ({ label })), { title, placeHolder: 'Which agent?' }))?.label;
   };
   const liveTasks = new LiveTasks(manager);
   // 2025-era tasks cannot outlive the window: the last one's losses are said now, this one's noted.
@@ -247,6 +249,15 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     vscode.commands.registerCommand('elicitationHost.closeAgentSession', (node?: AgentsNode) => {
       if (node?.kind === 'session') agents.closeSession(node.agent, node.panel.session.id);
     }),
+    vscode.commands.registerCommand(REOPEN_SESSION_COMMAND, (name: string, sessionId: string, title?: string) => report(agents.reopen(name, sessionId, title))),
+    vscode.commands.registerCommand(PAST_SESSIONS_COMMAND, (node?: AgentsNode) =>
+      report(
+        (async () => {
+          const name = node?.kind === 'note' ? node.agent : await pickAgent(node, 'Open Past Agent Session');
+          if (name) await openPastSession(agents, quickInput, name);
+        })(),
+      ),
+    ),
     vscode.commands.registerCommand('elicitationHost.stopAgent', (node?: AgentsNode) => {
       if (node?.kind === 'agent') report(agents.stop(node.entry.agent.definition.name));
     }),

@@ -27,12 +27,13 @@ import { errorMessage } from '../base/error-message';
 import { Listeners } from '../base/listeners';
 import { type AcpSdk, loadAcpSdk } from './acp-sdk-loader';
 import { AgentProcess, type AgentExit } from './agent-process';
-import { askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agent-questions';
+import { answersShown, askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agent-questions';
 import { AgentSession } from './agent-session';
+import { listPastSessions, noPastSessions, type PastSession, type SessionSupport, sessionSupport } from './past-sessions';
 import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
 import { optionLabel, permissionOutcome, permissionQuestion, toolKind } from './permission';
 import { checkChanges } from './proposed-changes';
-import type { AgentDefinition, AgentHost } from './ports';
+import type { AgentDefinition, AgentHost, SharedServers } from './ports';
 import { askSessionConfig, sessionConfigSchema } from './session-config';
 import { saysInput } from './session-events';
 
@@ -61,6 +62,20 @@ export interface NewSessionOptions {
   readonly mode?: string;
   /** Values for the proposal's session form, sent as `config` (only to an agent that advertised one). */
   readonly config?: Content;
+}
+
+/** A past session to bring back (`session/load`, else `session/resume`). */
+export interface ReopenOptions {
+  readonly sessionId: string;
+  /** Its working directory (absolute), where it was opened. */
+  readonly cwd: string;
+  /** Its title as the list or this window last knew it, until the agent says one. */
+  readonly title?: string;
+  /**
+   * Called with the session before the agent is asked for it: `session/load` replays the
+   * conversation as updates before it answers, and whoever shows them must be listening.
+   */
+  readonly onSession?: (session: AgentSession) => void;
 }
 
 const PRE_SESSION = 'before the session starts';
@@ -152,10 +167,8 @@ export class AgentClient {
     const extra = options.additionalDirectories?.length && this.info?.capabilities.sessionCapabilities?.additionalDirectories ? { additionalDirectories: [...options.additionalDirectories] } : {};
     // `config` is the unmerged proposal's (session-config.ts): sent only to an agent that asked for it.
     const config = options.config && this.info?.sessionConfigSchema ? { config: options.config } : {};
-    // The person's servers, with a token that names this session; the title is read when a question comes.
     const made: { session?: AgentSession } = {};
-    const http = this.info?.capabilities.mcpCapabilities?.http === true;
-    const shared = await this.host.shareServers?.({ agent: this.name, http, session: () => made.session?.label });
+    const shared = await this.shareServers(made);
     let response: NewSessionResponse;
     try {
       response = await this.agent.request('session/new', { cwd: options.cwd, mcpServers: [...(shared?.entries ?? [])], ...extra, ...config });
@@ -163,8 +176,7 @@ export class AgentClient {
       shared?.revoke();
       throw error;
     }
-    const servers = { given: shared?.given ?? [], ...(shared?.note !== undefined && { note: shared.note }) };
-    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response, servers);
+    const session = new AgentSession(this.agent, this.name, response.sessionId, extra.additionalDirectories ? directories : [options.cwd], response, givenOf(shared));
     made.session = session;
     if (shared) session.endSignal.addEventListener('abort', () => shared.revoke(), { once: true });
     this.sessions.set(session.id, session);
@@ -189,6 +201,50 @@ export class AgentClient {
     session.end(endedByThePerson('the session was closed'));
     if (this.info?.capabilities.sessionCapabilities?.close) await this.agent.request('session/close', { sessionId });
     else if (running) await this.agent.notify('session/cancel', { sessionId });
+  }
+
+  /** What the agent declares it can do with its past sessions. */
+  get sessionSupport(): SessionSupport {
+    return sessionSupport(this.agentInfo.capabilities);
+  }
+
+  /** The agent's past sessions in `cwd` (`session/list`), newest first; an error when it declares no list. */
+  async listSessions(cwd: string): Promise<PastSession[]> {
+    if (!this.sessionSupport.list) throw new Error(`${this.name} does not list its past sessions: it declares no session/list`);
+    return listPastSessions(this.agent, this.name, cwd);
+  }
+
+  /**
+   * A past session again: `session/load` where the agent declares it (the conversation is
+   * replayed into the session before the answer), else `session/resume` (it goes on without
+   * the conversation). Returns how it came back.
+   */
+  async reopenSession(options: ReopenOptions): Promise<{ readonly session: AgentSession; readonly replayed: boolean }> {
+    if (!isAbsolute(options.cwd)) throw new Error(`a session's directories are absolute paths, not ${options.cwd}`);
+    const live = this.sessions.get(options.sessionId);
+    if (live) return { session: live, replayed: false };
+    const support = this.sessionSupport;
+    if (!support.load && !support.resume) throw new Error(`${noPastSessions(this.name)}, so it cannot reopen one`);
+    // A reopened session gets the person's servers as a new one does, with a token of its own.
+    const made: { session?: AgentSession } = {};
+    const shared = await this.shareServers(made);
+    const session = new AgentSession(this.agent, this.name, options.sessionId, [options.cwd], undefined, givenOf(shared), options.title);
+    made.session = session;
+    if (shared) session.endSignal.addEventListener('abort', () => shared.revoke(), { once: true });
+    this.sessions.set(session.id, session);
+    this.early.delete(session.id);
+    // Closed here before and opened again: its updates count again.
+    this.closed.delete(session.id);
+    options.onSession?.(session);
+    try {
+      const params = { sessionId: options.sessionId, cwd: options.cwd, mcpServers: [...(shared?.entries ?? [])] };
+      session.adopt(support.load ? await this.agent.request('session/load', params) : await this.agent.request('session/resume', params));
+    } catch (error) {
+      this.sessions.delete(session.id);
+      session.end(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+    return { session, replayed: support.load };
   }
 
   /** Closes the connection and ends the process; every open question closes. */
@@ -287,6 +343,12 @@ export class AgentClient {
     };
   }
 
+  /** The person's servers, with a token that names this session; the title is read when a question comes. */
+  private async shareServers(made: { readonly session?: AgentSession }): Promise<SharedServers | undefined> {
+    const http = this.info?.capabilities.mcpCapabilities?.http === true;
+    return this.host.shareServers?.({ agent: this.name, http, session: () => made.session?.label });
+  }
+
   private knownSession(sessionId: string): AgentSession {
     const session = this.sessions.get(sessionId);
     if (!session) throw this.sdk.RequestError.sessionNotFound(sessionId);
@@ -344,6 +406,7 @@ export class AgentClient {
       type: 'permission',
       asker: sourceLabel(source),
       toolCall: source.tool ?? '',
+      toolCallId: request.toolCall.toolCallId,
       kind: toolKind(toolCall),
       answer: chosen ? optionLabel(chosen) : 'cancelled',
       ...(chosen && { optionKind: chosen.kind }),
@@ -385,8 +448,10 @@ export class AgentClient {
       }
       const result = await askAgentQuestion(this.host.broker, question, source, signal, this.host.settings());
       const told = { type: 'question' as const, asker: sourceLabel(source), message: question.params.message, action: result.action };
-      if (session) session.tell(told);
-      else this.events.fire(told);
+      if (session) {
+        const toolCallId = question.scope.kind === 'session' ? question.scope.toolCallId : undefined;
+        session.tell({ ...told, ...(toolCallId !== undefined && { toolCallId }), answers: answersShown(question, result) });
+      } else this.events.fire(told);
       return result;
     } catch (error) {
       this.host.log.warn(`${this.name}: a question was refused or failed: ${errorMessage(error)}`);
@@ -406,6 +471,11 @@ export class AgentClient {
 }
 
 /** How a process ended, in words, with the last thing it wrote to stderr. */
+/** What the session panel lists as given, and why nothing was when nothing was. */
+function givenOf(shared: SharedServers | undefined): AgentSession['servers'] {
+  return { given: shared?.given ?? [], ...(shared?.note !== undefined && { note: shared.note }) };
+}
+
 export function describeExit(exit: AgentExit): string {
   const how = exit.error ?? (exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`);
   const said = exit.stderrTail.at(-1);

@@ -12,8 +12,12 @@
 import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
 import type { Broker, FormParams, UrlParams } from '../elicitation/broker';
 import { isRecord } from '../base/is-record';
+import type { ContentValue } from '../elicitation/model';
 import type { RequestSource } from '../elicitation/request';
+import { parseRequestedSchema } from '../elicitation/schema';
+import { shownAnswer } from '../elicitation/shown-answer';
 import type { AgentSettings } from './ports';
+import type { QuestionAnswer } from './session-events';
 
 export type QuestionScope =
   | { readonly kind: 'session'; readonly sessionId: string; readonly toolCallId?: string }
@@ -81,4 +85,16 @@ export async function askAgentQuestion(broker: Broker, question: AgentQuestion, 
   } finally {
     if (timer) clearTimeout(timer);
   }
+}
+
+/** What was answered, as the person reads it: each answered field's title and answer (option titles, Yes or No, secrets masked). */
+export function answersShown(question: AgentQuestion, result: CreateElicitationResponse): QuestionAnswer[] {
+  if (question.params.mode !== 'form' || result.action !== 'accept' || !isRecord(result.content)) return [];
+  const parsed = parseRequestedSchema(question.params.requestedSchema as Parameters<typeof parseRequestedSchema>[0]);
+  if (!parsed.ok) return [];
+  const content = result.content;
+  return parsed.form.questions.flatMap((q) => {
+    const value = content[q.id] as ContentValue | undefined;
+    return value === undefined || value === '' || (Array.isArray(value) && value.length === 0) ? [] : [{ question: q.title, answer: shownAnswer(q, value) }];
+  });
 }

@@ -5,7 +5,7 @@
  * every question and permission the turn has open: the permissions answer `cancelled`.
  */
 import { basename } from 'node:path';
-import type { ClientContext, ContentBlock, NewSessionResponse, SessionConfigOption, SessionUpdate, SetSessionConfigOptionRequest, StopReason } from '@agentclientprotocol/sdk';
+import type { ClientContext, ContentBlock, NewSessionResponse, SessionConfigOption, SessionModeState, SessionUpdate, SetSessionConfigOptionRequest, StopReason } from '@agentclientprotocol/sdk';
 import { endedByThePerson } from '../base/ended-by-person';
 import { Listeners } from '../base/listeners';
 import type { GivenServer } from './ports';
@@ -33,10 +33,21 @@ export class AgentSession {
     readonly id: string,
     /** The working directory, then any additional ones: where the agent may read and write. */
     readonly directories: readonly string[],
-    response: NewSessionResponse,
-    /** The MCP servers the agent was given at `session/new`, and why none were when none were. */
+    /** `session/new`'s answer; a reopened session gets `session/load`'s or `session/resume`'s later (adopt). */
+    response?: Pick<NewSessionResponse, 'modes' | 'configOptions'>,
+    /** The MCP servers the agent was given at `session/new` (or when reopened), and why none were when none were. */
     readonly servers: { readonly given: readonly GivenServer[]; readonly note?: string } = { given: [] },
+    /** A reopened session's title, as its list or this window last knew it. */
+    title?: string,
   ) {
+    this.options = [];
+    if (response) this.adopt(response);
+    if (title) this.title = title;
+    this.updates = new SessionUpdates((id) => this.modeView(id));
+  }
+
+  /** The modes and options the agent gave with the session (after a reopened session's replay). */
+  adopt(response: { readonly modes?: SessionModeState | null; readonly configOptions?: readonly SessionConfigOption[] | null }): void {
     if (response.modes) {
       this.modeState = {
         current: response.modes.currentModeId,
@@ -44,7 +55,6 @@ export class AgentSession {
       };
     }
     this.options = configOptionViews(response.configOptions ?? []);
-    this.updates = new SessionUpdates((id) => this.modeView(id));
   }
 
   get cwd(): string {
@@ -146,6 +156,8 @@ export class AgentSession {
     const event = this.updates.read(update);
     if (!event) return;
     if (event.type === 'title') this.title = event.title;
+    // A reopened session's replay says the person's first words: the label until a title comes.
+    if (event.type === 'message' && event.role === 'user') this.firstPrompt ??= event.text;
     if (event.type === 'commands') this.commandList = event.commands;
     this.events.fire(event);
   }

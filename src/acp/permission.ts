@@ -100,11 +100,12 @@ function inputOf(toolCall: ToolCallUpdate): ApprovedInput | undefined {
  * the command or raw input (its start, its end and what runs when it does not fit), the
  * agent's words, the changes, the files; and the whole input when the text shows only part.
  */
-export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_ROOM): { text: string; whole?: WholeInput } {
+export function describeToolCall(toolCall: ToolCallUpdate, room: Room = DIALOG_ROOM, titleShown = false): { text: string; whole?: WholeInput } {
   const kind = toolKind(toolCall);
   const declared = typeof toolCall.kind === 'string' && toolCall.kind !== kind ? `; the agent gave the kind ${aside(JSON.stringify(toolCall.kind), room, 1)}` : '';
+  // The title once: left out here when the heading shows it whole already.
   const summary = changeSummary(toolCall.content);
-  const before = [`${aside(toolCall.title ?? '(no title)', room)}`, `Kind: ${kind} (${KIND_WORDS[kind]}${declared})`, ...(summary !== undefined ? [summary] : [])];
+  const before = [...(titleShown ? [] : [aside(toolCall.title ?? '(no title)', room)]), `Kind: ${kind} (${KIND_WORDS[kind]}${declared})`, ...(summary !== undefined ? [summary] : [])];
   const input = inputOf(toolCall);
   const after: string[] = [];
   for (const item of toolCall.content ?? []) {
@@ -180,11 +181,12 @@ export function permissionQuestion(asker: PermissionAsker, request: RequestPermi
   const { toolCall } = request;
   const kind = toolKind(toolCall);
   const changing = changesThings(toolCall);
+  const tool = aside(toolCall.title ?? KIND_WORDS[kind], { rows: 1, columns: 120 }, 1);
   const source: RequestSource = {
     server: asker.agent,
     requester: 'agent',
     approval: true,
-    tool: aside(toolCall.title ?? KIND_WORDS[kind], { rows: 1, columns: 120 }, 1),
+    tool,
     ...(asker.session !== undefined && { session: asker.session }),
     // The agent the person runs asks before it acts: their own confirmation, a modal where it changes things.
     ...(changing && { destructive: true, personStarted: true }),
@@ -192,7 +194,8 @@ export function permissionQuestion(asker: PermissionAsker, request: RequestPermi
   const options = distinctOptions(request);
   const byDefault = options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
   const intro = `${asker.agent} asks for permission to ${KIND_WORDS[kind]}.`;
-  const described = describeToolCall(toolCall, { rows: room.rows - textRows(intro, room.columns) - 1, columns: room.columns });
+  // Every prompt heads the question with who asks and the tool (the dialog's heading, the quick pick's title).
+  const described = describeToolCall(toolCall, { rows: room.rows - textRows(intro, room.columns) - 1, columns: room.columns }, tool === toolCall.title);
   return {
     source,
     shown: described.text,

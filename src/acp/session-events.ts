@@ -61,6 +61,12 @@ export interface CommandView {
   readonly hint?: string;
 }
 
+/** One answered field of a question, as the person reads it. */
+export interface QuestionAnswer {
+  readonly question: string;
+  readonly answer: string;
+}
+
 export type SessionEvent =
   | { readonly type: 'message'; readonly role: 'agent' | 'user'; readonly text: string; readonly messageId?: string }
   | { readonly type: 'thought'; readonly text: string }
@@ -72,13 +78,17 @@ export type SessionEvent =
   | { readonly type: 'title'; readonly title: string }
   | { readonly type: 'notice'; readonly severity: string; readonly title: string; readonly description?: string }
   /**
-   * A permission was answered (our side): who asked (the label), the tool call, the option
-   * chosen as the person reads it ("cancelled" for none), who answered (the person, or the
-   * runner's rule without asking), and what the dialog shows of the call (the command fitted as it shows it).
+   * A permission was answered (our side): who asked (the label), the tool call (its title and
+   * id), the option chosen as the person reads it ("cancelled" for none), who answered (the
+   * person, or the runner's rule without asking), and what the dialog shows of the call (the
+   * command fitted as it shows it).
    */
-  | { readonly type: 'permission'; readonly asker: string; readonly toolCall: string; readonly kind: string; readonly answer: string; readonly optionKind?: string; readonly by: 'person' | 'rule'; readonly shown: string }
-  /** A question was asked (our side): who asked (the label), its message, how it ended. */
-  | { readonly type: 'question'; readonly asker: string; readonly message: string; readonly action: string }
+  | { readonly type: 'permission'; readonly asker: string; readonly toolCall: string; readonly toolCallId?: string; readonly kind: string; readonly answer: string; readonly optionKind?: string; readonly by: 'person' | 'rule'; readonly shown: string }
+  /**
+   * A question was asked (our side): who asked (the label), its message, how it ended, the tool
+   * call it belongs to, and what was answered as the person reads it (titles, option names, secrets masked).
+   */
+  | { readonly type: 'question'; readonly asker: string; readonly message: string; readonly action: string; readonly toolCallId?: string; readonly answers?: readonly QuestionAnswer[] }
   | { readonly type: 'turn-end'; readonly stopReason: StopReason };
 
 /** A content block as text: text itself, anything else named in brackets. */

@@ -45,6 +45,17 @@ export type TranscriptEntry =
       readonly diffs: readonly { readonly path: string; readonly added: number; readonly removed: number }[];
       /** Text the tool produced, as text. */
       readonly output?: string;
+      /** The person's answer to the agent's permission for this call, by the option's name. */
+      readonly permission?: { readonly answer: string; readonly allowed: boolean };
+    }
+  /** A question the agent asked and how the person answered it (each field's title and answer; secrets masked). */
+  | {
+      readonly kind: 'question';
+      readonly id: string;
+      readonly message: string;
+      readonly answers: readonly { readonly question: string; readonly answer: string }[];
+      /** ACP's action: `accept`, `decline` or `cancel`. */
+      readonly action: string;
     }
   | { readonly kind: 'plan'; readonly id: string; readonly steps: readonly { readonly content: string; readonly status: PlanStatus }[] }
   /** A line of ours: the turn stopped, a mode changed, an error. */
@@ -121,6 +132,8 @@ export type SessionPageMessage =
   | { readonly type: 'openWhole'; readonly id: string }
   /** Close Session: the session ends and what it held is let go of. */
   | { readonly type: 'closeSession' }
+  /** Copy: a code block's text to the clipboard (the host writes it). */
+  | { readonly type: 'copy'; readonly text: string }
   | { readonly type: 'cspViolation'; readonly directive: string; readonly blockedUri: string; readonly sample: string };
 
 /** The most a prompt may hold (a pasted file is fine; a runaway page is not). */
@@ -129,6 +142,8 @@ export const MAX_PROMPT = 1_000_000;
 export const MAX_EARLIER = 200;
 /** How many of the newest entries the page shows; older ones are folded, shown again on demand. */
 export const ENTRIES_SHOWN = 100;
+/** The most Copy takes: an entry's own cap (the host keeps no longer text). */
+export const MAX_COPY = 200_000;
 
 /** The message if it is one the page may send, well formed; undefined otherwise. */
 export function parseSessionPageMessage(raw: unknown): SessionPageMessage | undefined {
@@ -152,6 +167,8 @@ export function parseSessionPageMessage(raw: unknown): SessionPageMessage | unde
       return shortString(raw.before) && typeof raw.count === 'number' && Number.isInteger(raw.count) && raw.count > 0 && raw.count <= MAX_EARLIER ? { type: 'earlier', before: raw.before, count: raw.count } : undefined;
     case 'openWhole':
       return shortString(raw.id) ? { type: 'openWhole', id: raw.id } : undefined;
+    case 'copy':
+      return typeof raw.text === 'string' && raw.text.length <= MAX_COPY ? { type: 'copy', text: raw.text } : undefined;
     case 'cspViolation':
       return cspViolationOf(raw);
     default:

@@ -1,40 +1,21 @@
 /**
- * Steps the agents' UI scenarios share: finding an agent's session page and our form among
- * the workbench's frames, starting a session from the palette, sending a prompt once the last
- * turn has ended, and waiting for a reply.
+ * Steps the agents' UI scenarios share (ui-agents, ui-agent-sessions, ui-agent-servers):
+ * finding an agent's session page and our form among the workbench's frames, starting a
+ * session from the palette, sending a prompt once the last turn has ended, waiting for a
+ * reply, and the Agents view and its rows.
  */
-import type { Frame } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { waitUntil } from '../support/wait';
 import type { Workbench } from './harness/workbench';
 
-/** The session page's frame: the webview whose document has the transcript, headed with this agent (a frame not in `seenBefore`). */
-export async function sessionFrame(workbench: Workbench, agent: string, seenBefore: ReadonlySet<Frame> = new Set()): Promise<Frame> {
+/** The first of the workbench's frames (webviews) not in `seenBefore` whose document `shows` holds for, waited for. */
+async function findFrame(workbench: Workbench, what: string, shows: (frame: Frame) => Promise<boolean>, timeout = 30_000, seenBefore: ReadonlySet<Frame> = new Set()): Promise<Frame> {
   let found: Frame | undefined;
   await waitUntil(
-    `the session panel of ${agent}`,
+    what,
     async () => {
       for (const frame of workbench.page.frames().filter((f) => !seenBefore.has(f))) {
-        if (await frame.evaluate((a) => document.getElementById('transcript') !== null && (document.getElementById('title')?.textContent ?? '').startsWith(`${a} · `), agent).catch(() => false)) {
-          found = frame;
-          return true;
-        }
-      }
-      return false;
-    },
-    30_000,
-  );
-  return found!;
-}
-
-/** The form panel's frame, once it shows this message. */
-export async function formFrame(workbench: Workbench, message: string, timeout = 30_000): Promise<Frame> {
-  let found: Frame | undefined;
-  await waitUntil(
-    `our form "${message}"`,
-    async () => {
-      for (const frame of workbench.page.frames()) {
-        const shown = await frame.evaluate((m) => document.querySelector('h1.message')?.textContent === m, message).catch(() => false);
-        if (shown) {
+        if (await shows(frame).catch(() => false)) {
           found = frame;
           return true;
         }
@@ -44,6 +25,33 @@ export async function formFrame(workbench: Workbench, message: string, timeout =
     timeout,
   );
   return found!;
+}
+
+/** Which session page: the one with this title, and one not among the frames seen before. */
+export interface SessionPageOf {
+  readonly title?: string | undefined;
+  readonly seenBefore?: ReadonlySet<Frame> | undefined;
+}
+
+/** The session page's frame: the webview whose document has the transcript, headed with this agent (and this title, when given). */
+export function sessionFrame(workbench: Workbench, agent: string, which: SessionPageOf = {}): Promise<Frame> {
+  const title = which.title ?? '';
+  return findFrame(
+    workbench,
+    `the session panel of ${agent}${title ? ` · ${title}` : ''}`,
+    (frame) =>
+      frame.evaluate(([a, t]) => {
+        const heading = document.getElementById('title')?.textContent ?? '';
+        return document.getElementById('transcript') !== null && (t ? heading === `${a} · ${t}` : heading.startsWith(`${a} · `));
+      }, [agent, title]),
+    30_000,
+    which.seenBefore,
+  );
+}
+
+/** The form panel's frame, once it shows this message. */
+export function formFrame(workbench: Workbench, message: string, timeout = 30_000): Promise<Frame> {
+  return findFrame(workbench, `our form "${message}"`, (frame) => frame.evaluate((m) => document.querySelector('h1.message')?.textContent === m, message), timeout);
 }
 
 /** Sends a prompt once the previous turn has ended (Send is off while a turn runs). */
@@ -73,4 +81,17 @@ export async function newSession(workbench: Workbench, agent: string): Promise<F
   await workbench.waitForQuickInputTitle('New Agent Session');
   await workbench.pick(agent);
   return sessionFrame(workbench, agent);
+}
+
+/** A row of the Agents view (the first whose text matches). */
+export function agentsRow(workbench: Workbench, text: string | RegExp): Locator {
+  const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /^Agents/ }) }).first();
+  return pane.locator('.monaco-list-row', { hasText: text }).first();
+}
+
+/** Opens the Agents view (it starts collapsed while the Servers view keeps its room). */
+export async function openAgentsView(workbench: Workbench): Promise<void> {
+  await workbench.openAgentInputs();
+  const header = workbench.page.locator('.pane-header', { hasText: /^Agents/ }).first();
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
 }

@@ -35,6 +35,7 @@ describe('the packaged extension', () => {
       'dist/webview/session-styles.css',
       'dist/webview/session.js',
       'dist/webview/styles.css',
+      'docs/images/acp-session.png',
       'docs/images/demo-form.png',
       'docs/images/demo-pick.png',
       // The API's contract, for extensions that ask through it to copy.

@@ -17,19 +17,18 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { type FakeAnthropic, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { CLAUDE_ADAPTER, colourAndBuildModel } from '../support/acp-harness';
+import { claudeSetting, colourAndBuildModel } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
-import { formFrame as formFrameOf, newSession, reply, send, sessionFrame as sessionFrameOf } from './agent-steps';
+import { formFrame as formFrameOf, newSession, openAgentsView, reply, send, sessionFrame as sessionFrameOf } from './agent-steps';
 import { axeViolations } from './axe';
 import { FIXTURES, RESULTS, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
 /** Expands the Agents view (it starts collapsed while the Servers view keeps its room) and waits for rows that pass `ready`. */
 async function agentsViewRows(ui: Ui, ready: (rows: string[]) => boolean): Promise<string[]> {
-  await ui.workbench.openAgentInputs();
-  const header = ui.workbench.page.locator('.pane-header', { hasText: /^Agents/ }).first();
-  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  await openAgentsView(ui.workbench);
   // An agent's row seen first without sessions keeps VS Code's collapsed state: its sessions are opened to be read.
+  const header = ui.workbench.page.locator('.pane-header', { hasText: /^Agents/ }).first();
   const collapsed = ui.workbench.page.locator('.pane', { has: header }).first().locator('.monaco-list-row[aria-expanded="false"] .monaco-tl-twistie');
   let rows: string[] = [];
   await waitUntil('the Agents view\'s rows', async () => {
@@ -73,12 +72,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
           fixture: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js'), '--ask-before-session'] },
           // The same fixture without its question before the session: a session of its own for each scenario below.
           asker: { command: process.execPath, args: [join(FIXTURES, 'acp-agent.js')] },
-          claude: {
-            command: process.execPath,
-            args: [CLAUDE_ADAPTER],
-            // As root Claude Code starts only with IS_SANDBOX=1; a fresh HOME keeps the machine's own set-up out.
-            env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-not-a-real-key', IS_SANDBOX: '1', HOME: claudeHome, CLAUDE_CONFIG_DIR: join(claudeHome, '.claude'), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
-          },
+          // As root Claude Code starts only with IS_SANDBOX=1 (claudeSetting sets it); a fresh HOME keeps the machine's own set-up out.
+          claude: claudeSetting(fake.url, claudeHome),
         },
       },
       {},
@@ -95,7 +90,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     },
   );
 
-  const sessionFrame = (agent: string, seenBefore?: ReadonlySet<Frame>): Promise<Frame> => sessionFrameOf(ui!.workbench, agent, seenBefore);
+  const sessionFrame = (agent: string, seenBefore?: ReadonlySet<Frame>): Promise<Frame> => sessionFrameOf(ui!.workbench, agent, { seenBefore });
 
   const formFrame = (message: string): Promise<Frame> => formFrameOf(ui!.workbench, message);
 

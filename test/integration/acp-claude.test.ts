@@ -71,8 +71,13 @@ describe('ACP: src/acp with claude-agent-acp and a fake model', function () {
       assert.deepEqual(choice.kind === 'single-select' && choice.options.map((o) => [o.value, o.description]), [['Red', 'warm'], ['Blue', 'cool']]);
       return accept({ question_0: 'Blue', question_0_custom: 'actually teal' })(request, options);
     });
-    const { reply } = await turn(s, 'ask me');
+    const { reply, events } = await turn(s, 'ask me');
     assert.deepEqual(acp.log.lines.filter((l) => l.startsWith('warn')), []);
+    // What the panel shows in the place of the tool call: the question and the answer as the person reads them.
+    const asked = events.find((e) => e.type === 'question');
+    assert.ok(asked?.type === 'question' && asked.toolCallId !== undefined, 'the question names its tool call');
+    assert.ok(events.some((e) => e.type === 'tool-call' && e.toolCall.id === asked.toolCallId));
+    assert.deepEqual(asked.answers, [{ question: 'Colour', answer: 'Blue' }, { question: 'Other', answer: 'actually teal' }]);
     const sent = model.requests.flatMap((r) => r.turn?.toolResults ?? []);
     assert.equal(sent.length, 1, `one tool result reached the model: ${JSON.stringify(sent)}`);
     assert.match(sent[0].content, /"Which colour\?"="Blue"/);

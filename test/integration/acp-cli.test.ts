@@ -44,7 +44,7 @@ describe('ACP: elicitation-host acp', function () {
     const lines = denied.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.deepEqual(lines.find((l) => l.type === 'permission'), {
       type: 'permission', asker: "acp-agent.js · Edit notes.txt, for session 'permission'", toolCall: 'Edit notes.txt', kind: 'edit', answer: 'Reject', optionKind: 'reject_once',
-      by: 'rule', shown: 'Edit notes.txt\n\nKind: edit (edit files)\n\nFiles it touches:\n/work/notes.txt',
+      by: 'rule', shown: 'Kind: edit (edit files)\n\nFiles it touches:\n/work/notes.txt',
     });
     const rules = file(folder, 'permissions.json', { 'rm -rf build': 'reject_once', edit: 'allow_always' });
     const granted = await run(['--permissions', rules, '--prompt', 'permission', ...fixture], folder);

@@ -5,6 +5,7 @@
  * Claude Code adapter with the fake model. The agent lists a served server's tool; calling
  * it, the server's question reaches our prompts headed with the agent, its session and the
  * server; the token reaches the servers only, is on no command line, and dies with the session.
+ * A session reopened (`session/load`) gets them the same way, with a token of its own.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
@@ -119,6 +120,28 @@ describe('ACP: agents get the MCP servers through the gateway', function () {
     await client.close();
     assert.equal(harness.gateway.grants.size, 0, 'the grant ends with the session');
     assert.match(await (await post(entry.url)).text(), /Wrong token/);
+  });
+
+  it('a reopened session gets them too (session/load in a new process), with a token of its own that dies with it', async () => {
+    const agent = fixtureAgent('fixture', ['--mcp-http', '--store', join(workFolder('acp-store-'), 'sessions')]);
+    const cwd = workFolder();
+    const first = await (await acp.start(agent)).newSession({ cwd });
+    await reply(first, 'hello');
+    await acp.closeAll();
+    assert.equal(harness.gateway.grants.size, 0);
+    const client = await acp.start(agent);
+    const { session } = await client.reopenSession({ sessionId: first.id, cwd });
+    assert.deepEqual(session.servers.given, [{ name: 'restaurant', transport: 'http' }]);
+    const servers = JSON.parse((await reply(session, 'servers')).replace(/^servers: /, '')) as Array<Record<string, unknown>>;
+    assert.deepEqual(servers, [{ name: 'restaurant', type: 'http', url: harness.gateway.servers()[0].url, headers: ['Authorization'] }]);
+    assert.notEqual(handed[1].entries[0], handed[0].entries[0]);
+    const asked = answerTheServer();
+    const result = await reply(session, 'mcp-call restaurant confirm_action {"action":"book a table"}');
+    assert.equal(asked.heading(), "restaurant · confirm_action, for fixture in session 'fix the tests'");
+    assert.match(result, /^mcp-call: .*"action":"accept"/);
+    assert.equal(harness.gateway.grants.size, 1);
+    await client.close();
+    assert.equal(harness.gateway.grants.size, 0, 'the grant ends with the reopened session');
   });
 
   it('without the host sharing, a session gets no servers (as before)', async () => {

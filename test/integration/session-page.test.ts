@@ -87,12 +87,62 @@ describe('session page in headless Chromium', function () {
     assert.equal(await page.locator('.entry.agent pre code').textContent(), 'npm test');
     assert.deepEqual(await page.locator('.tool-title').allTextContents(), ['Run rm -rf build', 'Edit a.ts']);
     assert.equal(await page.locator('.status-in_progress .tool-status').textContent(), 'running');
-    await page.locator('button.file', { hasText: 'a.ts +2 −1' }).click();
-    assert.deepEqual(await posted('openFile'), [{ type: 'openFile', path: '/work/demo/a.ts' }]);
     assert.deepEqual(await page.locator('.plan li').allTextContents(), ['✓ Clean', '▸ Test']);
     // Each entry says who speaks: the agent by its name, a tool call by its title.
     const log = page.getByRole('log', { name: 'Conversation' });
     assert.deepEqual(await log.getByRole('article').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label'))), ['You', 'Tool call: Run rm -rf build', 'Tool call: Edit a.ts', 'Plan', 'fixture']);
+  });
+
+  it('a tool call is one line (status, title, files, the permission answered) that opens on demand to its input and output', async () => {
+    const bash: TranscriptEntry = { kind: 'tool', id: 'c1', title: 'rm -rf build', toolKind: 'execute', status: 'failed', detail: 'rm -rf build', locations: [], diffs: [], output: 'User refused permission to run tool', permission: { answer: 'No', allowed: false } };
+    const edit: TranscriptEntry = { kind: 'tool', id: 'c2', title: 'Edit a.ts', toolKind: 'edit', status: 'completed', detail: '{\n  "file_path": "/work/demo/a.ts"\n}', locations: [], diffs: [{ path: '/work/demo/a.ts', added: 2, removed: 1 }] };
+    await send({ type: 'reset', header: HEADER, entries: [bash, edit] });
+    await page.waitForSelector('.entry.tool');
+    const first = page.locator('.entry.tool').first();
+    assert.deepEqual(await first.locator('.tool-line').locator('.tool-status, .tool-title, .tool-permission').allInnerTexts(), ['FAILED', 'rm -rf build', 'you answered “No”']);
+    assert.equal(await first.locator('.tool-body').isVisible(), false, 'the input and output wait to be opened');
+    assert.equal(await page.getByText('rm -rf build').count(), 1, 'the command that is the title is said once');
+    const toggle = first.getByRole('button', { name: /rm -rf build/ });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    assert.equal(await first.locator('.tool-output').innerText(), 'User refused permission to run tool');
+    assert.equal(await first.locator('.tool-detail').count(), 0);
+    // The line names what the call touched; its file opens without opening the call.
+    const second = page.locator('.entry.tool').nth(1);
+    await second.locator('button.file', { hasText: 'a.ts +2 −1' }).click();
+    assert.deepEqual(await posted('openFile'), [{ type: 'openFile', path: '/work/demo/a.ts' }]);
+    assert.equal(await second.locator('.tool-body').isVisible(), false);
+    // Opened stays opened as the call's entry is replaced.
+    await send({ type: 'entry', entry: { ...bash, output: 'User refused permission to run tool (again)' } });
+    await page.waitForFunction(() => document.querySelector('.tool-output')?.textContent?.endsWith('(again)'));
+    assert.equal(await page.locator('.entry.tool').first().locator('.tool-body').isVisible(), true);
+  });
+
+  it('a question the agent asked reads as the question and the answer', async () => {
+    await send({
+      type: 'reset',
+      header: { ...HEADER, agent: 'claude' },
+      entries: [
+        { kind: 'question', id: 'q1', message: 'Which colour?', answers: [{ question: 'Colour', answer: 'Blue' }], action: 'accept' },
+        { kind: 'question', id: 'q2', message: 'Your initials?', answers: [{ question: 'Colour', answer: 'Red' }, { question: 'Other', answer: 'actually teal' }], action: 'accept' },
+        { kind: 'question', id: 'q3', message: 'Anything else?', answers: [], action: 'decline' },
+      ],
+    });
+    await page.waitForSelector('.entry.question');
+    assert.deepEqual(await page.locator('.entry.question').evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).innerText.split('\n'))), [
+      ['Which colour?', 'Blue'],
+      ['Your initials?', 'Colour: Red', 'Other: actually teal'],
+      ['Anything else?', 'You declined.'],
+    ]);
+    assert.equal(await page.getByRole('article', { name: 'Question from claude' }).count(), 3);
+  });
+
+  it('a code block has Copy: the host is asked to copy its text, and the button says it did', async () => {
+    await send({ type: 'reset', header: HEADER, entries: [{ kind: 'agent', id: 'a1', markdown: 'Run:\n\n```sh\nnpm test -- --grep "x"\n```' }] });
+    await page.getByRole('button', { name: 'Copy code' }).click();
+    assert.deepEqual(await posted('copy'), [{ type: 'copy', text: 'npm test -- --grep "x"' }]);
+    assert.equal(await page.locator('button.copy').innerText(), 'Copied');
   });
 
   it('an entry grows in place by id, and an opened section stays open', async () => {

@@ -89,12 +89,12 @@ export const CLAUDE_ADAPTER = join(REPO, 'node_modules/@agentclientprotocol/clau
  * The real Claude Code adapter against a fake model at `baseUrl`. Any API key does. As root
  * (the tests' machine) Claude Code refuses to start unless IS_SANDBOX=1; HOME and its
  * config folder are fresh folders, so nothing of the machine's own Claude set-up is read or written.
+ * Two agents given the same `home` share Claude Code's stored sessions (`.claude/projects`).
  */
-export function claudeAgent(baseUrl: string, name = 'claude'): AgentDefinition {
+export function claudeAgent(baseUrl: string, name = 'claude', home = workFolder('acp-claude-home-')): AgentDefinition {
   if (!existsSync(CLAUDE_ADAPTER)) {
     throw new Error('@agentclientprotocol/claude-agent-acp is not installed: run "npm ci" (it is a pinned devDependency).');
   }
-  const home = workFolder('acp-claude-home-');
   return {
     name,
     command: process.execPath,
@@ -110,6 +110,12 @@ export function claudeAgent(baseUrl: string, name = 'claude'): AgentDefinition {
       DISABLE_AUTOUPDATER: '1',
     },
   };
+}
+
+/** claude-agent-acp against the fake model as an entry of `elicitationHost.agents` (the UI scenarios' setting). */
+export function claudeSetting(baseUrl: string, home: string): Pick<AgentDefinition, 'command' | 'args' | 'env'> {
+  const { command, args, env } = claudeAgent(baseUrl, 'claude', home);
+  return { command, args, env };
 }
 
 /**

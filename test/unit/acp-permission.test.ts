@@ -41,8 +41,14 @@ describe('ACP permissions as our questions', () => {
     assert.equal(decision.defaultValue, 'reject');
     assert.equal(
       params.message,
-      'gemini asks for permission to run a command.\n\nrm -rf build\n\nKind: execute (run a command)\n\nCommand:\nrm -rf build\n\nDelete the build folder\n\nFiles it touches:\n/repo/build',
+      'gemini asks for permission to run a command.\n\nKind: execute (run a command)\n\nCommand:\nrm -rf build\n\nDelete the build folder\n\nFiles it touches:\n/repo/build',
+      'the title is said once, by the heading (the source label); the command once',
     );
+    // A title too long for the heading's one line is given in the body too.
+    const title = `Run the whole build again ${'and again '.repeat(20)}`;
+    const long = permissionQuestion({ agent: 'gemini' }, { ...bash, toolCall: { ...bash.toolCall, title } });
+    assert.notEqual(long.source.tool, title);
+    assert.match(long.params.message, /^gemini asks for permission to run a command\.\n\nRun the whole build again and again/);
   });
 
   it('a long command shows its start, its dangerous end and what is hidden, and carries the whole for the dialog to open', () => {

@@ -10,8 +10,11 @@ import { strict as assert } from 'node:assert';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { changeSize, inputDetail, MAX_TOOL_DETAIL, SessionUpdates } from '../../src/acp/session-events';
+import { changeSize, inputDetail, MAX_TOOL_DETAIL, SessionUpdates, type ToolCallView } from '../../src/acp/session-events';
 import { MAX_ENTRIES, MAX_ENTRY_TEXT, Transcript, type WholeTexts } from '../../src/ui/agents/transcript';
+
+/** A tool call as the session's updates leave it. */
+const call = (extra: Partial<ToolCallView> = {}): ToolCallView => ({ id: 'c1', title: 'rm -rf build', kind: 'execute', status: 'pending', diffs: [], locations: [], ...extra });
 
 /** A session's updates feeding its transcript, as the session panel wires them. */
 function session(): { updates: SessionUpdates; transcript: Transcript; apply(update: SessionUpdate): ReturnType<Transcript['apply']> } {
@@ -88,6 +91,39 @@ describe("a session's transcript", () => {
       t.all().map((e) => e.id),
       ['tool:c1', 'agent:0'],
     );
+  });
+
+  it("a permission's answer is said on its tool call's line, and stays there as the call goes on", () => {
+    const t = new Transcript();
+    t.apply({ type: 'tool-call', toolCall: call({ rawInput: { command: 'rm -rf build' } }), first: true });
+    const answered = t.apply({ type: 'permission', asker: "claude · rm -rf build, for session 'x'", toolCall: 'rm -rf build', toolCallId: 'c1', kind: 'execute', answer: 'No', optionKind: 'reject_once', by: 'person', shown: 'Command:\nrm -rf build' });
+    assert.ok(answered?.kind === 'tool' && answered.id === 'tool:c1');
+    assert.deepEqual(answered.permission, { answer: 'No', allowed: false });
+    const failed = t.apply({ type: 'tool-call', toolCall: call({ status: 'failed', rawInput: { command: 'rm -rf build' } }), first: false });
+    assert.ok(failed?.kind === 'tool' && failed.status === 'failed');
+    assert.deepEqual(failed.permission, { answer: 'No', allowed: false });
+    assert.deepEqual(t.all().map((e) => e.kind), ['tool'], 'no separate line that repeats the command');
+    // A permission for a call the transcript has not seen is its own line.
+    assert.deepEqual(t.apply({ type: 'permission', asker: 'a', toolCall: 'Edit x', toolCallId: 'unknown', kind: 'edit', answer: 'Allow', optionKind: 'allow_once', by: 'person', shown: 'Edit x' }), { kind: 'notice', id: 'notice:0', text: 'Permission for Edit x: Allow', tone: 'info' });
+  });
+
+  it('a question asked in a tool call stands in its place as the question and the answer; its raw input is not shown', () => {
+    const t = new Transcript();
+    const raw = { questions: [{ question: 'Which colour?', header: 'Colour', options: [{ label: 'Red' }, { label: 'Blue' }] }] };
+    t.apply({ type: 'tool-call', toolCall: call({ id: 'q1', title: 'Which colour?', kind: 'other', rawInput: raw }), first: true });
+    const asked = t.apply({ type: 'question', asker: "claude · Which colour?, for session 'x'", message: 'Which colour?', action: 'accept', toolCallId: 'q1', answers: [{ question: 'Colour', answer: 'Blue' }] });
+    assert.deepEqual(asked, { kind: 'question', id: 'tool:q1', message: 'Which colour?', answers: [{ question: 'Colour', answer: 'Blue' }], action: 'accept' });
+    assert.equal(t.apply({ type: 'tool-call', toolCall: call({ id: 'q1', title: 'Which colour?', kind: 'other', status: 'completed', rawInput: raw, output: 'The user answered Blue' }), first: false }), undefined, "the call's later updates change nothing shown");
+    assert.deepEqual(t.all(), [asked]);
+    // Unanswered in its call (dismissed, or the turn stopped): the call's line stays, with its status.
+    t.apply({ type: 'tool-call', toolCall: call({ id: 'q2', title: 'Choose a colour', kind: 'other' }), first: true });
+    assert.equal(t.apply({ type: 'question', asker: 'a', message: 'Which colour?', action: 'cancel', toolCallId: 'q2', answers: [] }), undefined);
+    const stopped = t.apply({ type: 'tool-call', toolCall: call({ id: 'q2', title: 'Choose a colour', kind: 'other', status: 'cancelled' }), first: false });
+    assert.ok(stopped?.kind === 'tool' && stopped.status === 'cancelled');
+    // A question outside any tool call is an entry of its own.
+    const declined = t.apply({ type: 'question', asker: 'a', message: 'Anything else?', action: 'decline', answers: [] });
+    assert.equal(declined?.kind === 'question' && declined.id, 'question:0');
+    assert.deepEqual(t.all().map((e) => e.kind), ['question', 'tool', 'question']);
   });
 
   it('the plan is one entry, replaced whole; the turn says why it stopped', () => {

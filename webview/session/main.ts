@@ -7,7 +7,7 @@
  * other question, and the page says when the agent waits for one.
  */
 import type { FileRef, SessionHeader, SessionHostMessage, SessionOption, SessionPageMessage } from '../../src/shared/session-protocol';
-import { block, entryElement } from './render';
+import { block, entryElement, keepOpen } from './render';
 import { TranscriptView } from './transcript-view';
 
 interface VsCodeApi {
@@ -35,20 +35,19 @@ const stop = document.getElementById('stop') as HTMLButtonElement;
 const closeSession = document.getElementById('close-session') as HTMLButtonElement;
 
 let header: SessionHeader | undefined;
-const actions = { openFile: (ref: FileRef) => post({ type: 'openFile', path: ref.path, ...(ref.line !== undefined && { line: ref.line }) }) };
+const actions = {
+  openFile: (ref: FileRef) => post({ type: 'openFile', path: ref.path, ...(ref.line !== undefined && { line: ref.line }) }),
+  copy: (text: string) => post({ type: 'copy', text }),
+};
 
 /** Draws `node` in the place of `old`. */
 function replaceEntry(old: HTMLElement, node: HTMLElement): void {
-  // A collapsed section the person opened (thinking, a tool's output) stays open as the entry grows.
-  const sections = (root: HTMLElement): HTMLDetailsElement[] => [...(root instanceof HTMLDetailsElement ? [root] : []), ...root.querySelectorAll('details')];
-  const before = sections(old);
-  sections(node).forEach((section, i) => {
-    if (before[i]) section.open = before[i].open;
-  });
+  // A collapsed section the person opened (thinking, a tool call) stays open as the entry grows.
+  keepOpen(old, node);
   old.replaceWith(node);
 }
 
-const view = new TranscriptView(transcript, { element: (entry) => entryElement(entry, actions, header?.agent), replace: replaceEntry, block, post });
+const view = new TranscriptView(transcript, { element: (entry) => entryElement(entry, actions, header?.agent), replace: replaceEntry, block: (b) => block(b, actions.copy), post });
 
 function select(option: SessionOption): HTMLElement {
   const label = document.createElement('label');

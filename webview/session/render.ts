@@ -2,7 +2,9 @@
  * Markdown blocks and transcript entries as elements. Every piece of agent text is set with
  * textContent; links show their address and are never followed from the page (the agent's
  * text is not trusted: a link opens only through the host's link prompt, which this page does
- * not offer).
+ * not offer). As a chat people know reads: a tool call is one line (status, title, the files
+ * it touched, the person's answer to its permission) that opens on demand to its input and
+ * output; a question the agent asked reads as the question and the answer; a code block has Copy.
  */
 import type { FileRef, TranscriptEntry } from '../../src/shared/session-protocol';
 import { type Block, type Inline, parseMarkdown } from './markdown';
@@ -42,8 +44,26 @@ function inline(runs: readonly Inline[], into: HTMLElement): void {
   }
 }
 
+/** Copy beside a code block: the host writes the clipboard; the button says it did. The code is read when clicked (a streamed fence grows). */
+function copyButton(text: () => string, copy: (text: string) => void): HTMLButtonElement {
+  const button = el('button', 'copy', 'Copy');
+  button.type = 'button';
+  button.setAttribute('aria-label', 'Copy code');
+  // The name a screen reader says holds the words shown (Copy, then Copied).
+  const say = (shown: string, name: string): void => {
+    button.textContent = shown;
+    button.setAttribute('aria-label', name);
+  };
+  button.addEventListener('click', () => {
+    copy(text());
+    say('Copied', 'Copied');
+    setTimeout(() => say('Copy', 'Copy code'), 1500);
+  });
+  return button;
+}
+
 /** A Markdown block as its element (a streamed reply draws its blocks one by one: reply-view.ts). */
-export function block(b: Block): HTMLElement {
+export function block(b: Block, copy?: (text: string) => void): HTMLElement {
   switch (b.t) {
     case 'paragraph': {
       const p = el('p');
@@ -60,11 +80,14 @@ export function block(b: Block): HTMLElement {
       const code = el('code', undefined, b.text);
       if (b.lang) pre.dataset.lang = b.lang;
       pre.append(code);
-      return pre;
+      if (!copy) return pre;
+      const wrap = el('div', 'code-block');
+      wrap.append(copyButton(() => code.textContent ?? '', copy), pre);
+      return wrap;
     }
     case 'quote': {
       const q = el('blockquote');
-      for (const child of b.children) q.append(block(child));
+      for (const child of b.children) q.append(block(child, copy));
       return q;
     }
     case 'list': {
@@ -74,7 +97,7 @@ export function block(b: Block): HTMLElement {
         const li = el('li');
         if (item.checked !== undefined) li.append(el('span', 'task', item.checked ? '☑ ' : '☐ '));
         inline(item.content, li);
-        for (const child of item.children) li.append(block(child));
+        for (const child of item.children) li.append(block(child, copy));
         list.append(li);
       }
       return list;
@@ -104,16 +127,106 @@ export function block(b: Block): HTMLElement {
   }
 }
 
-export function markdownElement(markdown: string): HTMLElement {
+export function markdownElement(markdown: string, copy?: (text: string) => void): HTMLElement {
   const root = el('div', 'markdown');
-  for (const b of parseMarkdown(markdown)) root.append(block(b));
+  for (const b of parseMarkdown(markdown)) root.append(block(b, copy));
   return root;
 }
 
 const STATUS_TEXT: Record<string, string> = { pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed', cancelled: 'cancelled' };
 
+const ACTION_TEXT: Record<string, string> = { decline: 'You declined.', cancel: 'Dismissed without an answer.' };
+
 export interface EntryActions {
   openFile(ref: FileRef): void;
+  copy(text: string): void;
+}
+
+let bodies = 0;
+
+/**
+ * A line that opens a section on demand (a button with `aria-expanded`, the section hidden
+ * until then): a tool call's input and output. `data-toggle` lets the page keep it open as
+ * the entry is replaced.
+ */
+function disclosure(line: HTMLElement, body: HTMLElement): HTMLButtonElement {
+  const button = el('button', 'toggle');
+  button.type = 'button';
+  button.dataset.toggle = '';
+  body.id = `section-${++bodies}`;
+  body.hidden = true;
+  button.setAttribute('aria-expanded', 'false');
+  button.setAttribute('aria-controls', body.id);
+  button.append(...line.childNodes);
+  button.addEventListener('click', () => setOpen(button, body.hidden !== false));
+  return button;
+}
+
+function setOpen(button: HTMLElement, open: boolean): void {
+  button.setAttribute('aria-expanded', String(open));
+  const body = document.getElementById(button.getAttribute('aria-controls') ?? '');
+  if (body) body.hidden = !open;
+}
+
+/** Keeps what the person opened in `old` (thinking, a tool call) open in `next`, which replaces it. */
+export function keepOpen(old: HTMLElement, next: HTMLElement): void {
+  const sections = (root: HTMLElement): HTMLDetailsElement[] => [...(root instanceof HTMLDetailsElement ? [root] : []), ...root.querySelectorAll('details')];
+  const before = sections(old);
+  sections(next).forEach((section, i) => {
+    if (before[i]) section.open = before[i].open;
+  });
+  const toggles = (root: HTMLElement): HTMLElement[] => [...root.querySelectorAll<HTMLElement>('[data-toggle]')];
+  const was = toggles(old);
+  toggles(next).forEach((toggle, i) => {
+    if (was[i]?.getAttribute('aria-expanded') === 'true') {
+      toggle.setAttribute('aria-expanded', 'true');
+      const body = next.querySelector<HTMLElement>(`#${toggle.getAttribute('aria-controls') ?? ''}`);
+      if (body) body.hidden = false;
+    }
+  });
+}
+
+function toolElement(entry: Extract<TranscriptEntry, { kind: 'tool' }>, actions: EntryActions): HTMLElement {
+  const node = article(`entry tool status-${entry.status}`, `Tool call: ${entry.title}`);
+  const line = el('div', 'tool-line');
+  const head = el('span');
+  head.append(el('span', 'tool-status', STATUS_TEXT[entry.status] ?? entry.status), el('span', 'tool-title', entry.title));
+  // What opens on demand: the kind, the command or input where the title does not say it already, the output.
+  const body = el('div', 'tool-body');
+  body.append(el('div', 'tool-kind', `Kind: ${entry.toolKind}`));
+  if (entry.detail && entry.detail.trim() !== entry.title.trim()) body.append(el('pre', 'tool-detail', entry.detail));
+  if (entry.output) body.append(el('pre', 'tool-output', entry.output));
+  if (body.childElementCount > 1) {
+    line.append(disclosure(head, body));
+  } else {
+    head.className = 'toggle';
+    line.append(head);
+  }
+  const files = [...entry.diffs.map((d) => ({ ref: { path: d.path }, label: `${d.path} +${d.added} −${d.removed}` })), ...entry.locations.filter((l) => !entry.diffs.some((d) => d.path === l.path)).map((l) => ({ ref: l, label: l.line === undefined ? l.path : `${l.path}:${l.line}` }))];
+  if (files.length > 0) {
+    const list = el('span', 'tool-files');
+    for (const f of files) list.append(fileButton(f.ref, f.label, actions));
+    line.append(list);
+  }
+  if (entry.permission) line.append(el('span', `tool-permission ${entry.permission.allowed ? 'allowed' : 'refused'}`, `you answered “${entry.permission.answer}”`));
+  node.append(line);
+  if (body.childElementCount > 1) node.append(body);
+  return node;
+}
+
+function questionElement(entry: Extract<TranscriptEntry, { kind: 'question' }>, agentName: string): HTMLElement {
+  const node = article('entry question', `Question from ${agentName}`);
+  node.append(el('div', 'question-text', entry.message));
+  const answer = el('div', 'question-answer');
+  if (entry.action === 'accept') {
+    if (entry.answers.length === 1) answer.append(el('span', 'answer', entry.answers[0].answer));
+    else if (entry.answers.length === 0) answer.append(el('span', 'answer', 'Answered (nothing filled in).'));
+    else for (const a of entry.answers) answer.append(el('div', 'answer', `${a.question}: ${a.answer}`));
+  } else {
+    answer.append(el('span', 'answer', ACTION_TEXT[entry.action] ?? entry.action));
+  }
+  node.append(answer);
+  return node;
 }
 
 function fileButton(ref: FileRef, label: string, actions: EntryActions): HTMLElement {
@@ -149,7 +262,7 @@ export function entryElement(entry: TranscriptEntry, actions: EntryActions, agen
     }
     case 'agent': {
       const node = article('entry agent', agentName);
-      node.append(markdownElement(entry.markdown));
+      node.append(markdownElement(entry.markdown, actions.copy));
       return node;
     }
     case 'thought': {
@@ -157,25 +270,10 @@ export function entryElement(entry: TranscriptEntry, actions: EntryActions, agen
       node.append(el('summary', undefined, 'Thinking'), el('div', 'thought-text', entry.text));
       return node;
     }
-    case 'tool': {
-      const node = article(`entry tool status-${entry.status}`, `Tool call: ${entry.title}`);
-      const head = el('div', 'tool-head');
-      head.append(el('span', 'tool-status', STATUS_TEXT[entry.status] ?? entry.status), el('span', 'tool-title', entry.title), el('span', 'tool-kind', entry.toolKind));
-      node.append(head);
-      if (entry.detail) node.append(el('pre', 'tool-detail', entry.detail));
-      const files = [...entry.diffs.map((d) => ({ ref: { path: d.path }, label: `${d.path} +${d.added} −${d.removed}` })), ...entry.locations.filter((l) => !entry.diffs.some((d) => d.path === l.path)).map((l) => ({ ref: l, label: l.line === undefined ? l.path : `${l.path}:${l.line}` }))];
-      if (files.length > 0) {
-        const list = el('div', 'tool-files');
-        for (const f of files) list.append(fileButton(f.ref, f.label, actions));
-        node.append(list);
-      }
-      if (entry.output) {
-        const out = el('details', 'tool-output');
-        out.append(el('summary', undefined, 'Output'), el('pre', undefined, entry.output));
-        node.append(out);
-      }
-      return node;
-    }
+    case 'tool':
+      return toolElement(entry, actions);
+    case 'question':
+      return questionElement(entry, agentName);
     case 'plan': {
       const node = article('entry plan', 'Plan', true);
       const list = el('ol');

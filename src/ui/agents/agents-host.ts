@@ -1,49 +1,60 @@
 /**
  * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
- * `agent-definitions` (the configured agents, read and checked), `add-agent` (Add Agent…) with
+ * `agent-definitions` (the configured agents, read and checked) with `configured-agents` (read
+ * from the settings, and from the files as data until trust), `add-agent` (Add Agent…) with
  * `acp-registry` (the ACP Registry's agents, read as untrusted data), `acp-registry-source`
  * (where it comes from: fetched once a day, kept, or none), `acp-agent-catalog` (the built-in
  * list), `program-on-path` (what the machine lacks) and `command-line` (a command line, split
  * and shown), `session-panel` (one session's panel, on the page host ui/webview/ shares) with
  * `session-page` (its HTML, in the page every panel of ours serves),
- * `transcript` (what it shows), `page-batches` (what it posts, gathered per frame's time) and
+ * `transcript` (what it shows), `page-batches` (what it posts, gathered per frame's time),
  * `whole-replies` with `whole-reply-documents` (a reply's whole past its cap, in a file opened on
- * demand in an editor), `editor-files` (an agent's file reads and writes, through open
- * editors), and `shared-servers` (the person's MCP servers for each new session). The page
- * itself is `webview/session/`. Beside them, the agent hosts this window is a client of
- * (VS Code's own agents): `agent-hosts` (their connections and inboxes) with
- * `agent-host-definitions` (the setting, read and checked, and how a state reads),
- * `local-agent-host` (the local host desktop VS Code publishes), `connect-agent-host`
- * (Connect to an Agent Host…), `agent-host-commands` (its commands), and `ahp-loader` with
- * `ahp-bundle` (the agent host client, dist/ahp.js, loaded with the first host).
+ * demand in an editor), `session-keeper` (what is kept of sessions beyond their panels) with
+ * `session-memory` (the sessions a reload lists again), `past-session-pick` (Open Past Agent
+ * Session…), `editor-files` (an agent's file reads and writes, through open editors), and
+ * `shared-servers` (the person's MCP servers for each session). The page itself is
+ * `webview/session/`. Beside them, the agent hosts this window is a client of (VS Code's own
+ * agents): `agent-hosts` (their connections and inboxes) with `agent-host-definitions` (the
+ * setting, read and checked, and how a state reads), `local-agent-host` (the local host
+ * desktop VS Code publishes), `connect-agent-host` (Connect to an Agent Host…),
+ * `agent-host-commands` (its commands), and `ahp-loader` with `ahp-bundle` (the agent host
+ * client, dist/ahp.js, loaded with the first host).
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
  * command starts only in a trusted workspace (as its servers do); an agent's questions and
  * permissions go through the same broker and prompts as every server's, with the agent's
  * configured name as who asks. New sessions start in the agent's mode that asks before it
- * acts, where it has one, unless the person chose otherwise. A session lives until Close Session
- * (or its panel closed with no turn running, see session-panel.ts): then the agent is told
- * (`session/close` where it has it) and everything of the session is let go of.
+ * acts, where it has one, unless the person chose otherwise; so do reopened ones. A session
+ * lives until Close Session (or its panel closed with no turn running, see session-panel.ts):
+ * then the agent is told (`session/close` where it has it) and everything of the session is
+ * let go of.
+ *
+ * Past sessions, where an agent declares them: its `session/list` for the folder, and the
+ * sessions open here before a reload (remembered in the workspace's storage), each reopened
+ * into a panel by `session/load` (the conversation replayed) or `session/resume`.
  */
 import * as vscode from 'vscode';
 import { AgentClient, describeExit } from '../../acp/agent-client';
 import type { AgentSession } from '../../acp/agent-session';
+import { canReopen, noPastSessions, type PastSession, type SessionSupport } from '../../acp/past-sessions';
 import type { AgentHost } from '../../acp/ports';
 import type { Broker } from '../../elicitation/broker';
 import type { InputStore } from '../../elicitation/store';
 import { Listeners } from '../../base/listeners';
 import { showInfo, showWarning } from '../notify';
 import { startInAskingMode } from '../settings';
-import { isRecord } from '../../base/is-record';
-import { agentsInSettingsText, type ConfiguredAgent, readAgents, SETTINGS_FILE_LIMIT, startMode } from './agent-definitions';
+import { type ConfiguredAgent, startMode } from './agent-definitions';
+import { AGENTS_SETTING, ConfiguredAgents } from './configured-agents';
 import { editorFiles } from './editor-files';
+import { SessionKeeper } from './session-keeper';
+import type { MementoLike, RememberedSession } from './session-memory';
 import { SessionPanel } from './session-panel';
 import { errorMessage } from '../../base/error-message';
 import { WHOLE_REPLY_SCHEME, WholeReplyDocuments } from './whole-reply-documents';
 import { sweepWholeReplies } from './whole-replies';
 
-export const AGENTS_SETTING = 'elicitationHost.agents';
+export { AGENTS_SETTING };
 
 export type AgentState = 'stopped' | 'starting' | 'running' | 'exited' | 'blocked';
 
@@ -53,7 +64,14 @@ export interface AgentEntry {
   /** Why it exited or could not start, as the person reads it. */
   readonly detail?: string;
   readonly sessions: readonly SessionPanel[];
+  /** What the agent declares it can do with past sessions, once known (it ran, now or before). */
+  readonly support?: SessionSupport;
+  /** Sessions open here before (a reload, a stopped agent), not open now: reopened on a click. */
+  readonly remembered: readonly RememberedSession[];
 }
+
+/** ACP's "resource not found": the agent no longer has the session. */
+const NOT_FOUND = -32002;
 
 interface Running {
   client?: AgentClient;
@@ -71,113 +89,56 @@ export interface AgentsHostDeps {
   readonly log: vscode.LogOutputChannel;
   readonly version: string;
   readonly settings: AgentHost['settings'];
+  /** The workspace's storage: the sessions a reload lists again. */
+  readonly memory: MementoLike;
   /** The person's MCP servers for each new session (shared-servers.ts). */
   readonly shareServers?: AgentHost['shareServers'];
 }
 
 export class AgentsHost implements vscode.Disposable {
   readonly onDidChange = new Listeners<void>();
-  private configured: readonly ConfiguredAgent[] = [];
+  private readonly configured: ConfiguredAgents;
   private readonly running = new Map<string, Running>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly wholeDocuments = new WholeReplyDocuments();
   private readonly wholeReplies: string;
+  /** The sessions open before a reload, what each agent declares of past sessions, their lists. */
+  private readonly kept: SessionKeeper;
 
   constructor(private readonly deps: AgentsHostDeps) {
     this.wholeReplies = vscode.Uri.joinPath(deps.storageUri, 'whole-replies').fsPath;
     // What windows that crashed left behind (a live window's folder stays).
     sweepWholeReplies(this.wholeReplies);
     this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(WHOLE_REPLY_SCHEME, this.wholeDocuments));
-    this.read();
-    void this.readUntrusted();
-    this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(AGENTS_SETTING)) {
-          this.read();
-          this.onDidChange.fire();
-        }
-      }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        this.untrustedValue = undefined;
-        this.read();
-        this.onDidChange.fire();
-      }),
-    );
-    // Until trust, VS Code tells no change of a restricted setting: the files are watched instead.
-    if (!vscode.workspace.isTrusted) {
-      for (const uri of this.settingsFiles().map((f) => f.uri)) {
-        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop()!));
-        const again = (): void => void this.readUntrusted();
-        this.disposables.push(watcher, watcher.onDidChange(again), watcher.onDidCreate(again), watcher.onDidDelete(again));
-      }
-    }
-  }
-
-  /** The workspace's `elicitationHost.agents` as its settings files hold it, read as data while the workspace is untrusted. */
-  private untrustedValue: unknown;
-
-  private read(): void {
-    const inspected = vscode.workspace.getConfiguration().inspect<unknown>(AGENTS_SETTING);
-    // A folder's settings count as the workspace's: both are the repository's choice. Until
-    // trust VS Code hides a restricted setting's workspace value: the files' own is shown, waiting.
-    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? (vscode.workspace.isTrusted ? undefined : this.untrustedValue);
-    const { agents, problems } = readAgents(inspected?.globalValue, workspace);
-    for (const problem of problems) this.deps.log.warn(problem);
-    this.configured = agents;
-  }
-
-  /** The settings files of the workspace: its `.code-workspace` file's `settings`, then each folder's `.vscode/settings.json`. */
-  private settingsFiles(): { readonly uri: vscode.Uri; readonly file: 'workspace' | 'folder' }[] {
-    const workspaceFile = vscode.workspace.workspaceFile;
-    return [
-      ...(workspaceFile && workspaceFile.scheme !== 'untitled' ? [{ uri: workspaceFile, file: 'workspace' as const }] : []),
-      ...(vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json'), file: 'folder' as const })),
-    ];
-  }
-
-  /** Reads the workspace's agents out of its settings files, as data, while it is untrusted (a later file's agent wins, as a folder's setting does). */
-  private async readUntrusted(): Promise<void> {
-    if (vscode.workspace.isTrusted) return;
-    let merged: Record<string, unknown> | undefined;
-    for (const { uri, file } of this.settingsFiles()) {
-      let text: string;
-      try {
-        const stat = await vscode.workspace.fs.stat(uri);
-        if (stat.size > SETTINGS_FILE_LIMIT) {
-          this.deps.log.warn(`${uri.fsPath}: over ${SETTINGS_FILE_LIMIT.toLocaleString('en-US')} bytes, not read for its agents.`);
-          continue;
-        }
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      } catch {
-        continue; // No such file: nothing defined there.
-      }
-      const value = agentsInSettingsText(text, file);
-      if (isRecord(value)) merged = { ...merged, ...value };
-      else if (value !== undefined) this.deps.log.warn(`${AGENTS_SETTING} in ${uri.fsPath} must be an object of agents by name.`);
-    }
-    if (vscode.workspace.isTrusted) return;
-    this.untrustedValue = merged;
-    this.read();
-    this.onDidChange.fire();
+    this.kept = new SessionKeeper(deps.memory);
+    this.configured = new ConfiguredAgents(deps.log);
+    this.disposables.push(this.configured);
+    this.configured.onDidChange.add(() => this.onDidChange.fire());
   }
 
   get agents(): readonly AgentEntry[] {
-    return this.configured.map((agent) => {
+    return this.configured.agents.map((agent) => {
       const running = this.running.get(agent.definition.name);
       const blocked = agent.fromWorkspace && !vscode.workspace.isTrusted;
       const state: AgentState = running?.client ? 'running' : running?.starting ? 'starting' : running?.exited ? 'exited' : blocked ? 'blocked' : 'stopped';
+      const name = agent.definition.name;
+      const support = this.kept.support(agent, running?.client);
+      const open = new Set((running?.sessions ?? []).map((p) => p.session.id));
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       return {
         agent,
         state,
         ...(running?.exited && { detail: running.exited }),
         ...(blocked && { detail: "defined in this workspace's settings: it runs once you trust the workspace" }),
         sessions: running?.sessions ?? [],
+        ...(support && { support }),
+        remembered: this.kept.rememberedOf(name, folder, open),
       };
     });
   }
 
   find(name: string): ConfiguredAgent | undefined {
-    return this.configured.find((a) => a.definition.name === name);
+    return this.configured.agents.find((a) => a.definition.name === name);
   }
 
   private host(): AgentHost {
@@ -224,7 +185,9 @@ export class AgentsHost implements vscode.Disposable {
     try {
       const client = await starting;
       entry.client = client;
+      this.kept.started(agent, client);
       void client.exited.then((exit) => {
+        this.kept.changed(name);
         if (entry.client !== client) return;
         entry.client = undefined;
         entry.exited = describeExit(exit);
@@ -256,21 +219,125 @@ export class AgentsHost implements vscode.Disposable {
     const config = await client.askSessionConfig(ended.signal);
     const session = await client.newSession({ cwd: folder, ...(config && { config }) });
     await this.applyStartMode(agent, session);
-    const running = this.running.get(name)!;
-    const panel = new SessionPanel(session, {
-      extensionUri: this.deps.extensionUri,
-      store: this.deps.store,
-      log: this.deps.log,
-      agentEnded: () => !this.running.get(name)?.client,
-      wholeReplies: this.wholeReplies,
-      wholeDocuments: this.wholeDocuments,
-      closed: (closed) => this.sessionClosed(name, closed),
-    });
-    running.sessions.push(panel);
-    panel.onDidChange.add(() => this.onDidChange.fire());
-    this.onDidChange.fire();
+    const panel = this.addPanel(name, client, session);
     panel.reveal();
     return panel;
+  }
+
+  /** A panel for a session of a running agent, listed under it and remembered across a reload where the agent can reopen it. */
+  private addPanel(name: string, client: AgentClient, session: AgentSession, reopening?: string): SessionPanel {
+    const running = this.running.get(name)!;
+    // Its own session's end, not the agent's state: a session of a process that ended stays ended when the agent starts again.
+    const panel = new SessionPanel(
+      session,
+      {
+        extensionUri: this.deps.extensionUri,
+        store: this.deps.store,
+        log: this.deps.log,
+        agentEnded: () => session.endSignal.aborted,
+        wholeReplies: this.wholeReplies,
+        wholeDocuments: this.wholeDocuments,
+        closed: (closed) => this.sessionClosed(name, closed),
+      },
+      reopening,
+    );
+    running.sessions.push(panel);
+    panel.onDidChange.add(() => this.onDidChange.fire());
+    const reopenable = canReopen(client.sessionSupport);
+    session.events.add((event) => {
+      // A turn that ends or a new title changes the agent's list and what a reload shows.
+      if (event.type !== 'turn-end' && event.type !== 'title') return;
+      this.kept.changed(name);
+      if (reopenable) void this.remember();
+    });
+    this.kept.changed(name);
+    if (reopenable) void this.remember();
+    this.onDidChange.fire();
+    return panel;
+  }
+
+  /** Keeps the sessions open now, beside those remembered and not reopened, for the next window. */
+  private async remember(): Promise<void> {
+    await this.kept.keep(
+      [...this.running].map(([agent, running]) => {
+        const configured = this.find(agent);
+        return {
+          agent,
+          support: configured && this.kept.support(configured, running.client),
+          sessions: running.sessions.map((p) => ({ sessionId: p.session.id, cwd: p.session.cwd, title: p.session.label, ...(p.lastActivity !== undefined && { lastActivity: p.lastActivity }) })),
+        };
+      }),
+    );
+  }
+
+  /**
+   * The agent's past sessions in the folder (`session/list`), newest first, without those open
+   * here. Only for a running agent that declares a list; kept until a turn ends or sessions change.
+   */
+  async pastSessions(name: string): Promise<PastSession[]> {
+    const running = this.running.get(name);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!running?.client || !folder) return [];
+    return this.kept.list(name, running.client, folder, new Set(running.sessions.map((p) => p.session.id)));
+  }
+
+  /** Starts the agent (if needed) and says what it declares of past sessions. */
+  async startForPastSessions(name: string): Promise<SessionSupport> {
+    const agent = this.find(name);
+    if (!agent) throw new Error(`No agent "${name}" is configured (${AGENTS_SETTING}).`);
+    return (await this.client(agent)).sessionSupport;
+  }
+
+  /**
+   * A past session in a panel again: the agent started if needed, the session loaded (its
+   * conversation replayed into the panel) or resumed, then it starts in the asking mode as a new
+   * one does. One open already is shown; one whose agent has ended is opened anew.
+   */
+  async reopen(name: string, sessionId: string, title?: string): Promise<SessionPanel> {
+    const agent = this.find(name);
+    if (!agent) throw new Error(`No agent "${name}" is configured (${AGENTS_SETTING}).`);
+    const client = await this.client(agent);
+    const running = this.running.get(name)!;
+    const shown = running.sessions.find((p) => p.session.id === sessionId);
+    if (shown && client.session(sessionId) === shown.session) {
+      shown.reveal();
+      return shown;
+    }
+    if (!canReopen(client.sessionSupport)) throw new Error(`${noPastSessions(name)}, so it cannot reopen one.`);
+    const remembered = this.kept.find(name, sessionId);
+    // Sessions of this folder only: the agent reads and writes inside the workspace's folder.
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!cwd) throw new Error('Open a folder first: an agent works in a folder, and reads and writes only inside it.');
+    // The panel of the session before the agent ended gives way to the reopened one.
+    if (shown) this.dropPanel(name, shown);
+    let panel: SessionPanel | undefined;
+    const known = title ?? remembered?.title ?? shown?.session.label;
+    try {
+      const { session, replayed } = await client.reopenSession({
+        sessionId,
+        cwd,
+        ...(known !== undefined && { title: known }),
+        onSession: (s) => {
+          panel = this.addPanel(name, client, s, `Reopening the session: ${name} replays the conversation…`);
+          panel.reveal();
+        },
+      });
+      panel!.reopened(replayed);
+      await this.applyStartMode(agent, session);
+      return panel!;
+    } catch (error) {
+      if (panel) this.dropPanel(name, panel);
+      if ((error as { code?: unknown }).code === NOT_FOUND) void this.kept.forget(name, sessionId).then(() => this.onDidChange.fire());
+      throw new Error(`${name} could not reopen the session${known ? ` "${known}"` : ''}: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+
+  private dropPanel(name: string, panel: SessionPanel): void {
+    const running = this.running.get(name);
+    const at = running?.sessions.indexOf(panel) ?? -1;
+    if (at >= 0) running!.sessions.splice(at, 1);
+    panel.dispose();
+    this.onDidChange.fire();
   }
 
   private async applyStartMode(agent: ConfiguredAgent, session: AgentSession): Promise<void> {
@@ -313,6 +380,9 @@ export class AgentsHost implements vscode.Disposable {
     const running = this.running.get(name);
     const at = running?.sessions.indexOf(panel) ?? -1;
     if (running && at >= 0) running.sessions.splice(at, 1);
+    // No longer open: a reload does not list it again (the agent's own list may).
+    this.kept.changed(name);
+    void this.remember();
     this.onDidChange.fire();
     const client = running?.client;
     if (client) void client.closeSession(panel.session.id).catch((error: unknown) => this.deps.log.warn(`${name} could not close session ${panel.session.id}: ${errorMessage(error)}`));

@@ -62,10 +62,14 @@ export class SessionPanel implements vscode.Disposable {
   readonly onDidChange = new Listeners<void>();
   private readonly unsubscribe: Array<() => void> = [];
   private waiting = false;
+  /** When the person last sent a prompt or a turn ended (what a reload's list says). */
+  lastActivity: number | undefined;
 
   constructor(
     readonly session: AgentSession,
     private readonly deps: SessionPanelDeps,
+    /** While a past session is being reopened (its conversation replayed): why the prompt box waits. */
+    private reopening?: string,
   ) {
     this.whole = new WholeReplyFiles(deps.wholeReplies, (message) => deps.log.warn(message));
     // An entry the transcript lets go of takes its tool call out of the session too.
@@ -151,6 +155,7 @@ export class SessionPanel implements vscode.Disposable {
 
   /** The person's prompt: shown, then sent; the turn's end is an event like any other. */
   async send(text: string): Promise<void> {
+    this.lastActivity = Date.now();
     this.show(this.transcript.prompt(text));
     const turn = this.session.prompt(text);
     this.postHeader();
@@ -162,6 +167,18 @@ export class SessionPanel implements vscode.Disposable {
       if (this.endsWithTurn) this.close();
       else this.postHeader();
     }
+  }
+
+  /** The reopened session is back: said once (with whether the conversation came with it), and the prompt box opens. */
+  reopened(replayed: boolean): void {
+    this.reopening = undefined;
+    const name = this.session.agentName;
+    const text = replayed
+      ? `Reopened: the conversation so far, as ${name} replayed it. It goes on from here.`
+      : `Resumed: ${name} goes on from where the session was, but does not replay the conversation (it declares session/resume, not session/load).`;
+    this.show(this.transcript.notice(text));
+    this.postHeader();
+    if (this.page.panel) this.page.panel.title = this.tabTitle();
   }
 
   /** The agent went away: said once, and the prompt box closes. */
@@ -185,6 +202,7 @@ export class SessionPanel implements vscode.Disposable {
   }
 
   private onEvent(event: SessionEvent): void {
+    if (event.type === 'turn-end') this.lastActivity = Date.now();
     const change = this.transcript.apply(event);
     if (change) this.show(change);
     if (event.type === 'mode' || event.type === 'config-options' || event.type === 'title') this.postHeader();
@@ -215,7 +233,7 @@ export class SessionPanel implements vscode.Disposable {
         this.close();
         break;
       case 'prompt':
-        if (this.session.running || this.deps.agentEnded()) return;
+        if (this.session.running || this.reopening !== undefined || this.deps.agentEnded()) return;
         reportFailure(this.send(message.text));
         break;
       case 'cancel':
@@ -226,6 +244,9 @@ export class SessionPanel implements vscode.Disposable {
         break;
       case 'openFile':
         reportFailure(this.openFile(message.path, message.line));
+        break;
+      case 'copy':
+        reportFailure(Promise.resolve(vscode.env.clipboard.writeText(message.text)));
         break;
       case 'cspViolation':
         this.deps.log.error(`The session page broke its Content-Security-Policy: ${message.directive} ${message.blockedUri}`);
@@ -307,6 +328,7 @@ export class SessionPanel implements vscode.Disposable {
       }),
       options,
       state: ended ? 'closed' : this.waiting ? 'waiting' : session.running ? 'running' : 'idle',
+      ...(this.reopening !== undefined && !ended && { disabledReason: this.reopening }),
     };
   }
 

@@ -3,7 +3,9 @@
  * chunks, thoughts, tool calls and their updates, plans, our permissions and questions, the
  * turn's end) kept as entries by id. An entry is sent whole when it is made or changes, except
  * streamed text: a chunk of a reply, a thought or a replayed prompt is sent as what it added
- * (`append`), so a chunk costs what it adds however long the reply is.
+ * (`append`), so a chunk costs what it adds however long the reply is. A permission's answer
+ * is said on its tool call's line, and a question the agent asked in a tool call stands in the
+ * call's place as the question and its answer.
  *
  * Bounded: a reply, a tool's output and the number of entries each have a cap, with a word
  * where something was left out. A streamed entry past its cap keeps no more of what streams in
@@ -12,7 +14,7 @@
  * (nothing is renumbered). An entry let go of takes its tool call with it (the session keeps
  * nothing of a call nobody sees). Pure (no `vscode`), so it is unit tested.
  */
-import { capped, type SessionEvent, type ToolCallView } from '../../acp/session-events';
+import { capped, MAX_TOOL_DETAIL, type SessionEvent, type ToolCallView } from '../../acp/session-events';
 import type { StreamedEntry, TranscriptEntry } from '../../shared/session-protocol';
 
 /** The most text one entry keeps; the rest is said to be left out. */
@@ -30,7 +32,7 @@ const STOP_TEXT: Record<string, string> = {
   refusal: 'The agent refused to go on.',
 };
 
-function toolEntry(call: ToolCallView): TranscriptEntry {
+function toolEntry(call: ToolCallView, permission?: { readonly answer: string; readonly allowed: boolean }): TranscriptEntry {
   return {
     kind: 'tool',
     id: `${TOOL_PREFIX}${call.id}`,
@@ -41,6 +43,7 @@ function toolEntry(call: ToolCallView): TranscriptEntry {
     locations: call.locations,
     diffs: call.diffs,
     ...(call.output && { output: call.output }),
+    ...(permission && { permission }),
   };
 }
 
@@ -127,6 +130,8 @@ export class Transcript {
   /** The entry the next chunk of the same kind extends (reset by anything else). */
   private open: StreamedText | undefined;
   private dropped = 0;
+  /** Tool calls and what the transcript shows beside their state: the permission's answer, or the question asked in the call (which then stands for the call). */
+  private readonly calls = new Map<string, { view: ToolCallView; permission?: { answer: string; allowed: boolean }; question?: boolean }>();
 
   constructor(
     private readonly toolCalls?: KeptToolCalls,
@@ -197,7 +202,12 @@ export class Transcript {
     if (gone instanceof StreamedText) {
       if (gone.passedCap) this.whole?.drop(id);
       if (this.open === gone) this.open = undefined;
-    } else if (gone?.kind === 'tool') this.toolCalls?.forget(id.slice(TOOL_PREFIX.length));
+    } else if (id.startsWith(TOOL_PREFIX)) {
+      // A tool call's line, or the question that stands in its place: the call goes with it.
+      const toolCallId = id.slice(TOOL_PREFIX.length);
+      this.calls.delete(toolCallId);
+      this.toolCalls?.forget(toolCallId);
+    }
   }
 
   /** The person's prompt, as they typed it. */
@@ -229,9 +239,14 @@ export class Transcript {
         return this.chunk(event.role, event.text, event.messageId);
       case 'thought':
         return this.chunk('thought', event.text);
-      case 'tool-call':
+      case 'tool-call': {
         this.open = undefined;
-        return this.put(toolEntry(event.toolCall));
+        const known = this.calls.get(event.toolCall.id);
+        this.calls.set(event.toolCall.id, { ...known, view: event.toolCall });
+        // A question the agent asked in this call reads as the question and its answer, not as the call's input.
+        if (known?.question) return undefined;
+        return this.put(toolEntry(event.toolCall, known?.permission));
+      }
       case 'plan':
         this.open = undefined;
         return this.put({
@@ -243,10 +258,28 @@ export class Transcript {
         return this.notice(`Mode: ${event.mode.name}`);
       case 'notice':
         return this.notice(event.description ? `${event.title}: ${event.description}` : event.title, event.severity === 'error' ? 'error' : event.severity === 'warning' ? 'warning' : 'info');
-      case 'permission':
-        return this.notice(`Permission for ${event.toolCall}: ${event.answer}`);
-      case 'question':
-        return this.notice(`${event.asker} asked "${event.message}": ${event.action}`);
+      case 'permission': {
+        const call = event.toolCallId !== undefined ? this.calls.get(event.toolCallId) : undefined;
+        if (!call || call.question) return this.notice(`Permission for ${event.toolCall}: ${event.answer}`);
+        // Said on the call's own line: its title and command are there already.
+        call.permission = { answer: event.answer, allowed: event.optionKind?.startsWith('allow') === true };
+        return this.put(toolEntry(call.view, call.permission));
+      }
+      case 'question': {
+        this.open = undefined;
+        const call = event.toolCallId !== undefined ? this.calls.get(event.toolCallId) : undefined;
+        // Unanswered (dismissed, or its turn stopped): the call's own line says how it ended.
+        if (call && event.action === 'cancel') return undefined;
+        if (call) call.question = true;
+        return this.put({
+          kind: 'question',
+          // In the place of the call it was asked in, where there is one.
+          id: call ? `${TOOL_PREFIX}${call.view.id}` : this.newId('question'),
+          message: capped(event.message, MAX_TOOL_DETAIL),
+          answers: (event.answers ?? []).map((a) => ({ question: capped(a.question, MAX_TOOL_DETAIL), answer: capped(a.answer, MAX_TOOL_DETAIL) })),
+          action: event.action,
+        });
+      }
       case 'turn-end': {
         const text = STOP_TEXT[event.stopReason];
         this.open = undefined;
