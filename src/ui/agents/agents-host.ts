@@ -68,6 +68,8 @@ export interface AgentEntry {
   readonly support?: SessionSupport;
   /** Sessions open here before (a reload, a stopped agent), not open now: reopened on a click. */
   readonly remembered: readonly RememberedSession[];
+  /** Those of them closed in this window (Close Session, or their panel closed). */
+  readonly closed: ReadonlySet<string>;
 }
 
 /** ACP's "resource not found": the agent no longer has the session. */
@@ -101,6 +103,8 @@ export class AgentsHost implements vscode.Disposable {
   private readonly running = new Map<string, Running>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly wholeDocuments = new WholeReplyDocuments();
+  /** By agent, the sessions closed in this window and not opened again. */
+  private readonly closedHere = new Map<string, Set<string>>();
   private readonly wholeReplies: string;
   /** The sessions open before a reload, what each agent declares of past sessions, their lists. */
   private readonly kept: SessionKeeper;
@@ -133,6 +137,7 @@ export class AgentsHost implements vscode.Disposable {
         sessions: running?.sessions ?? [],
         ...(support && { support }),
         remembered: this.kept.rememberedOf(name, folder, open),
+        closed: this.closedHere.get(name) ?? new Set(),
       };
     });
   }
@@ -227,6 +232,7 @@ export class AgentsHost implements vscode.Disposable {
   /** A panel for a session of a running agent, listed under it and remembered across a reload where the agent can reopen it. */
   private addPanel(name: string, client: AgentClient, session: AgentSession, reopening?: string): SessionPanel {
     const running = this.running.get(name)!;
+    this.closedHere.get(name)?.delete(session.id);
     // Its own session's end, not the agent's state: a session of a process that ended stays ended when the agent starts again.
     const panel = new SessionPanel(
       session,
@@ -380,6 +386,7 @@ export class AgentsHost implements vscode.Disposable {
     const running = this.running.get(name);
     const at = running?.sessions.indexOf(panel) ?? -1;
     if (running && at >= 0) running.sessions.splice(at, 1);
+    this.closedHere.set(name, (this.closedHere.get(name) ?? new Set()).add(panel.session.id));
     // No longer open: a reload does not list it again (the agent's own list may).
     this.kept.changed(name);
     void this.remember();

@@ -23,7 +23,7 @@ export type AgentsNode =
   | { readonly kind: 'agent'; readonly entry: AgentEntry }
   | { readonly kind: 'session'; readonly agent: string; readonly panel: SessionPanel; readonly reopenable: boolean }
   /** Open here before (a reload, the agent stopped), not open now. */
-  | { readonly kind: 'remembered'; readonly agent: string; readonly session: RememberedSession }
+  | { readonly kind: 'remembered'; readonly agent: string; readonly session: RememberedSession; readonly closed: boolean }
   | { readonly kind: 'past-sessions'; readonly entry: AgentEntry }
   | { readonly kind: 'past'; readonly agent: string; readonly session: PastSession }
   /** A line that says something (none listed, why not, how to list them). */
@@ -96,7 +96,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
     const reopenable = entry.support !== undefined && canReopen(entry.support);
     const children: AgentsNode[] = [
       ...entry.sessions.map((panel) => ({ kind: 'session' as const, agent, panel, reopenable })),
-      ...entry.remembered.map((session) => ({ kind: 'remembered' as const, agent, session })),
+      ...entry.remembered.map((session) => ({ kind: 'remembered' as const, agent, session, closed: entry.closed.has(session.sessionId) })),
     ];
     const { support } = entry;
     if (support && !support.list) {
@@ -162,7 +162,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
     item.id = `agent:${agent}/${node.kind}:${id}`;
     item.iconPath = new vscode.ThemeIcon(node.kind === 'remembered' ? 'debug-restart' : 'comment');
     const at = session.updatedAt;
-    item.description = oneLine([at !== undefined ? shortWhen(at) : undefined, node.kind === 'remembered' ? 'open before · click to reopen' : undefined].filter(Boolean).join(' · '), 200);
+    item.description = oneLine([at !== undefined ? shortWhen(at) : undefined, node.kind === 'remembered' ? (node.closed ? 'closed · click to reopen' : 'open before · click to reopen') : undefined].filter(Boolean).join(' · '), 200);
     item.tooltip = plain([title, ...(at !== undefined ? [`Last active ${shortWhen(at)}`] : []), `A click reopens it in ${agent}: the conversation is replayed where ${agent} can, and goes on.`].join('\n'));
     item.command = { command: REOPEN_SESSION_COMMAND, title: 'Reopen Session', arguments: [agent, id, session.title] };
     item.contextValue = 'agentPastSession';
