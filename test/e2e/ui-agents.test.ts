@@ -365,8 +365,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.match((await form.locator('.source').innerText()) ?? '', /^claude · /);
     await form.locator('[data-question-id="question_0_custom"] input, [data-question-id="question_0_custom"] textarea').first().fill('actually teal');
     await form.locator('button', { hasText: 'Submit' }).click();
+    // The page shows the question and the answer at once; the model hears it in the agent's next request.
     await reply(frame, /actually teal/, 90_000);
-    assert.ok(fake.requests.some((r) => r.turn?.toolResults.some((t) => t.content.includes('actually teal'))), 'the "Other" text reached the model');
+    await waitUntil('the "Other" text to reach the model', () => fake.requests.some((r) => r.turn?.toolResults.some((t) => t.content.includes('actually teal'))), 90_000);
 
     await send(frame, 'clean the build');
     await workbench.dialog.waitFor({ timeout: 90_000 });
