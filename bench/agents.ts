@@ -41,12 +41,14 @@ export function stampQuickInput(page: Page, title: string, text: string): Promis
   })`) as Promise<number>;
 }
 
-async function sessionFrame(page: Page): Promise<Frame> {
+/** The frame of a session page not among `before` (a new session's). */
+async function sessionFrame(page: Page, before: ReadonlySet<Frame>): Promise<Frame> {
   let found: Frame | undefined;
   await waitUntil(
     'the session panel',
     async () => {
       for (const frame of page.frames()) {
+        if (before.has(frame)) continue;
         if (await frame.evaluate(() => document.getElementById('transcript') !== null).catch(() => false)) {
           found = frame;
           return true;
@@ -59,11 +61,11 @@ async function sessionFrame(page: Page): Promise<Frame> {
   return found!;
 }
 
-export async function benchAgents(ui: Ui, benchLog: string, results: ResultTabs): Promise<Figures> {
-  const { workbench } = ui;
-  const page = workbench.page;
-  process.stdout.write(`agents: ${SAMPLES} yes/no questions from an ACP agent vs ${SAMPLES} from an MCP server…\n`);
-  await workbench.runCommand('Elicitation Host: New Agent Session…');
+/** A new session of the fixture agent's, as a person starts one (its session form taken as it is): its page's frame. */
+export async function newFixtureSession(ui: Ui): Promise<Frame> {
+  const page = ui.workbench.page;
+  const before = new Set(page.frames());
+  await ui.workbench.runCommand('Elicitation Host: New Agent Session…');
   // The fixture agent first sends its session form (the Session Input Options proposal): taken as it is.
   let options: Frame | undefined;
   await waitUntil(
@@ -77,7 +79,14 @@ export async function benchAgents(ui: Ui, benchLog: string, results: ResultTabs)
     60_000,
   );
   await options!.locator('button', { hasText: 'Submit' }).click();
-  const frame = await sessionFrame(page);
+  return sessionFrame(page, before);
+}
+
+export async function benchAgents(ui: Ui, benchLog: string, results: ResultTabs): Promise<Figures> {
+  const { workbench } = ui;
+  const page = workbench.page;
+  process.stdout.write(`agents: ${SAMPLES} yes/no questions from an ACP agent vs ${SAMPLES} from an MCP server…\n`);
+  const frame = await newFixtureSession(ui);
   const arrival = (): number => Number(events(benchLog).filter((e) => e.event === 'questionArrived').at(-1)?.at);
   const agent: number[] = [];
   const server: number[] = [];

@@ -2,7 +2,8 @@
  * What only the benchmark build of the extension carries (`BENCHMARK` true; the shipped
  * bundle leaves all of it out): the floors `npm run bench` compares our prompts with (VS
  * Code's own quick pick, a new webview with a plain ten-field form), each timed from the
- * call, and the form panel's timings, all written to ELICITATION_HOST_BENCH_LOG.
+ * call, and the form panel's timings, all written to ELICITATION_HOST_BENCH_LOG; the session
+ * bench's are in session-hooks.ts.
  */
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -10,6 +11,7 @@ import type { MainHooks } from '../src/extension-main';
 import type { Timings } from '../src/mcp/ports';
 import { CONFIRM_AFTER_MS, FORM_LATER_MS } from './quiet';
 import { SERVED_FOR_SPANS } from './served';
+import { installSessionHooks } from './session-hooks';
 
 /** Activation's stamps, put on globals by the benchmark build (scripts/build.mjs's banners and footers, src/extension.ts). */
 interface Stamps {
@@ -97,6 +99,7 @@ export function installBenchmarkHooks(context: vscode.ExtensionContext): MainHoo
   const span = (from: number | undefined, to: number | undefined) => (from !== undefined && to !== undefined ? to - from : undefined);
   return {
     record,
+    agents: installSessionHooks(context, record),
     watch: (store) => {
       const stop = store.subscribe((_state, action) => {
         if (action.type === 'requested') record({ event: 'questionArrived', requestId: action.request.id, at: action.request.createdAt });

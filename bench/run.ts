@@ -2,7 +2,7 @@
  * `npm run bench`: every performance goal measured against a baseline in the same run.
  * Figures go to bench/results/latest.json and a table on stdout.
  *
- *   npm run bench [-- schema|bundles|middle|gateway|memory|activation|visible|forms|spans|first-call|agents|ahp ...]   (default: all)
+ *   npm run bench [-- schema|bundles|middle|gateway|memory|activation|visible|forms|spans|first-call|agents|ahp|session ...]   (default: all)
  *
  * A figure that is wrong rather than slow (the gateway's concurrency check) fails the run:
  * the table is still written, and the exit code is 1.
@@ -20,7 +20,7 @@ import { round } from './stats';
 
 const REPO = resolve(__dirname, '..');
 // `first-call` is part of `spans` (VS Code's agent's first call in a new window); named alone, it runs without the rest.
-const BENCHES = ['schema', 'bundles', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans', 'first-call', 'agents', 'ahp'];
+const BENCHES = ['schema', 'bundles', 'middle', 'gateway', 'memory', 'activation', 'visible', 'forms', 'spans', 'first-call', 'agents', 'ahp', 'session'];
 
 
 async function main(): Promise<void> {
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   // variant (scripts/build.mjs: the hooks of bench/extension-hooks.ts compiled in; it replaces
   // dist-vsix/elicitation-host.vsix, `npm run test:e2e` packages anew). The others need only
   // the fixture servers.
-  const workbench = wants('activation', 'visible', 'forms', 'spans', 'first-call', 'agents', 'ahp');
+  const workbench = wants('activation', 'visible', 'forms', 'spans', 'first-call', 'agents', 'ahp', 'session');
   const build = workbench
     ? spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit', cwd: REPO, env: { ...process.env, ELICITATION_HOST_BENCHMARK: '1' } })
     : spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', cwd: REPO });
@@ -165,11 +165,11 @@ async function main(): Promise<void> {
       target: '(the parts)',
     });
     // The workbench benches close the shared browser when they end; alone, this one does.
-    if (!wants('visible', 'forms', 'spans', 'first-call', 'agents', 'ahp')) await (await import('../test/e2e/context')).closeBrowser();
+    if (!wants('visible', 'forms', 'spans', 'first-call', 'agents', 'ahp', 'session')) await (await import('../test/e2e/context')).closeBrowser();
   }
-  if (wants('visible', 'forms', 'spans', 'first-call', 'agents', 'ahp')) {
+  if (wants('visible', 'forms', 'spans', 'first-call', 'agents', 'ahp', 'session')) {
     const { benchWorkbench } = await import('./workbench');
-    const figures = await benchWorkbench({ visible: wants('visible'), forms: wants('forms'), spans: wants('spans'), firstCall: wants('spans', 'first-call'), agents: wants('agents'), ahp: wants('ahp') });
+    const figures = await benchWorkbench({ visible: wants('visible'), forms: wants('forms'), spans: wants('spans'), firstCall: wants('spans', 'first-call'), agents: wants('agents'), ahp: wants('ahp'), session: wants('session') });
     Object.assign(results, figures.results);
     rows.push(...figures.rows);
   }

@@ -20,6 +20,7 @@ import { type AhpBenchHost, benchAhp, startAhpBenchHost } from './ahp';
 import { benchFirstCall } from './first-call';
 import { benchForms, events } from './forms';
 import { benchSecondForm } from './second-form';
+import { benchSession } from './session';
 import { SERVED_FOR_SPANS } from './served';
 import { benchSpans } from './spans';
 import { CONFIRM_AFTER_MS } from './quiet';
@@ -59,7 +60,7 @@ function quickInputShows(title: string, text: string): string {
   })()`;
 }
 
-export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean; ahp: boolean }): Promise<Figures> {
+export async function benchWorkbench(which: { visible: boolean; forms: boolean; spans: boolean; firstCall: boolean; agents: boolean; ahp: boolean; session: boolean }): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'eh-bench-'));
   const benchLog = join(dir, 'bench.jsonl');
   writeFileSync(benchLog, '');
@@ -170,6 +171,11 @@ export async function benchWorkbench(which: { visible: boolean; forms: boolean; 
       const ahp = await benchAhp(ui, benchLog, results, agentHost);
       Object.assign(figures.results, ahp.results);
       figures.rows.push(...ahp.rows);
+    }
+    if (which.session) {
+      const session = await benchSession(ui, benchLog);
+      Object.assign(figures.results, session.results);
+      figures.rows.push(...session.rows);
     }
     if (which.spans) {
       const spans = await benchSpans(ui, benchLog, results);

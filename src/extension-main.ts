@@ -70,6 +70,8 @@ export interface MainHooks {
   readonly activated: () => void;
   /** Sees each question arrive in the extension host. */
   readonly watch: (store: InputStore) => void;
+  /** Sees the agents' sessions (the session bench times their streaming). */
+  readonly agents?: (agents: AgentsHost) => void;
 }
 
 export async function activateMain(context: vscode.ExtensionContext, standIns: StandIns, bench?: MainHooks): Promise<ElicitationHostApi> {
@@ -156,6 +158,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
   );
   const agents = new AgentsHost({
     extensionUri: context.extensionUri,
+    storageUri: context.globalStorageUri,
     broker,
     store,
     log,
@@ -167,6 +170,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     shareServers: sharedServersOf(gateway, context.extensionPath),
     memory: context.workspaceState,
   });
+  bench?.agents?.(agents);
   // The agent hosts this window is a client of (VS Code's own agents' questions): the same broker, store and prompts.
   const agentHosts = new AgentHosts({
     context,
@@ -242,6 +246,9 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
       ),
     ),
     vscode.commands.registerCommand(OPEN_SESSION_COMMAND, (name: string, sessionId: string) => agents.openSession(name, sessionId)),
+    vscode.commands.registerCommand('elicitationHost.closeAgentSession', (node?: AgentsNode) => {
+      if (node?.kind === 'session') agents.closeSession(node.agent, node.panel.session.id);
+    }),
     vscode.commands.registerCommand(REOPEN_SESSION_COMMAND, (name: string, sessionId: string, title?: string) => report(agents.reopen(name, sessionId, title))),
     vscode.commands.registerCommand(PAST_SESSIONS_COMMAND, (node?: AgentsNode) =>
       report(

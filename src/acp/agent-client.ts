@@ -22,6 +22,7 @@ import type { RequestSource, WholeInput } from '../elicitation/request';
 import { sourceLabel } from '../elicitation/request';
 import { isRecord } from '../base/is-record';
 import { toRpcError } from '../mcp/errors';
+import { endedByThePerson } from '../base/ended-by-person';
 import { errorMessage } from '../base/error-message';
 import { Listeners } from '../base/listeners';
 import { type AcpSdk, loadAcpSdk } from './acp-sdk-loader';
@@ -96,12 +97,16 @@ const EXIT_GRACE_MS = 2000;
 const PRE_SESSION_METHODS = new Set(['initialize', 'authenticate', 'session/new', 'session/load', 'session/resume']);
 /** Sessions not yet known whose updates are kept: a few in flight at most; more is an agent misbehaving. */
 const EARLY_SESSIONS_KEPT = 8;
+/** Closed sessions remembered, to drop what the agent still sends for them. */
+const CLOSED_SESSIONS_KEPT = 64;
 
 export class AgentClient {
   readonly events = new Listeners<AgentEvent>();
   private readonly sessions = new Map<string, AgentSession>();
   /** Updates for a session whose `session/new` answer is still on its way. */
   private readonly early = new Map<string, Parameters<AgentSession['receive']>[0][]>();
+  /** Sessions closed here: what the agent still sends for them is dropped, not kept as early. */
+  private readonly closed = new Set<string>();
   private info: AgentInfo | undefined;
   private agent!: ClientContext;
   private connection!: { close(error?: unknown): void; readonly signal: AbortSignal };
@@ -181,6 +186,23 @@ export class AgentClient {
     return session;
   }
 
+  /**
+   * Ends one session (Close Session): its open questions close as the person's Stop closes
+   * them, the agent is told (`session/close` where it declares it, else `session/cancel` for a
+   * running turn), and nothing more of the session is kept; its later updates are dropped.
+   */
+  async closeSession(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    this.sessions.delete(sessionId);
+    this.closed.add(sessionId);
+    if (this.closed.size > CLOSED_SESSIONS_KEPT) this.closed.delete(this.closed.values().next().value!);
+    const running = session.running;
+    session.end(endedByThePerson('the session was closed'));
+    if (this.info?.capabilities.sessionCapabilities?.close) await this.agent.request('session/close', { sessionId });
+    else if (running) await this.agent.notify('session/cancel', { sessionId });
+  }
+
   /** What the agent declares it can do with its past sessions. */
   get sessionSupport(): SessionSupport {
     return sessionSupport(this.agentInfo.capabilities);
@@ -211,6 +233,8 @@ export class AgentClient {
     if (shared) session.endSignal.addEventListener('abort', () => shared.revoke(), { once: true });
     this.sessions.set(session.id, session);
     this.early.delete(session.id);
+    // Closed here before and opened again: its updates count again.
+    this.closed.delete(session.id);
     options.onSession?.(session);
     try {
       const params = { sessionId: options.sessionId, cwd: options.cwd, mcpServers: [...(shared?.entries ?? [])] };
@@ -274,7 +298,7 @@ export class AgentClient {
     const update = raw.update as unknown as SessionUpdate;
     const session = this.sessions.get(raw.sessionId);
     if (session) session.receive(update);
-    else {
+    else if (!this.closed.has(raw.sessionId)) {
       this.early.set(raw.sessionId, [...(this.early.get(raw.sessionId) ?? []), update].slice(-50));
       if (this.early.size > EARLY_SESSIONS_KEPT) this.early.delete(this.early.keys().next().value!);
     }

@@ -2,9 +2,12 @@
  * The messages between the extension host and an agent's session page (one ACP session in a
  * webview panel), one discriminated union per direction, as for the form page. The host keeps
  * the transcript and sends whole entries (a new one, or the new state of one it sent before,
- * by id): the page renders and never merges anything itself. The page says `ready` first; the
- * host then sends `reset` with everything so far. What the page sends is untrusted input:
- * parseSessionPageMessage checks it field by field.
+ * by id), except for streamed text: a reply, a thought or a replayed prompt grows by `append`
+ * (the text a chunk added), so a chunk costs what it adds, not the reply so far. Messages that
+ * come close together travel as one `batch`. The page says `ready` first; the host then sends
+ * `reset` with the newest entries and how many it keeps in all: the page shows a window of the
+ * newest and asks for `earlier` ones when the person wants them. What the page sends is
+ * untrusted input: parseSessionPageMessage checks it field by field.
  *
  * Agent text is Markdown, rendered by the page into elements with text content only (no HTML
  * is ever parsed); tool titles, commands, paths and plans are text.
@@ -22,11 +25,11 @@ export interface FileRef {
 }
 
 export type TranscriptEntry =
-  | { readonly kind: 'user'; readonly id: string; readonly text: string }
-  /** The agent's reply so far, Markdown. */
-  | { readonly kind: 'agent'; readonly id: string; readonly markdown: string }
+  | { readonly kind: 'user'; readonly id: string; readonly text: string; readonly notShown?: number }
+  /** The agent's reply so far, Markdown. `notShown`: characters past the cap, not shown (the whole reply opens in an editor: `openWhole`). */
+  | { readonly kind: 'agent'; readonly id: string; readonly markdown: string; readonly notShown?: number }
   /** The agent's thinking, shown collapsed. */
-  | { readonly kind: 'thought'; readonly id: string; readonly text: string }
+  | { readonly kind: 'thought'; readonly id: string; readonly text: string; readonly notShown?: number }
   | {
       readonly kind: 'tool';
       readonly id: string;
@@ -95,11 +98,26 @@ export interface SessionHeader {
   readonly disabledReason?: string;
 }
 
+/** The entries a streamed text grows: a reply (Markdown), a thought, a replayed prompt. */
+export type StreamedEntry = Extract<TranscriptEntry, { kind: 'user' | 'agent' | 'thought' }>;
+
 export type SessionHostMessage =
-  | { readonly type: 'reset'; readonly header: SessionHeader; readonly entries: readonly TranscriptEntry[] }
+  /** The newest entries (`entries`), and how many the host keeps in all, these included (`kept`; without it, these are all). */
+  | { readonly type: 'reset'; readonly header: SessionHeader; readonly entries: readonly TranscriptEntry[]; readonly kept?: number }
   | { readonly type: 'header'; readonly header: SessionHeader }
-  /** A new entry, or the new state of one already sent (same id). */
-  | { readonly type: 'entry'; readonly entry: TranscriptEntry };
+  /**
+   * A new entry, or the new state of one already sent (same id). `last`: it is the newest entry,
+   * shown last (a page that does not show it adds it; an entry it folded away it leaves folded).
+   */
+  | { readonly type: 'entry'; readonly entry: TranscriptEntry; readonly last?: boolean }
+  /** A streamed entry already sent grew by `text`; `notShown`, once its cap is reached, is how much of it is not shown. */
+  | { readonly type: 'append'; readonly id: string; readonly text: string; readonly notShown?: number }
+  /** How many entries the host keeps now (the page's fold says how many of them it does not show). */
+  | { readonly type: 'kept'; readonly kept: number }
+  /** The answer to the page's `earlier`: the entries before `before`, oldest first (none when `before` is no longer kept). */
+  | { readonly type: 'earlier'; readonly before: string; readonly entries: readonly TranscriptEntry[] }
+  /** Messages sent close together, in order (never nested). */
+  | { readonly type: 'batch'; readonly messages: readonly SessionHostMessage[] };
 
 export type SessionPageMessage =
   | { readonly type: 'ready' }
@@ -108,12 +126,22 @@ export type SessionPageMessage =
   | { readonly type: 'cancel' }
   | { readonly type: 'setOption'; readonly optionId: string; readonly value: string }
   | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
+  /** Show earlier: up to `count` entries before the entry `before`. */
+  | { readonly type: 'earlier'; readonly before: string; readonly count: number }
+  /** Open Whole Reply: the whole of a streamed entry past its cap, in an editor. */
+  | { readonly type: 'openWhole'; readonly id: string }
+  /** Close Session: the session ends and what it held is let go of. */
+  | { readonly type: 'closeSession' }
   /** Copy: a code block's text to the clipboard (the host writes it). */
   | { readonly type: 'copy'; readonly text: string }
   | { readonly type: 'cspViolation'; readonly directive: string; readonly blockedUri: string; readonly sample: string };
 
 /** The most a prompt may hold (a pasted file is fine; a runaway page is not). */
 export const MAX_PROMPT = 1_000_000;
+/** The most entries the page asks for at once (Show earlier). */
+export const MAX_EARLIER = 200;
+/** How many of the newest entries the page shows; older ones are folded, shown again on demand. */
+export const ENTRIES_SHOWN = 100;
 /** The most Copy takes: an entry's own cap (the host keeps no longer text). */
 export const MAX_COPY = 200_000;
 
@@ -123,6 +151,7 @@ export function parseSessionPageMessage(raw: unknown): SessionPageMessage | unde
   switch (raw.type) {
     case 'ready':
     case 'cancel':
+    case 'closeSession':
       return { type: raw.type };
     case 'prompt':
       return typeof raw.text === 'string' && raw.text.trim().length > 0 && raw.text.length <= MAX_PROMPT ? { type: 'prompt', text: raw.text } : undefined;
@@ -134,6 +163,10 @@ export function parseSessionPageMessage(raw: unknown): SessionPageMessage | unde
       if (line !== undefined && !(typeof line === 'number' && Number.isInteger(line) && line >= 0)) return undefined;
       return { type: 'openFile', path: raw.path, ...(typeof line === 'number' && { line }) };
     }
+    case 'earlier':
+      return shortString(raw.before) && typeof raw.count === 'number' && Number.isInteger(raw.count) && raw.count > 0 && raw.count <= MAX_EARLIER ? { type: 'earlier', before: raw.before, count: raw.count } : undefined;
+    case 'openWhole':
+      return shortString(raw.id) ? { type: 'openWhole', id: raw.id } : undefined;
     case 'copy':
       return typeof raw.text === 'string' && raw.text.length <= MAX_COPY ? { type: 'copy', text: raw.text } : undefined;
     case 'cspViolation':

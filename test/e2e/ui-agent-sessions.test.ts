@@ -163,19 +163,20 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
     await frame.getByRole('button', { name: 'Copy code' }).click();
     await waitUntil('the code in the clipboard', async () => (await workbench.page.evaluate(() => navigator.clipboard.readText()).catch(() => '')) === 'npm test -- --grep "fixture"', 10_000);
 
-    // The panels closed and the agent stopped: the session is listed, a click reopens it (a new process loads it) and it goes on.
+    // The panels closed (which ends their sessions: nothing runs) and the agent stopped: the session is listed as closed, a click reopens it (a new process loads it) and it goes on.
     await workbench.runCommand('View: Close All Editors');
     await stopAgent('keeper');
-    await workbench.waitForViewRows(/^Agents/, (r) => r.some((row) => /^copy and go on[\s\S]*ended · click to reopen/.test(row)), 20_000);
+    const closed = await workbench.waitForViewRows(/^Agents/, (r) => r.some((row) => /^copy and go on[\s\S]*closed · click to reopen/.test(row)), 20_000);
+    assert.ok(closed.some((row) => /^copy and go on[\s\S]*closed · click to reopen/.test(row)), `closed, to be reopened: ${closed.join(' | ')}`);
     await clickRow(/^copy and go on/);
     frame = await sessionFrame(workbench, 'keeper', { title: 'copy and go on' });
     text = await reply(frame, /Reopened: the conversation so far/);
     assert.match(text, /npm test -- --grep "fixture"/, 'the code block came back with the conversation');
     await send(frame, 'recall');
     await reply(frame, 'recall: ["title copy and go on","code"]');
-    // The sessions of the process that was stopped stay ended while keeper runs again.
-    const ended = await workbench.waitForViewRows(/^Agents/, (r) => r.some((row) => /^an earlier session[\s\S]*ended · click to reopen/.test(row)), 20_000);
-    assert.ok(ended.some((row) => /^an earlier session[\s\S]*ended · click to reopen/.test(row)), `still ended, to be reopened: ${ended.join(' | ')}`);
+    // The other sessions closed with their panels stay closed, to be reopened, while keeper runs again.
+    const ended = await workbench.waitForViewRows(/^Agents/, (r) => r.some((row) => /^an earlier session[\s\S]*closed · click to reopen/.test(row)), 20_000);
+    assert.ok(ended.some((row) => /^an earlier session[\s\S]*closed · click to reopen/.test(row)), `still closed, to be reopened: ${ended.join(' | ')}`);
   });
 
   it('plain declares none of it and says so; after a reload the sessions that were open are listed, and one reopens (loaded) on a click', async () => {

@@ -27,7 +27,16 @@ import { startUi, type Ui, uiHooks } from './ui-setup';
 /** Expands the Agents view (it starts collapsed while the Servers view keeps its room) and waits for rows that pass `ready`. */
 async function agentsViewRows(ui: Ui, ready: (rows: string[]) => boolean): Promise<string[]> {
   await openAgentsView(ui.workbench);
-  return ui.workbench.waitForViewRows(/Agents/, ready);
+  // An agent's row seen first without sessions keeps VS Code's collapsed state: its sessions are opened to be read.
+  const header = ui.workbench.page.locator('.pane-header', { hasText: /^Agents/ }).first();
+  const collapsed = ui.workbench.page.locator('.pane', { has: header }).first().locator('.monaco-list-row[aria-expanded="false"] .monaco-tl-twistie');
+  let rows: string[] = [];
+  await waitUntil('the Agents view\'s rows', async () => {
+    if ((await collapsed.count()) > 0) await collapsed.first().click();
+    rows = await ui.workbench.viewRows(/Agents/);
+    return ready(rows);
+  }, 20_000).catch(() => undefined);
+  return rows;
 }
 
 describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function () {
@@ -300,6 +309,48 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     }
   });
 
+  it('a reply past its cap says so and opens whole; Close Session in the Agents view ends a session and its panel; a panel closed while its turn runs ends it with the turn, as the view says', async () => {
+    const { workbench } = ui!;
+    const page = workbench.page;
+    // A reply past the panel's cap of 200,000 characters: it says how much is not shown, and Open Whole Reply opens all of it, read-only.
+    const frame = await askerSession();
+    await send(frame, 'stream 260000');
+    await waitUntil('the long turn to end', () => frame.locator('#send').isEnabled(), 120_000);
+    const leftOut = frame.locator('.entry.agent .left-out');
+    await waitUntil('the cap said', async () => /60,000 more characters not shown here/.test(await leftOut.innerText().catch(() => '')), 30_000);
+    await workbench.screenshot('agents-reply-capped');
+    await leftOut.getByRole('button', { name: 'Open Whole Reply' }).click();
+    await page.locator('.tab', { hasText: /^asker reply/ }).first().waitFor({ timeout: 20_000 });
+    await workbench.waitForEditorText(/## Step 0/);
+    await workbench.runCommand('View: Close Editor');
+
+    // Close Session, from the session's row in the Agents view: the panel closes and the row goes.
+    const agents = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Agents/ }) }).first();
+    await agentsViewRows(ui!, (r) => r.some((t) => t.includes('stream 260000')));
+    const row = agents.locator('.monaco-list-row', { hasText: 'stream 260000' }).first();
+    // The view is short and the session the last but one row: its list is scrolled to the end, where the row shows whole.
+    await agents.locator('.monaco-list').first().hover();
+    await page.mouse.wheel(0, 1_000);
+    await row.hover();
+    await row.locator('.action-label[aria-label^="Close Session"]').click();
+    await waitUntil('the panel closed', () => frame.isDetached(), 20_000);
+    await waitUntil('the row gone', async () => !(await workbench.viewRows(/Agents/)).some((t) => t.includes('stream 260000')), 20_000);
+
+    // The panel closed while a turn runs: the session goes on, the view says it ends with the turn; it goes once the turn ends.
+    const second = await askerSession();
+    await send(second, 'confirm 3000');
+    await waitUntil('the turn running', () => second.locator('#send').isDisabled(), 10_000);
+    // Its tab, the active one of its group (a tab is named after the session's folder until the agent gives it a title).
+    await page.locator('.editor-group-container.active .tab.active .tab-actions .action-label').first().click();
+    await waitUntil('the panel closed', () => second.isDetached(), 20_000);
+    const ending = await agentsViewRows(ui!, (r) => r.some((t) => /confirm 3000[\s\S]*panel closed: ends when its turn does/.test(t)));
+    assert.ok(ending.some((t) => /confirm 3000[\s\S]*panel closed: ends when its turn does/.test(t)), `the view says the session ends with its turn: ${ending.join(' | ')}`);
+    await workbench.screenshot('agents-session-ends-with-turn');
+    await workbench.waitForQuickInputTitle(/^asker/, 30_000);
+    await workbench.clickRow(/Accept/);
+    await waitUntil('the session gone once its turn ended', async () => !(await workbench.viewRows(/Agents/)).some((t) => t.includes('confirm 3000')), 30_000);
+  });
+
   it('Claude Code (claude-agent-acp, fake model): starts in Manual, AskUserQuestion in our form with its "Other", Bash as our modal with No the default', async () => {
     const { workbench } = ui!;
     const frame = await newSession(ui!.workbench, 'claude');
@@ -314,8 +365,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     assert.match((await form.locator('.source').innerText()) ?? '', /^claude · /);
     await form.locator('[data-question-id="question_0_custom"] input, [data-question-id="question_0_custom"] textarea').first().fill('actually teal');
     await form.locator('button', { hasText: 'Submit' }).click();
+    // The page shows the question and the answer at once; the model hears it in the agent's next request.
     await reply(frame, /actually teal/, 90_000);
-    assert.ok(fake.requests.some((r) => r.turn?.toolResults.some((t) => t.content.includes('actually teal'))), 'the "Other" text reached the model');
+    await waitUntil('the "Other" text to reach the model', () => fake.requests.some((r) => r.turn?.toolResults.some((t) => t.content.includes('actually teal'))), 90_000);
 
     await send(frame, 'clean the build');
     await workbench.dialog.waitFor({ timeout: 90_000 });

@@ -1,15 +1,17 @@
 /**
  * A session's transcript: chunks grow one entry, a tool call's updates replace its entry,
  * the plan is one entry, a turn's end says why it stopped, and everything is bounded: a
- * runaway reply keeps a count, not its text, and the session keeps of its tool calls what
- * the transcript shows, and nothing of one whose entry is gone.
+ * runaway reply keeps a count, not its text (its whole goes to a file), and the session keeps
+ * of its tool calls what the transcript shows, and nothing of one whose entry is gone. The
+ * work is counted, not timed: a chunk hands on what it adds, and letting the oldest entry go
+ * touches one entry, not the index.
  */
 import { strict as assert } from 'node:assert';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { changeSize, inputDetail, MAX_TOOL_DETAIL, SessionUpdates, type ToolCallView } from '../../src/acp/session-events';
-import { MAX_ENTRIES, MAX_ENTRY_TEXT, Transcript } from '../../src/ui/agents/transcript';
+import { MAX_ENTRIES, MAX_ENTRY_TEXT, Transcript, type WholeTexts } from '../../src/ui/agents/transcript';
 
 /** A tool call as the session's updates leave it. */
 const call = (extra: Partial<ToolCallView> = {}): ToolCallView => ({ id: 'c1', title: 'rm -rf build', kind: 'execute', status: 'pending', diffs: [], locations: [], ...extra });
@@ -41,8 +43,9 @@ describe("a session's transcript", () => {
     t.prompt('hi');
     const first = t.apply({ type: 'message', role: 'agent', text: 'Hel' });
     const second = t.apply({ type: 'message', role: 'agent', text: 'lo' });
-    assert.equal(first?.id, second?.id);
-    assert.deepEqual(second, { kind: 'agent', id: first!.id, markdown: 'Hello' });
+    assert.deepEqual(first, { kind: 'agent', id: 'agent:1', markdown: 'Hel' }, 'the first chunk makes the entry, sent whole');
+    assert.deepEqual(second, { kind: 'append', id: 'agent:1', text: 'lo' }, 'a later chunk is what it adds');
+    assert.deepEqual(t.all()[1], { kind: 'agent', id: 'agent:1', markdown: 'Hello' });
     t.apply({ type: 'thought', text: 'hmm' });
     const third = t.apply({ type: 'message', role: 'agent', text: 'again' });
     assert.notEqual(third?.id, first?.id);
@@ -135,7 +138,7 @@ describe("a session's transcript", () => {
   it('bounded: a runaway reply and a flood of entries', () => {
     const t = new Transcript();
     const huge = t.apply({ type: 'message', role: 'agent', text: 'x'.repeat(MAX_ENTRY_TEXT + 10) });
-    assert.ok(huge?.kind === 'agent' && huge.markdown.endsWith('(10 more characters not shown)'));
+    assert.ok(huge?.kind === 'agent' && huge.markdown.length === MAX_ENTRY_TEXT && huge.notShown === 10);
     for (let i = 0; i < MAX_ENTRIES + 5; i++) t.notice(`n${i}`);
     const all = t.all();
     assert.equal(all.length, MAX_ENTRIES + 1);
@@ -151,13 +154,15 @@ describe("a session's transcript", () => {
     const chunk = 'y'.repeat(10_000);
     t.apply({ type: 'message', role: 'agent', text: 'x'.repeat(MAX_ENTRY_TEXT - 5) });
     let last = t.apply({ type: 'message', role: 'agent', text: '0123456789' });
-    assert.ok(last?.kind === 'agent' && last.markdown === `${'x'.repeat(MAX_ENTRY_TEXT - 5)}01234\n… (5 more characters not shown)`);
+    assert.deepEqual(last, { kind: 'append', id: 'agent:0', text: '01234', notShown: 5 });
     const before = heapAfterGc();
     // 40 MB more of the same reply: none of it is kept.
     const chunks = 4_000;
     for (let i = 0; i < chunks; i++) last = t.apply({ type: 'message', role: 'agent', text: `${i % 10}${chunk.slice(1)}` });
     const grown = heapAfterGc() - before;
-    assert.ok(last?.kind === 'agent' && last.markdown.endsWith(`01234\n… (${5 + chunks * chunk.length} more characters not shown)`), 'the count says all that was left out');
+    assert.deepEqual(last, { kind: 'append', id: 'agent:0', text: '', notShown: 5 + chunks * chunk.length }, 'the count says all that was left out');
+    const entry = t.all()[0];
+    assert.ok(entry.kind === 'agent' && entry.markdown === `${'x'.repeat(MAX_ENTRY_TEXT - 5)}01234` && entry.notShown === 5 + chunks * chunk.length);
     assert.ok(grown < 8_000_000, `the reply past its cap kept ${grown} bytes of the ${chunks * chunk.length} characters streamed`);
   });
 
@@ -203,5 +208,81 @@ describe("a session's transcript", () => {
     assert.deepEqual(changeSize('a\nb\nb', 'b'), { added: 0, removed: 2 });
     assert.equal(inputDetail({ path: '/w/x' }), '{\n  "path": "/w/x"\n}');
     assert.equal(inputDetail(undefined), undefined);
+  });
+  it('a chunk hands on what it adds, whatever the reply so far: the characters handed on grow as the reply does, not as its square', () => {
+    const t = new Transcript();
+    const chunk = 'a forty-character chunk of the reply...\n';
+    const chunks = 25_000; // a 1 MB reply, past the cap
+    let handedOn = 0;
+    let wholeEntries = 0;
+    for (let i = 0; i < chunks; i++) {
+      const change = t.apply({ type: 'message', role: 'agent', text: chunk });
+      if (change?.kind === 'append') handedOn += change.text.length;
+      else if (change?.kind === 'agent') {
+        wholeEntries++;
+        handedOn += change.markdown.length;
+      }
+    }
+    assert.equal(wholeEntries, 1, 'the entry is sent whole once, when it starts');
+    assert.equal(handedOn, MAX_ENTRY_TEXT, 'each character shown is handed on once (the rest past the cap is only counted)');
+  });
+
+  it('letting the oldest entry go touches that entry, not the index of the rest (no renumbering)', () => {
+    const t = new Transcript();
+    for (let i = 0; i < MAX_ENTRIES; i++) t.notice(`n${i}`);
+    // Counted: the map writes of one new entry that makes the oldest go.
+    const set = Map.prototype.set;
+    let writes = 0;
+    Map.prototype.set = function (this: Map<unknown, unknown>, key: unknown, value: unknown) {
+      writes++;
+      return set.call(this, key, value) as Map<unknown, unknown>;
+    };
+    try {
+      for (let i = 0; i < 10; i++) t.notice(`more ${i}`);
+    } finally {
+      Map.prototype.set = set;
+    }
+    assert.ok(writes <= 10 * 2, `ten entries past the cap wrote the map ${writes} times (renumbering writes it ${MAX_ENTRIES} times each)`);
+    // Entries are still found by id, in order, and the newest is known.
+    const all = t.all();
+    assert.equal(all.length, MAX_ENTRIES + 1);
+    assert.deepEqual(all[0], { kind: 'notice', id: 'dropped', tone: 'info', text: '10 earlier entries are not kept.' });
+    assert.equal(all[1].kind === 'notice' && all[1].text, 'n10');
+    const newest = t.notice('newest');
+    assert.equal(t.isNewest(newest.id), true);
+    assert.equal(t.isNewest(all[5].id), false);
+  });
+
+  it('the newest entries and those before one, for a page that shows a window of them', () => {
+    const t = new Transcript();
+    const ids = Array.from({ length: MAX_ENTRIES + 30 }, (_, i) => t.notice(`n${i}`).id);
+    assert.equal(t.kept, MAX_ENTRIES + 1, 'the entries kept and the word for those let go of');
+    const newest = t.newest(100);
+    assert.deepEqual(newest.entries.map((e) => e.id), ids.slice(-100));
+    assert.equal(newest.more, MAX_ENTRIES + 1 - 100);
+    const before = t.before(ids.at(-100)!, 50);
+    assert.deepEqual(before.entries.map((e) => e.id), ids.slice(-150, -100));
+    const oldest = t.before(ids[40], 50);
+    assert.deepEqual(oldest.entries.map((e) => e.id), ['dropped', ...ids.slice(30, 40)], 'at the start, the word for those let go of comes first');
+    assert.equal(oldest.more, 0);
+    assert.deepEqual(t.before(ids[0], 50), { entries: [], more: 0 }, 'an entry no longer kept has nothing before it');
+  });
+
+  it("past its cap, the whole of a streamed entry goes to the whole texts, and goes with its entry", () => {
+    const written = new Map<string, string>();
+    const dropped: string[] = [];
+    const whole: WholeTexts = {
+      begin: (id, soFar) => void written.set(id, soFar),
+      more: (id, text) => void written.set(id, written.get(id)! + text),
+      drop: (id) => void dropped.push(id),
+    };
+    const t = new Transcript(undefined, whole);
+    const reply = Array.from({ length: 60_000 }, (_, i) => `${i} `);
+    for (const chunk of reply) t.apply({ type: 'message', role: 'agent', text: chunk });
+    t.apply({ type: 'thought', text: 'short' });
+    assert.deepEqual([...written.keys()], ['agent:0'], 'only the entry past its cap is written');
+    assert.equal(written.get('agent:0'), reply.join(''), 'the whole reply, every chunk of it');
+    for (let i = 0; i < MAX_ENTRIES; i++) t.notice(`n${i}`);
+    assert.deepEqual(dropped, ['agent:0'], 'let go of with its entry');
   });
 });

@@ -1,12 +1,14 @@
 /**
  * An agent's session page: the transcript the host keeps (replies, thoughts, tool calls,
- * plans), the session's mode and options, and the prompt box with Send and Stop. The host
- * sends whole entries; the page renders them and posts what the person does. Questions and
- * permissions are not asked here: they come in Elicitation Host's own prompts, like every
+ * plans), the session's mode and options, and the prompt box with Send and Stop, and Close
+ * Session. The host sends entries and what streamed text added; transcript-view.ts draws them
+ * frame by frame within a bounded window, and the page posts what the person does. Questions
+ * and permissions are not asked here: they come in Elicitation Host's own prompts, like every
  * other question, and the page says when the agent waits for one.
  */
-import type { FileRef, SessionHeader, SessionHostMessage, SessionOption, SessionPageMessage, TranscriptEntry } from '../../src/shared/session-protocol';
-import { entryElement, keepOpen } from './render';
+import type { FileRef, SessionHeader, SessionHostMessage, SessionOption, SessionPageMessage } from '../../src/shared/session-protocol';
+import { block, entryElement, keepOpen } from './render';
+import { TranscriptView } from './transcript-view';
 
 interface VsCodeApi {
   postMessage(message: SessionPageMessage): void;
@@ -30,34 +32,22 @@ const state = document.getElementById('state')!;
 const prompt = document.getElementById('prompt') as HTMLTextAreaElement;
 const send = document.getElementById('send') as HTMLButtonElement;
 const stop = document.getElementById('stop') as HTMLButtonElement;
+const closeSession = document.getElementById('close-session') as HTMLButtonElement;
 
-const shown = new Map<string, HTMLElement>();
 let header: SessionHeader | undefined;
 const actions = {
   openFile: (ref: FileRef) => post({ type: 'openFile', path: ref.path, ...(ref.line !== undefined && { line: ref.line }) }),
   copy: (text: string) => post({ type: 'copy', text }),
 };
 
-/** Follow the newest entry only while the person is at the bottom: reading back is not interrupted. */
-function atBottom(): boolean {
-  return window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
+/** Draws `node` in the place of `old`. */
+function replaceEntry(old: HTMLElement, node: HTMLElement): void {
+  // A collapsed section the person opened (thinking, a tool call) stays open as the entry grows.
+  keepOpen(old, node);
+  old.replaceWith(node);
 }
 
-function showEntry(entry: TranscriptEntry): void {
-  const follow = atBottom();
-  const node = entryElement(entry, actions, header?.agent);
-  node.dataset.entryId = entry.id;
-  const old = shown.get(entry.id);
-  if (old) {
-    // A collapsed section the person opened (thinking, a tool call) stays open as the entry grows.
-    keepOpen(old, node);
-    old.replaceWith(node);
-  } else {
-    transcript.append(node);
-  }
-  shown.set(entry.id, node);
-  if (follow) window.scrollTo(0, document.body.scrollHeight);
-}
+const view = new TranscriptView(transcript, { element: (entry) => entryElement(entry, actions, header?.agent), replace: replaceEntry, block: (b) => block(b, actions.copy), post });
 
 function select(option: SessionOption): HTMLElement {
   const label = document.createElement('label');
@@ -113,6 +103,7 @@ function submit(): void {
 }
 
 send.addEventListener('click', submit);
+closeSession.addEventListener('click', () => post({ type: 'closeSession' }));
 stop.addEventListener('click', () => post({ type: 'cancel' }));
 prompt.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
@@ -122,23 +113,18 @@ prompt.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && header && (header.state === 'running' || header.state === 'waiting')) post({ type: 'cancel' });
 });
 
+/** The newest header of a message (a batch may carry one). */
+function headerOf(message: SessionHostMessage): SessionHeader | undefined {
+  if (message.type === 'header' || message.type === 'reset') return message.header;
+  return message.type === 'batch' ? message.messages.map(headerOf).filter((h) => h !== undefined).at(-1) : undefined;
+}
+
 window.addEventListener('message', (event: MessageEvent<SessionHostMessage>) => {
   const message = event.data;
-  switch (message.type) {
-    case 'reset':
-      shown.clear();
-      transcript.replaceChildren();
-      showHeader(message.header);
-      for (const entry of message.entries) showEntry(entry);
-      prompt.focus();
-      break;
-    case 'header':
-      showHeader(message.header);
-      break;
-    case 'entry':
-      showEntry(message.entry);
-      break;
-  }
+  const next = headerOf(message);
+  if (next) showHeader(next);
+  view.receive(message);
+  if (message.type === 'reset') prompt.focus();
 });
 
 post({ type: 'ready' });

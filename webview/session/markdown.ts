@@ -63,8 +63,26 @@ function startsBlock(line: string): boolean {
 }
 
 export function parseMarkdown(source: string, depth = 0): Block[] {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
-  const blocks: Block[] = [];
+  return readBlocks(source.replace(/\r\n?/g, '\n').split('\n'), depth).map((read) => read.block);
+}
+
+/**
+ * One block as the reader read it: the line after it (`end`), and the last line its reading
+ * looked at (`looked`; `lines.length` when it ran into the end of the text, where more text
+ * could have changed it). A block whose lines up to `looked` cannot change stays as it is,
+ * whatever text comes after them: what the streamed reply's drawing relies on (markdown-stream.ts).
+ */
+export interface ReadBlock {
+  readonly block: Block;
+  readonly end: number;
+  readonly looked: number;
+}
+
+/** The blocks of `lines`, in order, each with how far its reading went. */
+export function readBlocks(lines: readonly string[], depth = 0): ReadBlock[] {
+  const blocks: ReadBlock[] = [];
+  /** Where a reading loop stopped: at a line it looked at, or at the end. */
+  const stoppedAt = (i: number): number => Math.min(i, lines.length);
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
@@ -74,29 +92,31 @@ export function parseMarkdown(source: string, depth = 0): Block[] {
     }
     const fence = FENCE.exec(line);
     if (fence) {
-      const marker = fence[1];
+      const close = fenceCloser(fence[1]);
       const body: string[] = [];
       i++;
-      while (i < lines.length && !new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`).test(lines[i])) body.push(lines[i++]);
-      i++; // the closing fence (or the end of the text: an unclosed fence runs to the end)
-      blocks.push({ t: 'code', lang: fence[2], text: body.join('\n') });
+      while (i < lines.length && !close.test(lines[i])) body.push(lines[i++]);
+      // The closing fence is the last line read; an unclosed fence runs to the end.
+      const looked = stoppedAt(i);
+      i++;
+      blocks.push({ block: { t: 'code', lang: fence[2], text: body.join('\n') }, end: i, looked });
       continue;
     }
     if (indentOf(line) >= 4 && depth === 0) {
       const body: string[] = [];
       while (i < lines.length && (indentOf(lines[i]) >= 4 || isBlank(lines[i]))) body.push(lines[i++].replace(/^( {4}|\t)/, ''));
       while (body.length > 0 && isBlank(body[body.length - 1])) body.pop();
-      blocks.push({ t: 'code', lang: '', text: body.join('\n') });
+      blocks.push({ block: { t: 'code', lang: '', text: body.join('\n') }, end: i, looked: stoppedAt(i) });
       continue;
     }
     const heading = HEADING.exec(line);
     if (heading) {
-      blocks.push({ t: 'heading', level: heading[1].length, content: parseInline(heading[2] ?? '') });
+      blocks.push({ block: { t: 'heading', level: heading[1].length, content: parseInline(heading[2] ?? '') }, end: i + 1, looked: i });
       i++;
       continue;
     }
     if (RULE.test(line)) {
-      blocks.push({ t: 'rule' });
+      blocks.push({ block: { t: 'rule' }, end: i + 1, looked: i });
       i++;
       continue;
     }
@@ -108,12 +128,13 @@ export function parseMarkdown(source: string, depth = 0): Block[] {
         i++;
       }
       const text = body.join('\n');
-      blocks.push(depth < MAX_DEPTH ? { t: 'quote', children: parseMarkdown(text, depth + 1) } : { t: 'paragraph', content: parseInline(text) });
+      blocks.push({ block: depth < MAX_DEPTH ? { t: 'quote', children: parseMarkdown(text, depth + 1) } : { t: 'paragraph', content: parseInline(text) }, end: i, looked: stoppedAt(i) });
       continue;
     }
     if (BULLET.test(line) || ORDERED.test(line)) {
       const [list, next] = parseList(lines, i, depth);
-      blocks.push(list);
+      // A list looks one line past where it stops (is a blank line followed by more of it?).
+      blocks.push({ block: list, end: next, looked: next + 1 >= lines.length ? lines.length : next + 1 });
       i = next;
       continue;
     }
@@ -122,14 +143,25 @@ export function parseMarkdown(source: string, depth = 0): Block[] {
       const rows: Inline[][][] = [];
       i += 2;
       while (i < lines.length && !isBlank(lines[i]) && lines[i].includes('|')) rows.push(tableCells(lines[i++]).map(parseInline));
-      blocks.push({ t: 'table', head, rows });
+      blocks.push({ block: { t: 'table', head, rows }, end: i, looked: stoppedAt(i) });
       continue;
     }
     const body: string[] = [];
     while (i < lines.length && !isBlank(lines[i]) && (body.length === 0 || !startsBlock(lines[i]))) body.push(lines[i++]);
-    blocks.push({ t: 'paragraph', content: parseInline(body.join('\n')) });
+    blocks.push({ block: { t: 'paragraph', content: parseInline(body.join('\n')) }, end: i, looked: stoppedAt(i) });
   }
   return blocks;
+}
+
+/** What closes a fence opened by `marker` (three or more backticks or tildes): as many or more of the same, alone on a line. */
+function fenceCloser(marker: string): RegExp {
+  return new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
+}
+
+/** If `line` opens a code fence, what closes it. */
+export function fenceOpening(line: string): { readonly lang: string; readonly close: RegExp } | undefined {
+  const fence = FENCE.exec(line);
+  return fence ? { lang: fence[2], close: fenceCloser(fence[1]) } : undefined;
 }
 
 function parseList(lines: readonly string[], start: number, depth: number): [Block, number] {

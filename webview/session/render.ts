@@ -44,8 +44,8 @@ function inline(runs: readonly Inline[], into: HTMLElement): void {
   }
 }
 
-/** Copy beside a code block: the host writes the clipboard; the button says it did. */
-function copyButton(text: string, copy: (text: string) => void): HTMLButtonElement {
+/** Copy beside a code block: the host writes the clipboard; the button says it did. The code is read when clicked (a streamed fence grows). */
+function copyButton(text: () => string, copy: (text: string) => void): HTMLButtonElement {
   const button = el('button', 'copy', 'Copy');
   button.type = 'button';
   button.setAttribute('aria-label', 'Copy code');
@@ -55,14 +55,15 @@ function copyButton(text: string, copy: (text: string) => void): HTMLButtonEleme
     button.setAttribute('aria-label', name);
   };
   button.addEventListener('click', () => {
-    copy(text);
+    copy(text());
     say('Copied', 'Copied');
     setTimeout(() => say('Copy', 'Copy code'), 1500);
   });
   return button;
 }
 
-function block(b: Block, copy?: (text: string) => void): HTMLElement {
+/** A Markdown block as its element (a streamed reply draws its blocks one by one: reply-view.ts). */
+export function block(b: Block, copy?: (text: string) => void): HTMLElement {
   switch (b.t) {
     case 'paragraph': {
       const p = el('p');
@@ -81,7 +82,7 @@ function block(b: Block, copy?: (text: string) => void): HTMLElement {
       pre.append(code);
       if (!copy) return pre;
       const wrap = el('div', 'code-block');
-      wrap.append(copyButton(b.text, copy), pre);
+      wrap.append(copyButton(() => code.textContent ?? '', copy), pre);
       return wrap;
     }
     case 'quote': {

@@ -6,14 +6,16 @@
  * (where it comes from: fetched once a day, kept, or none), `acp-agent-catalog` (the built-in
  * list), `program-on-path` (what the machine lacks) and `command-line` (a command line, split
  * and shown), `session-panel` (one session's panel, on the page host ui/webview/ shares) with
- * `session-page` (its HTML, in the page every panel of ours serves) and
- * `transcript` (what it shows), `session-keeper` (what is kept of sessions beyond their
- * panels) with `session-memory` (the sessions a reload lists again), `past-session-pick` (Open
- * Past Agent Session…), `editor-files` (an agent's file reads and writes, through open
- * editors), and `shared-servers` (the person's MCP servers for each session). The page itself
- * is `webview/session/`. Beside them, the agent hosts this window is a client of (VS Code's
- * own agents): `agent-hosts` (their connections and inboxes) with `agent-host-definitions`
- * (the setting, read and checked, and how a state reads), `local-agent-host` (the local host
+ * `session-page` (its HTML, in the page every panel of ours serves),
+ * `transcript` (what it shows), `page-batches` (what it posts, gathered per frame's time),
+ * `whole-replies` with `whole-reply-documents` (a reply's whole past its cap, in a file opened on
+ * demand in an editor), `session-keeper` (what is kept of sessions beyond their panels) with
+ * `session-memory` (the sessions a reload lists again), `past-session-pick` (Open Past Agent
+ * Session…), `editor-files` (an agent's file reads and writes, through open editors), and
+ * `shared-servers` (the person's MCP servers for each session). The page itself is
+ * `webview/session/`. Beside them, the agent hosts this window is a client of (VS Code's own
+ * agents): `agent-hosts` (their connections and inboxes) with `agent-host-definitions` (the
+ * setting, read and checked, and how a state reads), `local-agent-host` (the local host
  * desktop VS Code publishes), `connect-agent-host` (Connect to an Agent Host…),
  * `agent-host-commands` (its commands), and `ahp-loader` with `ahp-bundle` (the agent host
  * client, dist/ahp.js, loaded with the first host).
@@ -23,7 +25,10 @@
  * command starts only in a trusted workspace (as its servers do); an agent's questions and
  * permissions go through the same broker and prompts as every server's, with the agent's
  * configured name as who asks. New sessions start in the agent's mode that asks before it
- * acts, where it has one, unless the person chose otherwise; so do reopened ones.
+ * acts, where it has one, unless the person chose otherwise; so do reopened ones. A session
+ * lives until Close Session (or its panel closed with no turn running, see session-panel.ts):
+ * then the agent is told (`session/close` where it has it) and everything of the session is
+ * let go of.
  *
  * Past sessions, where an agent declares them: its `session/list` for the folder, and the
  * sessions open here before a reload (remembered in the workspace's storage), each reopened
@@ -46,6 +51,8 @@ import { SessionKeeper } from './session-keeper';
 import type { MementoLike, RememberedSession } from './session-memory';
 import { SessionPanel } from './session-panel';
 import { errorMessage } from '../../base/error-message';
+import { WHOLE_REPLY_SCHEME, WholeReplyDocuments } from './whole-reply-documents';
+import { sweepWholeReplies } from './whole-replies';
 
 export { AGENTS_SETTING };
 
@@ -61,6 +68,8 @@ export interface AgentEntry {
   readonly support?: SessionSupport;
   /** Sessions open here before (a reload, a stopped agent), not open now: reopened on a click. */
   readonly remembered: readonly RememberedSession[];
+  /** Those of them closed in this window (Close Session, or their panel closed). */
+  readonly closed: ReadonlySet<string>;
 }
 
 /** ACP's "resource not found": the agent no longer has the session. */
@@ -75,6 +84,8 @@ interface Running {
 
 export interface AgentsHostDeps {
   readonly extensionUri: vscode.Uri;
+  /** The extension's global storage: sessions write their whole replies under it. */
+  readonly storageUri: vscode.Uri;
   readonly broker: Broker;
   readonly store: InputStore;
   readonly log: vscode.LogOutputChannel;
@@ -91,10 +102,18 @@ export class AgentsHost implements vscode.Disposable {
   private readonly configured: ConfiguredAgents;
   private readonly running = new Map<string, Running>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly wholeDocuments = new WholeReplyDocuments();
+  /** By agent, the sessions closed in this window and not opened again. */
+  private readonly closedHere = new Map<string, Set<string>>();
+  private readonly wholeReplies: string;
   /** The sessions open before a reload, what each agent declares of past sessions, their lists. */
   private readonly kept: SessionKeeper;
 
   constructor(private readonly deps: AgentsHostDeps) {
+    this.wholeReplies = vscode.Uri.joinPath(deps.storageUri, 'whole-replies').fsPath;
+    // What windows that crashed left behind (a live window's folder stays).
+    sweepWholeReplies(this.wholeReplies);
+    this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(WHOLE_REPLY_SCHEME, this.wholeDocuments));
     this.kept = new SessionKeeper(deps.memory);
     this.configured = new ConfiguredAgents(deps.log);
     this.disposables.push(this.configured);
@@ -118,6 +137,7 @@ export class AgentsHost implements vscode.Disposable {
         sessions: running?.sessions ?? [],
         ...(support && { support }),
         remembered: this.kept.rememberedOf(name, folder, open),
+        closed: this.closedHere.get(name) ?? new Set(),
       };
     });
   }
@@ -212,8 +232,21 @@ export class AgentsHost implements vscode.Disposable {
   /** A panel for a session of a running agent, listed under it and remembered across a reload where the agent can reopen it. */
   private addPanel(name: string, client: AgentClient, session: AgentSession, reopening?: string): SessionPanel {
     const running = this.running.get(name)!;
+    this.closedHere.get(name)?.delete(session.id);
     // Its own session's end, not the agent's state: a session of a process that ended stays ended when the agent starts again.
-    const panel = new SessionPanel(session, { extensionUri: this.deps.extensionUri, store: this.deps.store, log: this.deps.log, agentEnded: () => session.endSignal.aborted }, reopening);
+    const panel = new SessionPanel(
+      session,
+      {
+        extensionUri: this.deps.extensionUri,
+        store: this.deps.store,
+        log: this.deps.log,
+        agentEnded: () => session.endSignal.aborted,
+        wholeReplies: this.wholeReplies,
+        wholeDocuments: this.wholeDocuments,
+        closed: (closed) => this.sessionClosed(name, closed),
+      },
+      reopening,
+    );
     running.sessions.push(panel);
     panel.onDidChange.add(() => this.onDidChange.fire());
     const reopenable = canReopen(client.sessionSupport);
@@ -329,6 +362,37 @@ export class AgentsHost implements vscode.Disposable {
   /** Shows a session's panel again. */
   openSession(name: string, sessionId: string): void {
     this.running.get(name)?.sessions.find((p) => p.session.id === sessionId)?.reveal();
+  }
+
+  /**
+   * A session of the agent's in the first workspace folder, with no panel: who asks for it
+   * draws it (the session bench's baseline, a plain page). Closed with `client.closeSession`.
+   */
+  async sessionWithoutPanel(name: string): Promise<{ readonly session: AgentSession; readonly client: AgentClient }> {
+    const agent = this.find(name);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!agent || !folder) throw new Error(`No agent "${name}", or no folder open`);
+    const client = await this.client(agent);
+    return { session: await client.newSession({ cwd: folder }), client };
+  }
+
+  /** Close Session (the Agents view's): the panel closes, the session ends. */
+  closeSession(name: string, sessionId: string): void {
+    this.running.get(name)?.sessions.find((p) => p.session.id === sessionId)?.close();
+  }
+
+  /** A session ended in its panel: out of the list, and the agent told (it frees what it holds for it too). */
+  private sessionClosed(name: string, panel: SessionPanel): void {
+    const running = this.running.get(name);
+    const at = running?.sessions.indexOf(panel) ?? -1;
+    if (running && at >= 0) running.sessions.splice(at, 1);
+    this.closedHere.set(name, (this.closedHere.get(name) ?? new Set()).add(panel.session.id));
+    // No longer open: a reload does not list it again (the agent's own list may).
+    this.kept.changed(name);
+    void this.remember();
+    this.onDidChange.fire();
+    const client = running?.client;
+    if (client) void client.closeSession(panel.session.id).catch((error: unknown) => this.deps.log.warn(`${name} could not close session ${panel.session.id}: ${errorMessage(error)}`));
   }
 
   /** Stops the agent's process; its sessions take no more prompts. */

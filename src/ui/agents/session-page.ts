@@ -28,6 +28,7 @@ export function sessionPageHtml(parts: SessionPageParts): string {
 <div id="servers"></div>
 <div id="options"></div>
 <div id="mode-warning" role="status" hidden></div>
+<button id="close-session" type="button" class="secondary" title="End this session: the agent is told, and what it held is let go of">Close Session</button>
 </header>
 <main>
 <div id="transcript" role="log" aria-label="Conversation" aria-live="polite"></div>

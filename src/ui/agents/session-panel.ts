@@ -2,9 +2,13 @@
  * One ACP session in a webview panel (the session page, on the form page's stack): its
  * transcript as the agent streams it, the mode and options with their current values, and
  * the prompt box. What the page sends is checked (parseSessionPageMessage) before anything is
- * done with it. Closing the panel does not end the session: it is reopened from the Agents
- * view with everything so far. Questions and permissions are not asked here but in our
- * prompts, like every other question; the page says when the agent waits for one.
+ * done with it. A reply streams to the page as what each chunk adds, gathered into one message
+ * per frame's time (page-batches.ts); past its cap it goes to a file the person opens whole
+ * (whole-replies.ts). Close Session ends the session and lets go of everything it held;
+ * closing the panel does the same once no turn runs (a running turn goes on, and the Agents
+ * view says the session ends with it; reopened meanwhile, it stays). Questions and permissions
+ * are not asked here but in our prompts, like every other question; the page says when the
+ * agent waits for one.
  *
  * Why our own panel and not VS Code's Chat view: in VS Code 1.139 without a signed-in
  * Copilot a chat participant's request fails ("Language model unavailable") unless the
@@ -18,11 +22,14 @@ import { checkFileAccess, FileAccessError, type FileTarget } from '../../acp/fil
 import type { SessionEvent } from '../../acp/session-events';
 import type { InputStore } from '../../elicitation/store';
 import { Listeners } from '../../base/listeners';
-import { parseSessionPageMessage, type SessionHeader, type SessionHostMessage, type SessionOption } from '../../shared/session-protocol';
+import { ENTRIES_SHOWN, parseSessionPageMessage, type SessionHeader, type SessionHostMessage, type SessionOption } from '../../shared/session-protocol';
 import { reportFailure } from '../notify';
 import { PageHost } from '../webview/page-host';
+import { PageBatches } from './page-batches';
 import { sessionPageHtml } from './session-page';
-import { Transcript } from './transcript';
+import { type TranscriptChange, Transcript } from './transcript';
+import type { WholeReplyDocuments } from './whole-reply-documents';
+import { WholeReplyFiles } from './whole-replies';
 import { errorMessage } from '../../base/error-message';
 
 /** Said in the header when the current mode is one where the agent acts without asking. */
@@ -34,11 +41,23 @@ export interface SessionPanelDeps {
   readonly log: vscode.LogOutputChannel;
   /** The agent process ended: the session takes no more prompts. */
   readonly agentEnded: () => boolean;
+  /** Where the session's whole replies are written (a folder of its own is made there). */
+  readonly wholeReplies: string;
+  readonly wholeDocuments: WholeReplyDocuments;
+  /** The session ended here (Close Session, or its panel closed with no turn running): the agent is told and it is let go of. */
+  readonly closed: (panel: SessionPanel) => void;
 }
 
 export class SessionPanel implements vscode.Disposable {
   private readonly page = new PageHost<SessionHostMessage>();
+  private readonly posts = new PageBatches((message) => void this.page.post(message));
+  private readonly whole: WholeReplyFiles;
   readonly transcript: Transcript;
+  /** How many entries the page was last told the transcript keeps. */
+  private keptSent = -1;
+  /** The panel was closed while a turn ran: the session ends with the turn. */
+  private endsWithTurn = false;
+  private ended = false;
   /** The header changed (mode, title, a turn's state): the Agents view shows it. */
   readonly onDidChange = new Listeners<void>();
   private readonly unsubscribe: Array<() => void> = [];
@@ -52,8 +71,9 @@ export class SessionPanel implements vscode.Disposable {
     /** While a past session is being reopened (its conversation replayed): why the prompt box waits. */
     private reopening?: string,
   ) {
+    this.whole = new WholeReplyFiles(deps.wholeReplies, (message) => deps.log.warn(message));
     // An entry the transcript lets go of takes its tool call out of the session too.
-    this.transcript = new Transcript(session.updates);
+    this.transcript = new Transcript(session.updates, this.whole);
     this.unsubscribe.push(
       session.events.add((event) => this.onEvent(event)),
       deps.store.subscribe((state) => {
@@ -74,6 +94,11 @@ export class SessionPanel implements vscode.Disposable {
 
   /** Shows the panel (making it again if it was closed). */
   reveal(): void {
+    if (this.endsWithTurn) {
+      // Reopened before its turn ended: the session stays.
+      this.endsWithTurn = false;
+      this.onDidChange.fire();
+    }
     if (this.page.panel) {
       this.page.panel.reveal(undefined, false);
       return;
@@ -94,7 +119,34 @@ export class SessionPanel implements vscode.Disposable {
           styles: readFileSync(vscode.Uri.joinPath(root, 'session-styles.css').fsPath, 'utf8'),
         }),
       onMessage: (raw) => this.onMessage(raw),
+      onDispose: () => this.panelClosed(),
     });
+  }
+
+  /** The panel's page is gone: what waits for it is dropped; the session ends now, or with its turn. */
+  private panelClosed(): void {
+    this.posts.drop();
+    if (this.ended) return;
+    if (!this.session.running) {
+      this.close();
+      return;
+    }
+    this.endsWithTurn = true;
+    this.onDidChange.fire();
+  }
+
+  /** The panel was closed while a turn ran, and the session ends when that turn does (what the Agents view says). */
+  get endingWithTurn(): boolean {
+    return this.endsWithTurn;
+  }
+
+  /** Close Session: the session ends (the agent is told), its panel closes, and everything it held is let go of. */
+  close(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.endsWithTurn = false;
+    this.release();
+    this.deps.closed(this);
   }
 
   get visible(): boolean {
@@ -104,15 +156,16 @@ export class SessionPanel implements vscode.Disposable {
   /** The person's prompt: shown, then sent; the turn's end is an event like any other. */
   async send(text: string): Promise<void> {
     this.lastActivity = Date.now();
-    this.page.post({ type: 'entry', entry: this.transcript.prompt(text) });
+    this.show(this.transcript.prompt(text));
     const turn = this.session.prompt(text);
     this.postHeader();
     try {
       await turn;
     } catch (error) {
-      this.page.post({ type: 'entry', entry: this.transcript.notice(`The turn failed: ${errorMessage(error)}`, 'error') });
+      this.show(this.transcript.notice(`The turn failed: ${errorMessage(error)}`, 'error'));
     } finally {
-      this.postHeader();
+      if (this.endsWithTurn) this.close();
+      else this.postHeader();
     }
   }
 
@@ -123,21 +176,35 @@ export class SessionPanel implements vscode.Disposable {
     const text = replayed
       ? `Reopened: the conversation so far, as ${name} replayed it. It goes on from here.`
       : `Resumed: ${name} goes on from where the session was, but does not replay the conversation (it declares session/resume, not session/load).`;
-    this.page.post({ type: 'entry', entry: this.transcript.notice(text) });
+    this.show(this.transcript.notice(text));
     this.postHeader();
     if (this.page.panel) this.page.panel.title = this.tabTitle();
   }
 
   /** The agent went away: said once, and the prompt box closes. */
   agentEnded(description: string): void {
-    this.page.post({ type: 'entry', entry: this.transcript.notice(description, 'warning') });
+    this.show(this.transcript.notice(description, 'warning'));
     this.postHeader();
+  }
+
+  /** A change of the transcript, to the page: streamed text as what it added, anything else whole. */
+  private show(change: TranscriptChange): void {
+    if (change.kind === 'append') {
+      this.posts.post({ type: 'append', id: change.id, text: change.text, ...(change.notShown !== undefined && { notShown: change.notShown }) });
+      return;
+    }
+    this.posts.post({ type: 'entry', entry: change, ...(this.transcript.isNewest(change.id) && { last: true }) });
+    const kept = this.transcript.kept;
+    if (kept !== this.keptSent) {
+      this.keptSent = kept;
+      this.posts.post({ type: 'kept', kept });
+    }
   }
 
   private onEvent(event: SessionEvent): void {
     if (event.type === 'turn-end') this.lastActivity = Date.now();
-    const entry = this.transcript.apply(event);
-    if (entry) this.page.post({ type: 'entry', entry });
+    const change = this.transcript.apply(event);
+    if (change) this.show(change);
     if (event.type === 'mode' || event.type === 'config-options' || event.type === 'title') this.postHeader();
     if (event.type === 'title' && this.page.panel) this.page.panel.title = this.tabTitle();
   }
@@ -149,9 +216,21 @@ export class SessionPanel implements vscode.Disposable {
       return;
     }
     switch (message.type) {
-      case 'ready':
+      case 'ready': {
         this.page.pageReady();
-        this.page.post({ type: 'reset', header: this.header(), entries: this.transcript.all() });
+        // The newest entries only: the page asks for earlier ones when the person wants them.
+        this.keptSent = this.transcript.kept;
+        this.posts.replaceAll({ type: 'reset', header: this.header(), entries: this.transcript.newest(ENTRIES_SHOWN).entries, kept: this.keptSent });
+        break;
+      }
+      case 'earlier':
+        this.posts.post({ type: 'earlier', before: message.before, entries: this.transcript.before(message.before, message.count).entries });
+        break;
+      case 'openWhole':
+        reportFailure(this.openWhole(message.id));
+        break;
+      case 'closeSession':
+        this.close();
         break;
       case 'prompt':
         if (this.session.running || this.reopening !== undefined || this.deps.agentEnded()) return;
@@ -206,6 +285,13 @@ export class SessionPanel implements vscode.Disposable {
     await vscode.window.showTextDocument(document, { preview: true, selection: new vscode.Range(position, position) });
   }
 
+  /** Open Whole Reply: the whole of an entry past its cap, read-only in an editor. */
+  private async openWhole(id: string): Promise<void> {
+    const path = await this.whole.written(id);
+    if (!path) throw new Error('The whole of that reply is no longer kept: the session let go of its entry.');
+    await this.deps.wholeDocuments.open(path, `${this.session.agentName} reply ${id.replace(/\D/g, '')}`);
+  }
+
   private tabTitle(): string {
     return `${this.session.agentName}: ${this.session.label}`;
   }
@@ -247,13 +333,22 @@ export class SessionPanel implements vscode.Disposable {
   }
 
   private postHeader(): void {
-    this.page.post({ type: 'header', header: this.header() });
+    this.posts.post({ type: 'header', header: this.header() });
     this.onDidChange.fire();
   }
 
-  dispose(): void {
+  /** Lets go of the page, the listeners and the whole replies' files. */
+  private release(): void {
+    this.posts.drop();
     for (const off of this.unsubscribe.splice(0)) off();
     this.page.dispose();
+    this.whole.dispose();
+  }
+
+  /** The window closes: everything goes, the session with its agent. */
+  dispose(): void {
+    this.ended = true;
+    this.release();
   }
 }
 

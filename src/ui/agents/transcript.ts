@@ -1,21 +1,29 @@
 /**
  * One session's transcript as the session page shows it: ACP's stream of events (message
  * chunks, thoughts, tool calls and their updates, plans, our permissions and questions, the
- * turn's end) kept as whole entries by id, so the page is sent a whole entry each time one
- * grows. A permission's answer is said on its tool call's line, and a question the agent asked
- * in a tool call stands in the call's place as the question and its answer. Bounded: a reply, a tool's output and the number of entries each have a cap, with a
- * word where something was left out; a reply past its cap keeps no more of what streams in,
- * only its count. An entry let go of takes its tool call with it (the session keeps nothing of
- * a call nobody sees). Pure (no `vscode`), so it is unit tested.
+ * turn's end) kept as entries by id. An entry is sent whole when it is made or changes, except
+ * streamed text: a chunk of a reply, a thought or a replayed prompt is sent as what it added
+ * (`append`), so a chunk costs what it adds however long the reply is. A permission's answer
+ * is said on its tool call's line, and a question the agent asked in a tool call stands in the
+ * call's place as the question and its answer.
+ *
+ * Bounded: a reply, a tool's output and the number of entries each have a cap, with a word
+ * where something was left out. A streamed entry past its cap keeps no more of what streams in
+ * than its count; the whole of it goes to `WholeTexts` (a file the person opens in an editor).
+ * The entries are a map by id and a queue of ids, so letting the oldest go is constant work
+ * (nothing is renumbered). An entry let go of takes its tool call with it (the session keeps
+ * nothing of a call nobody sees). Pure (no `vscode`), so it is unit tested.
  */
-import { capped, MAX_TOOL_DETAIL, type SessionEvent, type ToolCallView, withLeftOut } from '../../acp/session-events';
-import type { TranscriptEntry } from '../../shared/session-protocol';
+import { capped, MAX_TOOL_DETAIL, type SessionEvent, type ToolCallView } from '../../acp/session-events';
+import type { StreamedEntry, TranscriptEntry } from '../../shared/session-protocol';
 
 /** The most text one entry keeps; the rest is said to be left out. */
 export const MAX_ENTRY_TEXT = 200_000;
 /** The most entries kept; the oldest go first. */
 export const MAX_ENTRIES = 2_000;
 const TOOL_PREFIX = 'tool:';
+/** The notice standing for the entries let go of, first in the transcript. */
+export const DROPPED_ID = 'dropped';
 
 const STOP_TEXT: Record<string, string> = {
   cancelled: 'Stopped.',
@@ -44,47 +52,162 @@ export interface KeptToolCalls {
   forget(toolCallId: string): void;
 }
 
+/** Where the whole of a streamed entry goes once it passes its cap (src/ui/agents/whole-texts.ts: a file). */
+export interface WholeTexts {
+  /** Entry `id` passed its cap: its text so far. */
+  begin(id: string, soFar: string): void;
+  /** And each chunk after that, whole. */
+  more(id: string, text: string): void;
+  /** The entry was let go of. */
+  drop(id: string): void;
+}
+
+/** Text added to a streamed entry already sent: the page appends it (`notShown` once the cap is reached). */
+export interface Appended {
+  readonly kind: 'append';
+  readonly id: string;
+  readonly text: string;
+  readonly notShown?: number;
+}
+
+/** What an event does to the transcript: an entry made or changed (sent whole), or text added to a streamed one. */
+export type TranscriptChange = TranscriptEntry | Appended;
+
+/** A reply, a thought or a replayed prompt as it streams: its text up to the cap, and how much came past it. */
+class StreamedText {
+  /** Grown by concatenation (V8 keeps it as a rope): a chunk costs its own length. */
+  private text = '';
+  private notShown = 0;
+
+  constructor(
+    readonly kind: StreamedEntry['kind'],
+    readonly id: string,
+    readonly messageId: string | undefined,
+  ) {}
+
+  /** Adds a chunk; what of it is shown (past the cap, nothing: the whole goes to `whole`). */
+  add(chunk: string, whole: WholeTexts | undefined): string {
+    const room = MAX_ENTRY_TEXT - this.text.length;
+    if (chunk.length <= room) {
+      this.text += chunk;
+      return chunk;
+    }
+    if (this.notShown === 0) whole?.begin(this.id, this.text);
+    whole?.more(this.id, chunk);
+    const shown = room > 0 ? chunk.slice(0, room) : '';
+    this.text += shown;
+    this.notShown += chunk.length - shown.length;
+    return shown;
+  }
+
+  /** Whether its whole went to the whole texts (it passed its cap). */
+  get passedCap(): boolean {
+    return this.notShown > 0;
+  }
+
+  appended(shown: string): Appended {
+    return { kind: 'append', id: this.id, text: shown, ...(this.notShown > 0 && { notShown: this.notShown }) };
+  }
+
+  entry(): StreamedEntry {
+    const notShown = this.notShown > 0 ? { notShown: this.notShown } : {};
+    return this.kind === 'agent' ? { kind: 'agent', id: this.id, markdown: this.text, ...notShown } : { kind: this.kind, id: this.id, text: this.text, ...notShown };
+  }
+}
+
+type Held = TranscriptEntry | StreamedText;
+
+function shown(held: Held): TranscriptEntry {
+  return held instanceof StreamedText ? held.entry() : held;
+}
+
 export class Transcript {
-  private readonly entries: TranscriptEntry[] = [];
-  private readonly index = new Map<string, number>();
+  private readonly entries = new Map<string, Held>();
+  /** The entries' ids in order, from `head` (the oldest kept) on. */
+  private order: string[] = [];
+  private head = 0;
   private next = 0;
   /** The entry the next chunk of the same kind extends (reset by anything else). */
-  private open: { readonly kind: 'agent' | 'thought' | 'user'; readonly id: string; readonly messageId?: string; text: string; notShown: number } | undefined;
+  private open: StreamedText | undefined;
   private dropped = 0;
   /** Tool calls and what the transcript shows beside their state: the permission's answer, or the question asked in the call (which then stands for the call). */
   private readonly calls = new Map<string, { view: ToolCallView; permission?: { answer: string; allowed: boolean }; question?: boolean }>();
 
-  constructor(private readonly toolCalls?: KeptToolCalls) {}
+  constructor(
+    private readonly toolCalls?: KeptToolCalls,
+    private readonly whole?: WholeTexts,
+  ) {}
 
+  /** Every entry kept, oldest first, after a word for those let go of. */
   all(): readonly TranscriptEntry[] {
-    return this.dropped > 0 ? [{ kind: 'notice', id: 'dropped', tone: 'info', text: `${this.dropped} earlier entries are not kept.` }, ...this.entries] : [...this.entries];
+    return this.newest(Number.MAX_SAFE_INTEGER).entries;
+  }
+
+  /** How many entries there are to show (the word for those let go of included). */
+  get kept(): number {
+    return this.order.length - this.head + (this.dropped > 0 ? 1 : 0);
+  }
+
+  /** Whether `id` is the newest entry (the page shows it last). */
+  isNewest(id: string): boolean {
+    return this.order.length > this.head && this.order[this.order.length - 1] === id;
+  }
+
+  private droppedNotice(): TranscriptEntry {
+    return { kind: 'notice', id: DROPPED_ID, tone: 'info', text: `${this.dropped} earlier entries are not kept.` };
+  }
+
+  /** The newest `count` entries, oldest first, and how many come before them. */
+  newest(count: number): { readonly entries: readonly TranscriptEntry[]; readonly more: number } {
+    return this.upTo(this.order.length, count);
+  }
+
+  /** Up to `count` entries before the entry `id`, oldest first, and how many come before them (none when `id` is not kept). */
+  before(id: string, count: number): { readonly entries: readonly TranscriptEntry[]; readonly more: number } {
+    const at = this.entries.has(id) ? this.order.lastIndexOf(id) : -1;
+    return at < this.head ? { entries: [], more: 0 } : this.upTo(at, count);
+  }
+
+  /** Up to `count` entries before position `end` of the queue, the word for those let go of first. */
+  private upTo(end: number, count: number): { readonly entries: readonly TranscriptEntry[]; readonly more: number } {
+    const from = Math.max(this.head, end - count);
+    const entries = this.order.slice(from, end).map((id) => shown(this.entries.get(id)!));
+    const left = end - from < count && this.dropped > 0;
+    return { entries: left ? [this.droppedNotice(), ...entries] : entries, more: from - this.head + (this.dropped > 0 && !left ? 1 : 0) };
   }
 
   private newId(prefix: string): string {
     return `${prefix}:${this.next++}`;
   }
 
-  private put(entry: TranscriptEntry): TranscriptEntry {
-    const at = this.index.get(entry.id);
-    if (at !== undefined) {
-      this.entries[at] = entry;
-      return entry;
-    }
-    this.entries.push(entry);
-    this.index.set(entry.id, this.entries.length - 1);
-    if (this.entries.length > MAX_ENTRIES) {
-      const gone = this.entries.shift()!;
-      this.dropped++;
-      this.index.delete(gone.id);
-      if (gone.id.startsWith(TOOL_PREFIX)) {
-        // A tool call's line, or the question that stands in its place: the call goes with it.
-        const toolCallId = gone.id.slice(TOOL_PREFIX.length);
-        this.calls.delete(toolCallId);
-        this.toolCalls?.forget(toolCallId);
-      }
-      for (const [id, i] of this.index) this.index.set(id, i - 1);
-    }
+  private put<H extends Held>(entry: H): H {
+    const known = this.entries.has(entry.id);
+    this.entries.set(entry.id, entry);
+    if (known) return entry;
+    this.order.push(entry.id);
+    if (this.order.length - this.head > MAX_ENTRIES) this.letGoOfOldest();
     return entry;
+  }
+
+  private letGoOfOldest(): void {
+    const id = this.order[this.head++];
+    // The queue is compacted now and then: constant work per entry, counted over many.
+    if (this.head >= 1024 && this.head * 2 >= this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
+    const gone = this.entries.get(id);
+    this.entries.delete(id);
+    this.dropped++;
+    if (gone instanceof StreamedText) {
+      if (gone.passedCap) this.whole?.drop(id);
+      if (this.open === gone) this.open = undefined;
+    } else if (id.startsWith(TOOL_PREFIX)) {
+      // A tool call's line, or the question that stands in its place: the call goes with it.
+      const toolCallId = id.slice(TOOL_PREFIX.length);
+      this.calls.delete(toolCallId);
+      this.toolCalls?.forget(toolCallId);
+    }
   }
 
   /** The person's prompt, as they typed it. */
@@ -99,21 +222,18 @@ export class Transcript {
     return this.put({ kind: 'notice', id: this.newId('notice'), text, tone });
   }
 
-  private chunk(kind: 'agent' | 'thought' | 'user', text: string, messageId?: string): TranscriptEntry {
+  /** A chunk: a new entry (sent whole), or what it adds to the open one. */
+  private chunk(kind: StreamedEntry['kind'], text: string, messageId?: string): TranscriptChange {
     const open = this.open;
-    const continues = open && open.kind === kind && (messageId === undefined || open.messageId === undefined || open.messageId === messageId);
-    if (!continues) this.open = { kind, id: this.newId(kind), ...(messageId !== undefined && { messageId }), text: '', notShown: 0 };
-    const current = this.open!;
-    // Past the cap a chunk is only counted: a runaway reply costs its count, not its text.
-    const room = MAX_ENTRY_TEXT - current.text.length;
-    if (room > 0) current.text += text.length > room ? text.slice(0, room) : text;
-    current.notShown += Math.max(0, text.length - Math.max(0, room));
-    const shown = withLeftOut(current.text, current.notShown);
-    return this.put(kind === 'agent' ? { kind, id: current.id, markdown: shown } : { kind, id: current.id, text: shown });
+    if (open && open.kind === kind && (messageId === undefined || open.messageId === undefined || open.messageId === messageId)) return open.appended(open.add(text, this.whole));
+    const started = this.put(new StreamedText(kind, this.newId(kind), messageId));
+    this.open = started;
+    started.add(text, this.whole);
+    return started.entry();
   }
 
-  /** The entry an event makes or changes; undefined for events the transcript does not show (the header shows them). */
-  apply(event: SessionEvent): TranscriptEntry | undefined {
+  /** What an event changes; undefined for events the transcript does not show (the header shows them). */
+  apply(event: SessionEvent): TranscriptChange | undefined {
     switch (event.type) {
       case 'message':
         return this.chunk(event.role, event.text, event.messageId);

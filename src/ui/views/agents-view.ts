@@ -1,8 +1,9 @@
 /**
  * The Agents tree: each configured ACP agent with its state (not started, starting, running,
  * ended, or waiting for the workspace's trust), and under it its sessions open in this window,
- * each with its mode and whether a turn runs or waits for the person (a click opens its panel),
- * the sessions open here before a reload (a click reopens them), and its past sessions in the
+ * each with its mode and whether a turn runs or waits for the person (or, its panel closed while
+ * a turn ran, that it ends with that turn; a click opens its panel, Close Session ends it), the
+ * sessions open here before a reload (a click reopens them), and its past sessions in the
  * folder, with title and time, where the agent lists them (a click reopens one); an agent that
  * declares none of it says so. Then each agent host this window connects to
  * (agent-host-items.ts). Agent and session text goes into labels and plain-text tooltips only.
@@ -22,7 +23,7 @@ export type AgentsNode =
   | { readonly kind: 'agent'; readonly entry: AgentEntry }
   | { readonly kind: 'session'; readonly agent: string; readonly panel: SessionPanel; readonly reopenable: boolean }
   /** Open here before (a reload, the agent stopped), not open now. */
-  | { readonly kind: 'remembered'; readonly agent: string; readonly session: RememberedSession }
+  | { readonly kind: 'remembered'; readonly agent: string; readonly session: RememberedSession; readonly closed: boolean }
   | { readonly kind: 'past-sessions'; readonly entry: AgentEntry }
   | { readonly kind: 'past'; readonly agent: string; readonly session: PastSession }
   /** A line that says something (none listed, why not, how to list them). */
@@ -95,7 +96,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
     const reopenable = entry.support !== undefined && canReopen(entry.support);
     const children: AgentsNode[] = [
       ...entry.sessions.map((panel) => ({ kind: 'session' as const, agent, panel, reopenable })),
-      ...entry.remembered.map((session) => ({ kind: 'remembered' as const, agent, session })),
+      ...entry.remembered.map((session) => ({ kind: 'remembered' as const, agent, session, closed: entry.closed.has(session.sessionId) })),
     ];
     const { support } = entry;
     if (support && !support.list) {
@@ -161,7 +162,7 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
     item.id = `agent:${agent}/${node.kind}:${id}`;
     item.iconPath = new vscode.ThemeIcon(node.kind === 'remembered' ? 'debug-restart' : 'comment');
     const at = session.updatedAt;
-    item.description = oneLine([at !== undefined ? shortWhen(at) : undefined, node.kind === 'remembered' ? 'open before · click to reopen' : undefined].filter(Boolean).join(' · '), 200);
+    item.description = oneLine([at !== undefined ? shortWhen(at) : undefined, node.kind === 'remembered' ? (node.closed ? 'closed · click to reopen' : 'open before · click to reopen') : undefined].filter(Boolean).join(' · '), 200);
     item.tooltip = plain([title, ...(at !== undefined ? [`Last active ${shortWhen(at)}`] : []), `A click reopens it in ${agent}: the conversation is replayed where ${agent} can, and goes on.`].join('\n'));
     item.command = { command: REOPEN_SESSION_COMMAND, title: 'Reopen Session', arguments: [agent, id, session.title] };
     item.contextValue = 'agentPastSession';
@@ -193,8 +194,9 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
     item.id = `agent:${node.agent}/session:${node.panel.session.id}`;
     item.iconPath = new vscode.ThemeIcon(header.state === 'waiting' ? 'bell-dot' : header.state === 'running' ? 'sync~spin' : 'comment-discussion');
     const mode = header.mode?.options.find((o) => o.value === header.mode?.current)?.name;
-    item.description = oneLine([mode ? `mode: ${mode}` : undefined, header.state === 'waiting' ? 'waiting for you' : header.state === 'running' ? 'working' : undefined].filter(Boolean).join(' · '), 200);
-    item.tooltip = plain([`${node.agent} in ${header.cwd}`, ...(header.modeWarning ? [header.modeWarning] : [])].join('\n'));
+    const ending = node.panel.endingWithTurn ? 'panel closed: ends when its turn does' : undefined;
+    item.description = oneLine([mode ? `mode: ${mode}` : undefined, header.state === 'waiting' ? 'waiting for you' : header.state === 'running' ? 'working' : undefined, ending].filter(Boolean).join(' · '), 200);
+    item.tooltip = plain([`${node.agent} in ${header.cwd}`, ...(header.modeWarning ? [header.modeWarning] : []), ...(ending ? [`Its panel was closed while a turn ran: the session ends when the turn does (open it to keep it).`] : [])].join('\n'));
     // A session whose agent has ended comes back by reopening, where the agent can.
     item.command =
       header.state === 'closed' && node.reopenable

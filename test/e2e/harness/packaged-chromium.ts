@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cacheRoot } from './provision';
+import { processRunning } from '../../../src/base/process-running';
 
 export const PACKAGE = '@sparticuz/chromium';
 
@@ -45,20 +46,11 @@ function unpack(entry: string, into: string): Promise<string> {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Half-unpacked folders of processes that died meanwhile (200 MB each). */
 function removeAbandoned(parent: string): void {
   for (const entry of readdirSync(parent)) {
     const pid = /\.partial-(\d+)$/.exec(entry)?.[1];
-    if (pid && !alive(Number(pid))) rmSync(join(parent, entry), { recursive: true, force: true });
+    if (pid && !processRunning(Number(pid))) rmSync(join(parent, entry), { recursive: true, force: true });
   }
 }
 

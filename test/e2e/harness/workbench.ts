@@ -249,7 +249,9 @@ export class Workbench {
 
   /** The active editor's visible text. */
   async editorText(): Promise<string> {
-    const text = await this.page.locator('.editor-instance .view-lines').first().innerText();
+    // The active group's editor: another group can hold a text editor too (it comes first in the page).
+    const active = this.page.locator('.editor-group-container.active .editor-instance .view-lines');
+    const text = await ((await active.count()) > 0 ? active : this.page.locator('.editor-instance .view-lines')).first().innerText();
     // The editor renders spaces as no-break spaces.
     return text.replace(/\u00a0/g, ' ');
   }
