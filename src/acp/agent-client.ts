@@ -12,13 +12,17 @@
  * it we would run the agent's commands ourselves, in our own process, with a terminal UI
  * of ours; without it the agent runs them itself and asks first (`session/request_permission`),
  * which is the question the person sees here.
+ *
+ * About 430 lines, past the usual 400: the process's lifecycle, its sessions (new, listed,
+ * reopened, closed) and the routing of every request the agent makes are one job and read
+ * best together; a permission's answer lives in agent-permission.ts, a question's reading in
+ * agent-questions.ts, file rules in file-access.ts.
  */
-import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, NewSessionResponse, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { FormParams } from '../elicitation/broker';
+import type { ClientContext, CreateElicitationResponse, SessionUpdate, InitializeRequest, InitializeResponse, NewSessionResponse } from '@agentclientprotocol/sdk';
 import { isAbsolute } from 'node:path';
 import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
 import type { Content } from '../elicitation/model';
-import type { RequestSource, WholeInput } from '../elicitation/request';
+import type { RequestSource } from '../elicitation/request';
 import { sourceLabel } from '../elicitation/request';
 import { isRecord } from '../base/is-record';
 import { toRpcError } from '../mcp/errors';
@@ -31,11 +35,9 @@ import { answersShown, askAgentQuestion, QuestionParamsError, readAgentQuestion 
 import { AgentSession } from './agent-session';
 import { listPastSessions, noPastSessions, type PastSession, type SessionSupport, sessionSupport } from './past-sessions';
 import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
-import { optionLabel, permissionOutcome, permissionQuestion, toolKind } from './permission';
-import { checkChanges } from './proposed-changes';
+import { answerPermission } from './agent-permission';
 import type { AgentDefinition, AgentHost, SharedServers } from './ports';
 import { askSessionConfig, sessionConfigSchema } from './session-config';
-import { saysInput } from './session-events';
 
 /** What the agent said of itself at `initialize` (its own words: never shown as who asks). */
 export interface AgentInfo {
@@ -266,7 +268,7 @@ export class AgentClient {
     };
     const app = this.sdk
       .client({ name: this.host.clientInfo.name })
-      .onRequest('session/request_permission', ({ params, signal }) => this.permission(params, signal))
+      .onRequest('session/request_permission', async ({ params, signal }) => answerPermission(this.name, this.host, this.knownSession(params.sessionId), params, signal))
       // Read raw: the SDK's own parsing would drop what our schema check must see (agent-questions.ts).
       .onRequest<unknown, CreateElicitationResponse>('elicitation/create', (params) => params, ({ params, signal }) => this.question(params, signal))
       .onRequest('fs/read_text_file', ({ params }) =>
@@ -380,54 +382,6 @@ export class AgentClient {
     }
   }
 
-  private async permission(request: RequestPermissionRequest, requestSignal: AbortSignal): Promise<RequestPermissionResponse> {
-    const session = this.knownSession(request.sessionId);
-    const turn = session.currentTurn();
-    // What the session's updates said of the tool call fills what the request leaves out.
-    const known = session.updates.toolCall(request.toolCall.toolCallId);
-    const toolCall: ToolCallUpdate = known
-      ? {
-          ...request.toolCall,
-          title: request.toolCall.title ?? known.title,
-          kind: request.toolCall.kind ?? (known.kind as ToolKind),
-          // An empty input is no input: the command the session already knows is what runs.
-          rawInput: saysInput(request.toolCall.rawInput) ? request.toolCall.rawInput : known.rawInput,
-          locations: request.toolCall.locations ?? [...known.locations],
-        }
-      : request.toolCall;
-    const { params, source, shown, whole } = permissionQuestion({ agent: this.name, session: session.label }, { ...request, toolCall });
-    const merged = { ...request, toolCall };
-    const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
-    // The runner's rules answer first; what they do not cover is asked.
-    const ruled = this.host.permissionPolicy?.(merged);
-    const answer = ruled ?? (await this.askPermission(merged, params, source, signal, turn, whole, session.directories));
-    const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
-    session.tell({
-      type: 'permission',
-      asker: sourceLabel(source),
-      toolCall: source.tool ?? '',
-      toolCallId: request.toolCall.toolCallId,
-      kind: toolKind(toolCall),
-      answer: chosen ? optionLabel(chosen) : 'cancelled',
-      ...(chosen && { optionKind: chosen.kind }),
-      by: ruled ? 'rule' : 'person',
-      shown,
-    });
-    return { outcome: answer };
-  }
-
-  private async askPermission(request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined, whole: WholeInput | undefined, folders: readonly string[]): Promise<RequestPermissionOutcome> {
-    try {
-      // An edit's files, checked as a write would be: only those inside the session's folders can be shown as a diff.
-      const changes = await checkChanges(request.toolCall.content, folders);
-      return permissionOutcome(request, await this.host.broker.elicit(params, { source, signal, applyDefaults: true, ...(whole && { whole }), ...(changes.length > 0 && { changes }) }), turn?.signal.aborted === true);
-    } catch (error) {
-      // Too many open questions, or a prompt that failed: nobody allowed it.
-      this.host.log.warn(`${sourceLabel(source)}: the permission could not be asked: ${errorMessage(error)}`);
-      return permissionOutcome(request, { action: 'decline' }, turn?.signal.aborted === true);
-    }
-  }
-
   private async question(raw: unknown, requestSignal: AbortSignal): Promise<CreateElicitationResponse> {
     let source: RequestSource;
     let signal: AbortSignal;
@@ -470,12 +424,12 @@ export class AgentClient {
   }
 }
 
-/** How a process ended, in words, with the last thing it wrote to stderr. */
 /** What the session panel lists as given, and why nothing was when nothing was. */
 function givenOf(shared: SharedServers | undefined): AgentSession['servers'] {
   return { given: shared?.given ?? [], ...(shared?.note !== undefined && { note: shared.note }) };
 }
 
+/** How a process ended, in words, with the last thing it wrote to stderr. */
 export function describeExit(exit: AgentExit): string {
   const how = exit.error ?? (exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`);
   const said = exit.stderrTail.at(-1);
