@@ -336,8 +336,17 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
       return read['elicitationHost.agentHosts'] === undefined ? read : undefined;
     }, 20_000);
     // Written back by hand: the host is known again, but its token was forgotten.
-    writeSettings(file, { ...settings, 'elicitationHost.agentHosts': { [HOST_NAME]: { url: host.endpoint } } });
-    rows = await agentsRows((r) => r.some((t) => t.includes(HOST_NAME) && /no token/.test(t)));
+    // Written again every 5 s until it shows: VS Code's watcher of the settings file can fold this
+    // write into Forget's own just before it (seen once on VS Code 1.103 under load).
+    let written = 0;
+    await waitUntil('the host known again, without its token', async () => {
+      if (Date.now() - written > 5_000) {
+        writeSettings(file, { ...settings, 'elicitationHost.agentHosts': { [HOST_NAME]: { url: host.endpoint } } });
+        written = Date.now();
+      }
+      rows = await workbench.viewRows(/^Agents/);
+      return rows.some((t) => t.includes(HOST_NAME) && /no token/.test(t));
+    }, 60_000).catch(() => undefined);
     assert.ok(rows.some((t) => t.includes(HOST_NAME) && /no token: use Connect to give it/.test(t)), `its token is gone: ${rows.join(' | ')}`);
     await workbench.screenshot('agent-host-forgotten');
   });
