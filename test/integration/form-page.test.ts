@@ -443,6 +443,8 @@ describe('form page in headless Chromium', function () {
 
     // A field they are not in: the draft shows at once, the focus untouched.
     await draft('party_size', 3);
+    // A posted message arrives in a task of its own: waited for, not read at once.
+    await shows('party_size', '3');
     assert.equal(await value('party_size'), '3');
     assert.equal(await focusedField(), 'date', 'the focus stayed in the field the person tabbed to');
   });
