@@ -9,12 +9,11 @@
  * its session.
  */
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { type FakeAnthropic, type ModelTurn, startFakeAnthropic } from '../fixtures/acp/fake-anthropic';
-import { CLAUDE_ADAPTER } from '../support/acp-harness';
+import { claudeSetting, workFolder } from '../support/acp-harness';
 import { waitUntil } from '../support/wait';
 import { formFrame, newSession, reply, send, sessionFrame } from './agent-steps';
 import { FIXTURES, versionName } from './context';
@@ -41,9 +40,9 @@ describe(`UI: one MCP config, shared with the agents started here (VS Code ${ver
 
   before(async () => {
     fake = await startFakeAnthropic(model);
-    folder = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agent-servers-work-')));
-    copilotHome = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agent-servers-copilot-')));
-    claudeHome = realpathSync(mkdtempSync(join(tmpdir(), 'eh-agent-servers-claude-')));
+    folder = workFolder('eh-agent-servers-work-');
+    copilotHome = workFolder('eh-agent-servers-copilot-');
+    claudeHome = workFolder('eh-agent-servers-claude-');
     const both = { command: process.execPath, args: [STDIO, '--name', 'both', '--only', 'echo'] };
     // The portable format: `${NAME}` from the environment (FIXTURE_RECORD is the test's answers file).
     writeFileSync(
@@ -62,11 +61,7 @@ describe(`UI: one MCP config, shared with the agents started here (VS Code ${ver
         'elicitationHost.agents': {
           fixture: { command: process.execPath, args: [fixtureAgent] },
           'fixture-http': { command: process.execPath, args: [fixtureAgent, '--mcp-http'] },
-          claude: {
-            command: process.execPath,
-            args: [CLAUDE_ADAPTER],
-            env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'sk-ant-test-not-a-real-key', IS_SANDBOX: '1', HOME: claudeHome, CLAUDE_CONFIG_DIR: join(claudeHome, '.claude'), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
-          },
+          claude: claudeSetting(fake.url, claudeHome),
         },
       },
       { COPILOT_HOME: copilotHome },
