@@ -14,12 +14,22 @@ export function when(at: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/** The outcome and the asker's reason, said once where the reason already names the outcome. */
+function howItEnded(entry: HistoryEntry): string {
+  if (!entry.reason) return entry.outcome;
+  const reason = withoutInvisible(entry.reason);
+  // An agent host's "answered in another client (accepted)" restates the outcome: only how is added.
+  const elsewhere = entry.outcome === 'answered elsewhere' ? /^answered in another client(?: \((.*)\))?$/.exec(reason) : null;
+  if (elsewhere) return elsewhere[1] ? `${entry.outcome} (${elsewhere[1]})` : entry.outcome;
+  return `${entry.outcome} (${reason})`;
+}
+
 export function historyText(entry: HistoryEntry): string {
   const lines = [
     sourceLabel(entry.source),
     '',
     `Asked:  ${when(entry.askedAt)}`,
-    `Ended:  ${when(entry.endedAt)}, ${entry.outcome}${entry.reason ? ` (${withoutInvisible(entry.reason)})` : ''}`,
+    `Ended:  ${when(entry.endedAt)}, ${howItEnded(entry)}`,
     ...(entry.source.destructive ? ['A destructive action.'] : []),
     '',
     'Question:',

@@ -164,6 +164,10 @@ describe('the history of questions and answers', () => {
     assert.equal(outcomeOf('abandoned', "the agent withdrew the question: the agent's turn was cancelled"), 'withdrawn');
     const restored = restoreHistory([{ id: 'h1', source: { server: 'Claude (host)' }, mode: 'form', message: 'm', askedAt: 1, endedAt: 2, outcome: 'answered elsewhere', answers: [] }]);
     assert.equal(restored[0]?.outcome, 'answered elsewhere');
+    // The entry's page says how it ended once, not "answered elsewhere (answered in another client (accepted))".
+    const elsewhere = { ...restored[0]!, reason: 'answered in another client (accepted)' };
+    assert.match(historyText(elsewhere), /^Ended: {2}[^\n]*, answered elsewhere \(accepted\)$/m);
+    assert.match(historyText({ ...elsewhere, reason: 'answered in another client' }), /^Ended: {2}[^\n]*, answered elsewhere$/m);
   });
 
   it("a background task's question: expired is timed out, ended by its server is withdrawn", () => {
