@@ -4,17 +4,14 @@
  * core as the extension. Lets server authors test their elicitations in CI. Its arguments:
  * call-args.ts.
  */
-import { pathToFileURL } from 'node:url';
 import type { Prompter } from '../elicitation/broker';
-import { sourceLabel } from '../elicitation/request';
 import type { ServerDefinition } from '../mcp/config/config';
-import { ServerConnection } from '../mcp/connection/connection';
 import { argumentsFor } from '../mcp/tool-args';
 import { CALL_USAGE, type CallOptions, parseCallArgs } from './call-args';
 import { ExitCode, optionsOrExit, RunVerdict, UsageError } from './exit-code';
 import { choosePrompter } from './choose-prompter';
-import { consoleUrlFlow } from './console-prompter';
 import { createOutput } from './output';
+import { runnerConnection } from './runner-connection';
 import { runnerHost } from './runner-host';
 import { runnerSignIn } from './runner-sign-in';
 import { taskLines } from './task-lines';
@@ -54,22 +51,14 @@ export async function callMain(argv: readonly string[], meta: { readonly version
   }
   const { broker, log } = runnerHost(prompter, out, { printErrors: false });
   const signIn = await runnerSignIn(options.signIn, options.target.kind === 'url', out);
-  const connection = new ServerConnection(definitionOf(options), {
+  const connection = runnerConnection(definitionOf(options), {
     signIn: signIn.forServer,
     broker,
     log,
-    settings: () => ({ urlMode: true, applyDefaults: true, toolTimeoutMs: 120_000, elicitationTimeoutMs: 0, maxRounds: 5 }),
-    roots: () => [{ uri: pathToFileURL(process.cwd()).href, name: 'cwd' }],
+    out,
+    verdict,
     clientInfo: { name: 'elicitation-host-cli', version: meta.version },
-    urlFlow: consoleUrlFlow(out),
-    reconnectDelaysMs: [],
-    onElicitationRefused: (source, refusal) => {
-      // The server got the error and its tool may still return a fine result: the run must not pass.
-      verdict.note(ExitCode.failure);
-      out.error(`${sourceLabel(source)} sent a question this client refused (${refusal.code}): ${refusal.message}`, {
-        server: source.server, tool: source.tool ?? null, code: refusal.code,
-      });
-    },
+    toolTimeoutMs: 120_000,
   });
   try {
     await connection.start();

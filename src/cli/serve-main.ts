@@ -7,18 +7,16 @@
  *
  * The token is `--token`, else ELICITATION_HOST_MCP_TOKEN; it is never printed.
  */
-import { pathToFileURL } from 'node:url';
-import { sourceLabel } from '../elicitation/request';
 import { Gateway } from '../gateway/gateway';
 import { TOKEN_VARIABLE } from '../gateway/contract';
 import type { ServerDefinition } from '../mcp/config/config';
-import { ServerConnection } from '../mcp/connection/connection';
+import type { ServerConnection } from '../mcp/connection/connection';
 import { connectionUpstream } from '../mcp/servers/upstream';
 import { ExitCode, optionsOrExit, RunVerdict } from './exit-code';
 import { parseServeArgs, SERVE_USAGE, type ServeOptions, ServeUsageError } from './serve-args';
 import { choosePrompter } from './choose-prompter';
-import { consoleUrlFlow } from './console-prompter';
 import { createOutput, type Output } from './output';
+import { runnerConnection } from './runner-connection';
 import { runnerHost } from './runner-host';
 
 /** The served server's definition: named by `--name`, the script a command runs, or the URL's host. */
@@ -56,19 +54,14 @@ export async function startServe(options: ServeOptions, deps: ServeDeps): Promis
   const prompter = choosePrompter(options, out, verdict, (message) => new ServeUsageError(message));
   const { store, broker, log } = runnerHost(prompter, out, { printErrors: true });
   const definition = serveDefinition(options);
-  const connection = new ServerConnection(definition, {
+  const connection = runnerConnection(definition, {
     broker,
     log,
-    settings: () => ({ urlMode: true, applyDefaults: true, toolTimeoutMs: 0, elicitationTimeoutMs: 0, maxRounds: 5 }),
-    roots: () => [{ uri: pathToFileURL(process.cwd()).href, name: 'cwd' }],
+    out,
+    verdict,
     clientInfo: { name: 'elicitation-host-serve', version: deps.version },
-    urlFlow: consoleUrlFlow(out),
-    reconnectDelaysMs: [],
+    toolTimeoutMs: 0,
     relaySampling: true,
-    onElicitationRefused: (source, refusal) => {
-      verdict.note(ExitCode.failure);
-      out.error(`${sourceLabel(source)} sent a question this client refused (${refusal.code}): ${refusal.message}`, { server: source.server, code: refusal.code });
-    },
   });
   const upstream = connectionUpstream(connection);
   const gateway = await Gateway.start({
