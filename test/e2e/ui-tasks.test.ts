@@ -212,6 +212,7 @@ describe(`UI: MCP Tasks (VS Code ${versionName()})`, function () {
     await args.locator('button', { hasText: 'Run' }).click();
     await expandOnly(workbench, 'everything');
     await serversRows(workbench, /^Simulate Research Query · needs your answer/);
+    await toast(workbench, /Question from everything · Simulate Research Query \(background task\), waiting in Pending Inputs/).waitFor({ timeout: 30_000 });
     // ...and a 2026-07-28 one, asking its first question.
     await openToolList(workbench, 'trips');
     await workbench.pick('Plan a Trip');
