@@ -34,7 +34,7 @@ import { AgentProcess, type AgentExit } from './agent-process';
 import { answersShown, askAgentQuestion, QuestionParamsError, readAgentQuestion } from './agent-questions';
 import { AgentSession } from './agent-session';
 import { listPastSessions, noPastSessions, type PastSession, type SessionSupport, sessionSupport } from './past-sessions';
-import { checkFileAccess, FileAccessError, type FileTarget, linesOf, untrustedRefusal } from './file-access';
+import { checkFileAccess, FileAccessError, type FileTarget, untrustedRefusal } from './file-access';
 import { answerPermission } from './agent-permission';
 import type { AgentDefinition, AgentHost, SharedServers } from './ports';
 import { askSessionConfig, sessionConfigSchema } from './session-config';
@@ -272,7 +272,7 @@ export class AgentClient {
       // Read raw: the SDK's own parsing would drop what our schema check must see (agent-questions.ts).
       .onRequest<unknown, CreateElicitationResponse>('elicitation/create', (params) => params, ({ params, signal }) => this.question(params, signal))
       .onRequest('fs/read_text_file', ({ params }) =>
-        this.fileRequest(params.sessionId, params.path, 'read', async (target) => ({ content: linesOf(await this.host.files.read(target), params.line, params.limit) })),
+        this.fileRequest(params.sessionId, params.path, 'read', async (target) => ({ content: await this.host.files.read(target, { line: params.line, limit: params.limit }) })),
       )
       .onRequest('fs/write_text_file', ({ params }) =>
         this.fileRequest(params.sessionId, params.path, 'write', async (target) => {

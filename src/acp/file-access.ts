@@ -115,6 +115,12 @@ export async function checkFileAccess(path: string, roots: readonly string[], wh
   return { asked: path, real, existing, missing, roots: inRoots, what };
 }
 
+/** `line` (1-based) and `limit` of `fs/read_text_file`: the lines an agent asks for. */
+export interface LineWindow {
+  readonly line?: number | null;
+  readonly limit?: number | null;
+}
+
 /** `line` (1-based) and `limit` of `fs/read_text_file`, applied to the whole text. */
 export function linesOf(text: string, line?: number | null, limit?: number | null): string {
   if ((line === undefined || line === null) && (limit === undefined || limit === null)) return text;

@@ -25,11 +25,16 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { FileAccessError, type FileTarget, insideAny } from './file-access';
+import { StringDecoder } from 'node:string_decoder';
+import { FileAccessError, type FileTarget, insideAny, type LineWindow, linesOf } from './file-access';
 
 // Both are 0 where the system has no such flag (Windows): there a link needs privileges to make.
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** The most text read for an agent at once: a whole file, or the lines it asked for. */
+export const READ_LIMIT_BYTES = 32 * 1024 * 1024;
+const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
 
 const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
@@ -71,8 +76,11 @@ async function checkOpened(handle: FileHandle, opened: Stats, expected: string, 
   if (now.dev !== opened.dev || now.ino !== opened.ino) throw changed();
 }
 
-/** The text of the checked file `target`, read without following a link made after the check. */
-export async function readInside(target: FileTarget): Promise<string> {
+/**
+ * The text of the checked file `target` (the lines of `window` where given), read without
+ * following a link made after the check.
+ */
+export async function readInside(target: FileTarget, window: LineWindow = {}): Promise<string> {
   let handle: FileHandle;
   try {
     handle = await open(target.real, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -86,10 +94,54 @@ export async function readInside(target: FileTarget): Promise<string> {
     if (opened.isDirectory()) throw new FileAccessError(`${target.asked} is a folder, not a file`);
     if (!opened.isFile()) throw new FileAccessError(`Refused to read ${target.asked}: it is not a regular file (a pipe or a device is never read)`);
     await checkOpened(handle, opened, target.real, target);
-    return await handle.readFile('utf8');
+    if (opened.size <= READ_LIMIT_BYTES) return linesOf(await handle.readFile('utf8'), window.line, window.limit);
+    if ((window.line ?? null) === null && (window.limit ?? null) === null) {
+      throw new FileAccessError(`Refused to read ${target.asked} whole: it is ${opened.size.toLocaleString('en-US')} bytes, over the ${megabytes(READ_LIMIT_BYTES)} read at once; ask for some of its lines (line and limit)`);
+    }
+    return await streamedLines(handle, target, window);
   } finally {
     await handle.close();
   }
+}
+
+/** The lines of `window` in a file too large to read whole: as linesOf() gives them, read up to the last. */
+async function streamedLines(handle: FileHandle, target: FileTarget, window: LineWindow): Promise<string> {
+  const first = Math.max(0, (window.line ?? 1) - 1);
+  const end = window.limit === undefined || window.limit === null ? Infinity : first + Math.max(0, window.limit);
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.alloc(1024 * 1024);
+  const parts: string[] = [];
+  let kept = 0;
+  let index = 0; // the line being read, from 0
+  const keep = (piece: string): void => {
+    if (index < first || piece === '') return;
+    kept += piece.length;
+    if (kept > READ_LIMIT_BYTES) throw new FileAccessError(`Refused to read lines of ${target.asked}: the lines asked for are over the ${megabytes(READ_LIMIT_BYTES)} read at once`);
+    parts.push(piece);
+  };
+  let position = 0;
+  while (index < end) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) {
+      keep(decoder.end());
+      return parts.join('');
+    }
+    position += bytesRead;
+    const text = decoder.write(buffer.subarray(0, bytesRead));
+    let from = 0;
+    while (index < end) {
+      const newline = text.indexOf('\n', from);
+      if (newline < 0) {
+        keep(text.slice(from));
+        break;
+      }
+      keep(text.slice(from, newline + 1));
+      index++;
+      from = newline + 1;
+    }
+  }
+  // The last line asked for ended: linesOf() joins lines, it does not end them.
+  return parts.join('').slice(0, -1);
 }
 
 /** Throws unless `folder` is, now, a real folder (no link on its way) inside the roots. */

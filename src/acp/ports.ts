@@ -6,7 +6,7 @@
  */
 import type { McpServer, RequestPermissionOutcome, RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import type { Broker } from '../elicitation/broker';
-import type { FileTarget } from './file-access';
+import type { FileTarget, LineWindow } from './file-access';
 
 /** An agent the person configured (`elicitationHost.agents`: name → command, args, env). */
 export interface AgentDefinition {
@@ -27,8 +27,8 @@ export interface AgentDefinition {
  * made since the check.
  */
 export interface AgentFiles {
-  /** The file's text: in VS Code an open editor's unsaved text wins over the disk. */
-  read(target: FileTarget): Promise<string>;
+  /** The file's text, or the lines of `window`: in VS Code an open editor's unsaved text wins over the disk. */
+  read(target: FileTarget, window?: LineWindow): Promise<string>;
   /** Writes the whole text: in VS Code shown in an editor, where Undo takes it back. */
   write(target: FileTarget, content: string): Promise<void>;
 }

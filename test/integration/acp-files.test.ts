@@ -19,7 +19,7 @@ import { type AcpHost, createAcpHost, fixtureAgent } from '../support/acp-harnes
 import { ScriptedPrompter } from '../support/scripted-prompter';
 import { waitUntilGone } from '../support/wait';
 
-type FileOp = { read: string } | { write: string; text: string };
+type FileOp = { read: string; line?: number; limit?: number } | { write: string; text: string };
 type FileResult = { content: string } | { ok: true } | { error: string };
 
 /** Runs the fixture's `files` prompt: the requests in order, each outcome as the agent saw it. */
@@ -137,6 +137,15 @@ describe('ACP files: nothing outside the session folder is read, created or chan
     assert.deepEqual(readdirSync(work), ['.env']);
     acp.trusted = true;
     assert.deepEqual(await files(session, [{ read: join(work, '.env') }]), [{ content: 'TOKEN=kept-in-the-repo' }]);
+  });
+
+  it('a file over 32 MB is refused whole, and its lines asked for come back (line, limit)', async () => {
+    const big = join(work, 'big.log');
+    writeFileSync(big, Array.from({ length: 2_300_000 }, (_, n) => `line ${String(n + 1).padStart(9, '0')}\n`).join(''));
+    const session = await client.newSession({ cwd: work });
+    const [whole, some] = await files(session, [{ read: big }, { read: big, line: 2_000_000, limit: 2 }]);
+    assert.deepEqual(whole, { error: `error -32602: Refused to read ${big} whole: it is 34,500,000 bytes, over the 32 MB read at once; ask for some of its lines (line and limit)` });
+    assert.deepEqual(some, { content: 'line 002000000\nline 002000001' });
   });
 
   for (const mode of ['file', 'folder'] as const) {

@@ -2,16 +2,17 @@
  * The rule for an agent's files (src/acp/file-access.ts) and the reads and writes that keep
  * to it (src/acp/folder-files.ts), on real links in a temporary folder: a dangling link,
  * links in a circle, a link out on the way or at the end, a sibling whose name starts like
- * the folder's, a pipe; and what stays allowed: new files and folders inside, a link that
- * stays inside, an existing file's permissions.
+ * the folder's, a pipe, a file too large to read whole; and what stays allowed: new files
+ * and folders inside, a link that stays inside, an existing file's permissions, the lines
+ * asked for of a large file.
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkFileAccess, FileAccessError } from '../../src/acp/file-access';
-import { readInside, writeInside } from '../../src/acp/folder-files';
+import { checkFileAccess, FileAccessError, type LineWindow, linesOf } from '../../src/acp/file-access';
+import { READ_LIMIT_BYTES, readInside, writeInside } from '../../src/acp/folder-files';
 
 describe("ACP files: an agent reads and writes only inside its session's folder", () => {
   let base: string;
@@ -27,7 +28,7 @@ describe("ACP files: an agent reads and writes only inside its session's folder"
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   const write = async (path: string, text: string): Promise<void> => writeInside(await checkFileAccess(path, [work], 'write'), text);
-  const read = async (path: string): Promise<string> => readInside(await checkFileAccess(path, [work], 'read'));
+  const read = async (path: string, window?: LineWindow): Promise<string> => readInside(await checkFileAccess(path, [work], 'read'), window);
   const refused = (pattern: RegExp) => (error: unknown): boolean => {
     assert.ok(error instanceof FileAccessError, `a FileAccessError, not ${String(error)}`);
     assert.match(error.message, pattern);
@@ -102,5 +103,36 @@ describe("ACP files: an agent reads and writes only inside its session's folder"
     }
     await assert.rejects(read(pipe), refused(/^Refused to read .*pipe: it is not a regular file/));
     await assert.rejects(read(work), /work is a folder, not a file/);
+  });
+
+  it('reads a file over the limit only in the lines asked for, as a small file gives them; never whole', async function () {
+    this.timeout(30_000); // 64 MB written and read
+    // Lines of 15 bytes, a little over the limit in all.
+    const count = Math.ceil(READ_LIMIT_BYTES / 15) + 1000;
+    const line = (n: number): string => `line ${String(n).padStart(9, '0')}`;
+    const big = join(work, 'big.log');
+    writeFileSync(big, Array.from({ length: count }, (_, n) => `${line(n + 1)}\n`).join(''));
+    assert.ok(statSync(big).size > READ_LIMIT_BYTES);
+    await assert.rejects(read(big), refused(new RegExp(`^Refused to read .*big\\.log whole: it is ${(count * 15).toLocaleString('en-US')} bytes, over the 32 MB read at once; ask for some of its lines \\(line and limit\\)$`)));
+    assert.equal(await read(big, { line: 1, limit: 2 }), `${line(1)}\n${line(2)}`);
+    // Across the reads' 1 MB chunks: line 69,906 starts a byte before the first chunk's end.
+    assert.equal(await read(big, { line: 69_905, limit: 3 }), [69_905, 69_906, 69_907].map(line).join('\n'));
+    // To the end: the last line and the empty one after its newline, as split('\n') has it.
+    assert.equal(await read(big, { line: count }), `${line(count)}\n`);
+    assert.equal(await read(big, { line: count + 5, limit: 2 }), '');
+    assert.equal(await read(big, { line: 3, limit: 0 }), '');
+    // The rest of the file from the second line is over the limit itself.
+    await assert.rejects(read(big, { line: 2 }), refused(/^Refused to read lines of .*big\.log: the lines asked for are over the 32 MB read at once$/));
+    // Characters of several bytes split across chunks are kept whole; a small file gives the same lines.
+    const wide = join(work, 'wide.txt');
+    const text = `${'é'.repeat(READ_LIMIT_BYTES / 2 + 7)}\nzweite Zeile ü\n€nde`;
+    writeFileSync(wide, text);
+    assert.equal(await read(wide, { line: 2, limit: 2 }), linesOf(text, 2, 2));
+    assert.equal(await read(wide, { line: 3 }), '€nde');
+    const small = join(work, 'small.txt');
+    writeFileSync(small, 'a\nb\nc\n');
+    for (const window of [{}, { line: 2 }, { line: 2, limit: 1 }, { limit: 2 }, { line: 9 }] as LineWindow[]) {
+      assert.equal(await read(small, window), linesOf('a\nb\nc\n', window.line, window.limit), JSON.stringify(window));
+    }
   });
 });

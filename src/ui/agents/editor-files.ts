@@ -15,7 +15,7 @@
  */
 import { resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { FileAccessError, type FileTarget, untrustedRefusal } from '../../acp/file-access';
+import { FileAccessError, type FileTarget, linesOf, untrustedRefusal } from '../../acp/file-access';
 import { readInside, writeInside } from '../../acp/folder-files';
 import type { AgentFiles } from '../../acp/ports';
 
@@ -51,11 +51,11 @@ function shown(document: vscode.TextDocument, text: string): Promise<void> {
 }
 
 export const editorFiles: AgentFiles = {
-  async read(target) {
+  async read(target, window = {}) {
     refuseUntrusted(target);
     const open = openDocument(target);
-    if (open?.isDirty) return open.getText();
-    return readInside(target);
+    if (open?.isDirty) return linesOf(open.getText(), window.line, window.limit);
+    return readInside(target, window);
   },
 
   async write(target, content) {
