@@ -274,7 +274,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     const frame = await askerSession();
     await send(frame, 'twice');
     await formFrame('Which colour, and why?');
-    await workbench.page.locator('.tab', { hasText: /^asker: / }).first().click();
+    // The agent sends no title: the tab is named by the person's first words, no longer the folder's name.
+    await workbench.page.locator('.tab', { hasText: 'asker: twice' }).first().click();
     await frame.locator('#stop').click();
     // The link the agent asks the moment its form is cancelled comes to a stopped turn: answered cancelled, never asked.
     const transcript = await reply(frame, 'twice: form {"action":"cancel"}; then {"action":"cancel"}', 30_000);

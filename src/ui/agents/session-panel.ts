@@ -178,7 +178,6 @@ export class SessionPanel implements vscode.Disposable {
       : `Resumed: ${name} goes on from where the session was, but does not replay the conversation (it declares session/resume, not session/load).`;
     this.show(this.transcript.notice(text));
     this.postHeader();
-    if (this.page.panel) this.page.panel.title = this.tabTitle();
   }
 
   /** The agent went away: said once, and the prompt box closes. */
@@ -206,7 +205,6 @@ export class SessionPanel implements vscode.Disposable {
     const change = this.transcript.apply(event);
     if (change) this.show(change);
     if (event.type === 'mode' || event.type === 'config-options' || event.type === 'title') this.postHeader();
-    if (event.type === 'title' && this.page.panel) this.page.panel.title = this.tabTitle();
   }
 
   private onMessage(raw: unknown): void {
@@ -332,8 +330,11 @@ export class SessionPanel implements vscode.Disposable {
     };
   }
 
+  /** The header, the tab's title (the session's label: its title, else the person's first words) and the Agents view. */
   private postHeader(): void {
     this.posts.post({ type: 'header', header: this.header() });
+    const panel = this.page.panel;
+    if (panel && panel.title !== this.tabTitle()) panel.title = this.tabTitle();
     this.onDidChange.fire();
   }
 
