@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { changeSize, inputDetail, MAX_TOOL_DETAIL, SessionUpdates, type ToolCallView } from '../../src/acp/session-events';
-import { MAX_ENTRIES, MAX_ENTRY_TEXT, Transcript, type WholeTexts } from '../../src/ui/agents/transcript';
+import { MAX_ENTRIES, MAX_ENTRY_TEXT, MAX_SENT_TEXT, Transcript, type WholeTexts } from '../../src/ui/agents/transcript';
 
 /** A tool call as the session's updates leave it. */
 const call = (extra: Partial<ToolCallView> = {}): ToolCallView => ({ id: 'c1', title: 'rm -rf build', kind: 'execute', status: 'pending', diffs: [], locations: [], ...extra });
@@ -266,6 +266,29 @@ describe("a session's transcript", () => {
     assert.deepEqual(oldest.entries.map((e) => e.id), ['dropped', ...ids.slice(30, 40)], 'at the start, the word for those let go of comes first');
     assert.equal(oldest.more, 0);
     assert.deepEqual(t.before(ids[0], 50), { entries: [], more: 0 }, 'an entry no longer kept has nothing before it');
+  });
+
+  it("a message to the page carries at most MAX_SENT_TEXT of entries' text, the newest entry whatever its size; the rest come with Show earlier", () => {
+    const t = new Transcript();
+    const long = (n: number): string => `${n}`.padEnd(MAX_ENTRY_TEXT, '.');
+    const ids = Array.from({ length: 30 }, (_, i) => t.notice(long(i)).id);
+    const fit = MAX_SENT_TEXT / MAX_ENTRY_TEXT;
+    const newest = t.newest(100, MAX_SENT_TEXT);
+    assert.deepEqual(newest.entries.map((e) => e.id), ids.slice(-fit), `${fit} entries of ${MAX_ENTRY_TEXT} characters`);
+    assert.equal(newest.more, 30 - fit);
+    const earlier = t.before(ids.at(-fit)!, 50, MAX_SENT_TEXT);
+    assert.deepEqual(earlier.entries.map((e) => e.id), ids.slice(-2 * fit, -fit));
+    // At the start the rest fit: all of them.
+    assert.deepEqual(t.before(ids[5], 50, MAX_SENT_TEXT).entries.map((e) => e.id), ids.slice(0, 5));
+    // One entry over the bound alone is still sent.
+    const huge = new Transcript();
+    huge.notice('small');
+    const big = huge.notice('x'.repeat(MAX_SENT_TEXT + 1)).id;
+    assert.deepEqual(huge.newest(100, MAX_SENT_TEXT).entries.map((e) => e.id), [big]);
+    // Short entries: the count decides, as without a bound.
+    const short = new Transcript();
+    const shortIds = Array.from({ length: 150 }, (_, i) => short.notice(`n${i}`).id);
+    assert.deepEqual(short.newest(100, MAX_SENT_TEXT).entries.map((e) => e.id), shortIds.slice(-100));
   });
 
   it("past its cap, the whole of a streamed entry goes to the whole texts, and goes with its entry", () => {

@@ -27,7 +27,7 @@ import { reportFailure } from '../notify';
 import { PageHost } from '../webview/page-host';
 import { PageBatches } from './page-batches';
 import { sessionPageHtml } from './session-page';
-import { type TranscriptChange, Transcript } from './transcript';
+import { MAX_SENT_TEXT, type TranscriptChange, Transcript } from './transcript';
 import type { WholeReplyDocuments } from './whole-reply-documents';
 import { WholeReplyFiles } from './whole-replies';
 import { errorMessage } from '../../base/error-message';
@@ -218,11 +218,11 @@ export class SessionPanel implements vscode.Disposable {
         this.page.pageReady();
         // The newest entries only: the page asks for earlier ones when the person wants them.
         this.keptSent = this.transcript.kept;
-        this.posts.replaceAll({ type: 'reset', header: this.header(), entries: this.transcript.newest(ENTRIES_SHOWN).entries, kept: this.keptSent });
+        this.posts.replaceAll({ type: 'reset', header: this.header(), entries: this.transcript.newest(ENTRIES_SHOWN, MAX_SENT_TEXT).entries, kept: this.keptSent });
         break;
       }
       case 'earlier':
-        this.posts.post({ type: 'earlier', before: message.before, entries: this.transcript.before(message.before, message.count).entries });
+        this.posts.post({ type: 'earlier', before: message.before, entries: this.transcript.before(message.before, message.count, MAX_SENT_TEXT).entries });
         break;
       case 'openWhole':
         reportFailure(this.openWhole(message.id));

@@ -21,6 +21,12 @@ import type { StreamedEntry, TranscriptEntry } from '../../shared/session-protoc
 export const MAX_ENTRY_TEXT = 200_000;
 /** The most entries kept; the oldest go first. */
 export const MAX_ENTRIES = 2_000;
+/**
+ * The most text one message to the page carries (a reload's newest entries, Show earlier's):
+ * 100 entries of up to 200,000 characters would be 20 MB in one message and one long frame.
+ * The newest entry is sent whatever its size; the rest wait for Show earlier.
+ */
+export const MAX_SENT_TEXT = 2_000_000;
 const TOOL_PREFIX = 'tool:';
 /** The notice standing for the entries let go of, first in the transcript. */
 export const DROPPED_ID = 'dropped';
@@ -117,6 +123,24 @@ class StreamedText {
 
 type Held = TranscriptEntry | StreamedText;
 
+/** The characters of an entry's text (what makes a message to the page large). */
+function textOf(entry: TranscriptEntry): number {
+  switch (entry.kind) {
+    case 'user':
+    case 'thought':
+    case 'notice':
+      return entry.text.length;
+    case 'agent':
+      return entry.markdown.length;
+    case 'tool':
+      return entry.title.length + (entry.detail?.length ?? 0) + (entry.output?.length ?? 0);
+    case 'question':
+      return entry.message.length + entry.answers.reduce((sum, a) => sum + a.question.length + a.answer.length, 0);
+    case 'plan':
+      return entry.steps.reduce((sum, step) => sum + step.content.length, 0);
+  }
+}
+
 function shown(held: Held): TranscriptEntry {
   return held instanceof StreamedText ? held.entry() : held;
 }
@@ -157,15 +181,29 @@ export class Transcript {
     return { kind: 'notice', id: DROPPED_ID, tone: 'info', text: `${this.dropped} earlier entries are not kept.` };
   }
 
-  /** The newest `count` entries, oldest first, and how many come before them. */
-  newest(count: number): { readonly entries: readonly TranscriptEntry[]; readonly more: number } {
-    return this.upTo(this.order.length, count);
+  /** The newest `count` entries (fewer where their text passes `maxText`), oldest first, and how many come before them. */
+  newest(count: number, maxText = Infinity): { readonly entries: readonly TranscriptEntry[]; readonly more: number } {
+    return this.upTo(this.order.length, this.within(this.order.length, count, maxText));
   }
 
-  /** Up to `count` entries before the entry `id`, oldest first, and how many come before them (none when `id` is not kept). */
-  before(id: string, count: number): { readonly entries: readonly TranscriptEntry[]; readonly more: number } {
+  /** Up to `count` entries before the entry `id` (fewer where their text passes `maxText`), oldest first, and how many come before them (none when `id` is not kept). */
+  before(id: string, count: number, maxText = Infinity): { readonly entries: readonly TranscriptEntry[]; readonly more: number } {
     const at = this.entries.has(id) ? this.order.lastIndexOf(id) : -1;
-    return at < this.head ? { entries: [], more: 0 } : this.upTo(at, count);
+    return at < this.head ? { entries: [], more: 0 } : this.upTo(at, this.within(at, count, maxText));
+  }
+
+  /** How many of the `count` entries before position `end` fit in `maxText` characters (at least one). */
+  private within(end: number, count: number, maxText: number): number {
+    if (maxText === Infinity) return count;
+    let taken = 0;
+    let text = 0;
+    for (let at = end - 1; at >= this.head && taken < count; at--) {
+      text += textOf(shown(this.entries.get(this.order[at])!));
+      if (taken > 0 && text > maxText) break;
+      taken++;
+    }
+    // Past the first kept entry: the count asked for, so the word for those let go of comes too.
+    return end - taken === this.head ? count : taken;
   }
 
   /** Up to `count` entries before position `end` of the queue, the word for those let go of first. */
