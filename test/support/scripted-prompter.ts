@@ -2,6 +2,11 @@
  * A Prompter driven by a script: each call takes the next step, which sees the request and
  * the ask options and returns the outcome (or never settles, to model a person who has
  * not answered yet). Records every call so tests can assert what was asked and how.
+ *
+ * A step that throws (an assertion in it, say) is a failed prompt to the broker, which
+ * declines or cancels and may leave the test passing: such errors are kept, and the root
+ * hook (root-hooks.ts) fails the test with them. A test that means its step to throw uses
+ * `throwing()`.
  */
 import type { AskOptions, Outcome, Prompter } from '../../src/elicitation/broker';
 import type { Answers, ContentValue } from '../../src/elicitation/model';
@@ -27,9 +32,33 @@ export class ScriptedPrompter implements Prompter {
   async ask(request: InputRequest, options: AskOptions): Promise<Outcome> {
     this.asked.push({ request, options });
     const step = this.steps.shift() ?? this.fallback;
-    if (!step) throw new Error(`the script has no answer for "${request.message}"`);
-    return step(request, options);
+    if (!step) return failed(new Error(`the script has no answer for "${request.message}"`));
+    try {
+      return await step(request, options);
+    } catch (error) {
+      return failed(error);
+    }
   }
+}
+
+const MEANT = Symbol('a step meant to throw');
+const failedSteps: unknown[] = [];
+
+function failed(error: unknown): never {
+  if (!(error instanceof Error && MEANT in error)) failedSteps.push(error);
+  throw error;
+}
+
+/** The errors of steps that threw since the last call (root-hooks.ts fails the test with them). */
+export function takeFailedSteps(): unknown[] {
+  return failedSteps.splice(0);
+}
+
+/** A step that throws this, as a broken prompt would: the test means it. */
+export function throwing(message: string): Step {
+  return () => {
+    throw Object.assign(new Error(message), { [MEANT]: true });
+  };
 }
 
 /** Submits these values (typed as the questions expect). */

@@ -4,7 +4,7 @@ import { InvalidSchemaError } from '../../src/elicitation/schema';
 import { findRequest, InputStore, openRequests } from '../../src/elicitation/store';
 import { createBroker } from '../../src/mcp/create-broker';
 import { BOOK_RESTAURANT, EMPTY_CONFIRM, INVALID_NESTED } from '../fixtures/schemas';
-import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
+import { accept, cancel, decline, ScriptedPrompter, throwing, waitForAbort } from '../support/scripted-prompter';
 
 function setup(prompter: ScriptedPrompter, forceForm = false): { broker: Broker; store: InputStore } {
   const store = new InputStore();
@@ -162,7 +162,7 @@ describe('broker', () => {
   });
 
   it('a prompter that throws finishes the request and passes the error on', async () => {
-    const { broker, store } = setup(new ScriptedPrompter([() => { throw new Error('UI broke'); }]));
+    const { broker, store } = setup(new ScriptedPrompter([throwing('UI broke')]));
     await assert.rejects(broker.elicit(booking, ctx()), /UI broke/);
     assert.equal(openRequests(store.state).length, 0);
   });
