@@ -89,6 +89,31 @@ export function agentsRow(workbench: Workbench, text: string | RegExp): Locator 
   return pane.locator('.monaco-list-row', { hasText: text }).first();
 }
 
+/**
+ * A row of the Agents view, once it is shown whole: the list is virtual and the view short
+ * (VS Code 1.103's shorter still), so a row below its fold is not in the page, or is cut, until
+ * the list is scrolled to it. Scrolled a little at a time to the end, then from the top again,
+ * as rows come and go while the view fills.
+ */
+export async function agentsRowInView(workbench: Workbench, text: string | RegExp, timeoutMs = 30_000): Promise<Locator> {
+  const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: /^Agents/ }) }).first();
+  const row = pane.locator('.monaco-list-row', { hasText: text }).first();
+  const list = pane.locator('.monaco-list').first();
+  const whole = async (): Promise<boolean> => {
+    if (!(await row.isVisible())) return false;
+    const [r, l] = await Promise.all([row.boundingBox(), list.boundingBox()]);
+    return r !== null && l !== null && r.y >= l.y - 1 && r.y + r.height <= l.y + l.height + 1;
+  };
+  const end = Date.now() + timeoutMs;
+  for (let step = 0; !(await whole()); step++) {
+    if (Date.now() > end) throw new Error(`the Agents view showed no row ${String(text)} within ${timeoutMs} ms: ${(await workbench.viewRows(/^Agents/)).join(' | ')}`);
+    await list.hover();
+    await workbench.page.mouse.wheel(0, step % 8 === 7 ? -10_000 : 120);
+    await workbench.page.waitForTimeout(150);
+  }
+  return row;
+}
+
 /** Opens the Agents view (it starts collapsed while the Servers view keeps its room). */
 export async function openAgentsView(workbench: Workbench): Promise<void> {
   await workbench.openAgentInputs();

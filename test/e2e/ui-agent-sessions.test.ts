@@ -25,7 +25,7 @@ import { ScriptedPrompter } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
 import { axeViolations } from './axe';
 import { FIXTURES, REPO, versionName } from './context';
-import { agentsRow, formFrame, openAgentsView, reply, send, sessionFrame } from './agent-steps';
+import { agentsRow, agentsRowInView, formFrame, openAgentsView, reply, send, sessionFrame } from './agent-steps';
 import { startUi, type Ui, uiHooks } from './ui-setup';
 
 const DATE_TIME = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/;
@@ -99,15 +99,13 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
 
   /** Clicks a row of the Agents view; for a collapsed one, this opens it. */
   async function clickRow(text: string | RegExp): Promise<void> {
-    const row = agentsRow(ui!.workbench, text);
-    await row.waitFor({ timeout: 30_000 });
+    const row = await agentsRowInView(ui!.workbench, text);
     await row.click();
   }
 
   /** Opens a row of the Agents view that is collapsed (VS Code keeps a row as the person left it). */
   async function expandRow(text: string | RegExp): Promise<void> {
-    const row = agentsRow(ui!.workbench, text);
-    await row.waitFor({ timeout: 30_000 });
+    const row = await agentsRowInView(ui!.workbench, text);
     if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
   }
 
