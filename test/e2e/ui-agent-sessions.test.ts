@@ -106,7 +106,15 @@ describe(`UI: agent sessions that come back, and a panel that reads like a chat 
   /** Opens a row of the Agents view that is collapsed (VS Code keeps a row as the person left it). */
   async function expandRow(text: string | RegExp): Promise<void> {
     const row = await agentsRowInView(ui!.workbench, text);
-    if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+    if ((await row.getAttribute('aria-expanded')) !== 'false') return;
+    // A click toggles, and VS Code may be opening the row itself (its agent's sessions just
+    // changed): a click then closed it once in CI. Selected, the Right key only opens.
+    await row.click();
+    await waitUntil(`${String(text)} to open in the Agents view`, async () => {
+      if ((await row.getAttribute('aria-expanded')) === 'true') return true;
+      await ui!.workbench.page.keyboard.press('ArrowRight');
+      return false;
+    }, 10_000);
   }
 
   /** Stops an agent from its row's own button. */
