@@ -41,7 +41,7 @@ export async function openToolList(workbench: Workbench, server: string): Promis
       await workbench.pick(server);
     } catch (error) {
       // A quick pick closes when the focus leaves it, and a person opens it again: once, under
-      // load, the list went before a server was typed (VS Code 1.103, a task's question arriving).
+      // load on VS Code 1.103, the list went before a server was typed (why is not known).
       if (attempt > 1 || (await workbench.quickInputVisible())) throw error;
       console.log(`      (Run Tool's list closed before ${server} was typed: opened again)`);
       continue;
