@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
+import { childEnvironment } from '../base/child-environment';
 import type { AcpSdk } from './acp-sdk-loader';
 import type { AgentDefinition, AgentHost } from './ports';
 
@@ -42,9 +43,8 @@ export class AgentProcess {
   private readonly ours = new Map<Id, { readonly method: string; readonly answered: AbortController }>();
 
   constructor(sdk: AcpSdk, definition: AgentDefinition, host: AgentHost) {
-    const base = host.baseEnv ?? process.env;
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+    // Never the window's gateway token: the agent, and every command it runs, would hold it.
+    const env = childEnvironment(host.baseEnv ?? process.env);
     for (const [k, v] of Object.entries(definition.env ?? {})) {
       if (v === null) delete env[k];
       else env[k] = v;

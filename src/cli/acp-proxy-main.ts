@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
 import { endChild, STOP_GRACE_MS } from '../acp/agent-process';
+import { childEnvironment } from '../base/child-environment';
 import { ProxyQuestionRefused, ProxyRouter } from '../acp/proxy-router';
 import { terminalSafe } from '../elicitation/plain-text';
 import { ACP_PROXY_USAGE, parseAcpProxyArgs } from './acp-proxy-args';
@@ -37,7 +38,8 @@ export async function acpProxyMain(argv: readonly string[], deps: { readonly env
   }
   const name = agentName(agent.command, agent.args);
   // The agent's stderr is the client's to see, as if it had started the agent itself.
-  const child = spawn(agent.command, [...agent.args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // The proxy asks the window with its token; the agent it starts never gets it.
+  const child = spawn(agent.command, [...agent.args], { stdio: ['pipe', 'pipe', 'inherit'], env: childEnvironment(deps.env ?? process.env) });
   const exited = new Promise<number>((resolve) => {
     child.once('error', (error: NodeJS.ErrnoException) => {
       say(`${agent.command} could not be started: ${error.code ?? error.message}`);

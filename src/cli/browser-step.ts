@@ -6,6 +6,7 @@
  * approve at once; one that shows a login page stops it with a clear error).
  */
 import { spawn } from 'node:child_process';
+import { childEnvironment } from '../base/child-environment';
 import { loopbackRedirect } from '../mcp/sign-in/loopback-redirect';
 import type { BrowserStep } from '../mcp/sign-in/sign-in';
 
@@ -61,7 +62,7 @@ export async function systemBrowserStep(tell: (line: string) => void): Promise<B
 function openInBrowser(url: string, tell: (line: string) => void): void {
   const [command, ...args] = process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', url] : ['xdg-open', url];
   try {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    const child = spawn(command, args, { stdio: 'ignore', detached: true, env: childEnvironment(process.env) });
     child.on('error', () => tell('(no browser could be opened here: open the link above yourself)'));
     child.unref();
   } catch {

@@ -12,10 +12,8 @@
  */
 import type { FormParams, UrlParams } from '../elicitation/broker';
 
-/** The token every request carries (`Authorization: Bearer`); set in the window's terminals and its extension host. */
-export const TOKEN_VARIABLE = 'ELICITATION_HOST_MCP_TOKEN';
-/** The window's gateway (`http://127.0.0.1:<port>`), set in its terminals. */
-export const URL_VARIABLE = 'ELICITATION_HOST_MCP_URL';
+/** The token every request carries, and the window's gateway address: set in its terminals and extension host, never in a program we start. */
+export { TOKEN_VARIABLE, URL_VARIABLE } from '../base/child-environment';
 
 export const MCP_PREFIX = '/mcp/';
 /** Our built-in server's name: its path, and the name agents' MCP configurations give it. */

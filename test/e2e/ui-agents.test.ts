@@ -269,6 +269,15 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     return sessionFrame('asker', seenBefore);
   }
 
+  it("an agent started in the window gets neither the window's gateway token nor its address (the extension host has both)", async () => {
+    const frame = await askerSession();
+    // Its servers come through the gateway: once it has them, the gateway has put its variables in the extension host's environment.
+    await send(frame, 'servers');
+    await reply(frame, /servers: \[\{"name":"fixture"/);
+    await send(frame, 'env ELICITATION_HOST_MCP_TOKEN ELICITATION_HOST_MCP_URL PATH');
+    await reply(frame, 'env: {"ELICITATION_HOST_MCP_TOKEN":false,"ELICITATION_HOST_MCP_URL":false,"PATH":true}');
+  });
+
   it('Stop while the agent\'s form is open: its next question, sent at once, is never shown, and the turn ends stopped', async () => {
     const { workbench } = ui!;
     const frame = await askerSession();

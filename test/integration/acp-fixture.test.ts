@@ -55,6 +55,25 @@ describe('ACP: src/acp with the fixture agent', function () {
     assert.equal(session.label, 'fix the tests');
   });
 
+  it("starts the agent without the window's gateway token and address, even where the extension host carries them", async () => {
+    // As the gateway publishes them in the extension host's environment for other extensions.
+    const before = { token: process.env.ELICITATION_HOST_MCP_TOKEN, url: process.env.ELICITATION_HOST_MCP_URL };
+    process.env.ELICITATION_HOST_MCP_TOKEN = 'workspace-token';
+    process.env.elicitation_host_mcp_url = 'http://127.0.0.1:1';
+    process.env.ELICITATION_HOST_MCP_URL = 'http://127.0.0.1:1';
+    try {
+      const { session } = await started();
+      const { reply } = await turn(session, 'env ELICITATION_HOST_MCP_TOKEN ELICITATION_HOST_MCP_URL elicitation_host_mcp_url PATH');
+      assert.equal(reply, 'env: {"ELICITATION_HOST_MCP_TOKEN":false,"ELICITATION_HOST_MCP_URL":false,"elicitation_host_mcp_url":false,"PATH":true}');
+    } finally {
+      for (const [name, value] of [['ELICITATION_HOST_MCP_TOKEN', before.token], ['ELICITATION_HOST_MCP_URL', before.url]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      delete process.env.elicitation_host_mcp_url;
+    }
+  });
+
   it('asks a form question as the agent in its session and tool call, and the answer reaches the agent', async () => {
     const { session } = await started();
     await turn(session, 'hello');

@@ -112,6 +112,18 @@ describe('ACP: elicitation-host acp-proxy', function () {
     assert.equal(prompter.asked.length, 0);
   });
 
+  it("starts the agent without the window's gateway address and token, which the proxy itself asks with", async () => {
+    const prompter = new ScriptedPrompter([accept({ colour: 'blue' })]);
+    const { env } = await window(prompter);
+    const run = startClient(['--prompt', 'env ELICITATION_HOST_MCP_TOKEN ELICITATION_HOST_MCP_URL HOME', '--prompt', 'form'], [], fixture, env, workFolder());
+    assert.equal(await run.done, 0, run.stderr);
+    const [seen, form] = turns(run);
+    assert.equal(seen.reply, 'env: {"ELICITATION_HOST_MCP_TOKEN":false,"ELICITATION_HOST_MCP_URL":false,"HOME":true}');
+    // The proxy still reached the window with them.
+    assert.equal(form.reply, 'form: {"action":"accept","content":{"colour":"blue"}}');
+    assert.equal(prompter.asked.length, 1);
+  });
+
   it('leaves permissions to the client', async () => {
     const prompter = new ScriptedPrompter();
     const { env } = await window(prompter);
