@@ -273,7 +273,7 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     const frame = await askerSession();
     // Its servers come through the gateway: once it has them, the gateway has put its variables in the extension host's environment.
     await send(frame, 'servers');
-    await reply(frame, /servers: \[\{"name":"fixture"/);
+    await reply(frame, /servers: \[\{"name":"[^"]+","type":"stdio"/);
     await send(frame, 'env ELICITATION_HOST_MCP_TOKEN ELICITATION_HOST_MCP_URL PATH');
     await reply(frame, 'env: {"ELICITATION_HOST_MCP_TOKEN":false,"ELICITATION_HOST_MCP_URL":false,"PATH":true}');
   });
