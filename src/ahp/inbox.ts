@@ -19,6 +19,7 @@ import type { AhpLog } from './ports';
 import {
   type ActionEnvelope,
   type AgentInfo,
+  authorOf,
   readAction,
   readListSessions,
   readRootState,
@@ -249,7 +250,7 @@ export class AgentHostInbox {
 
   private action(envelope: ActionEnvelope): void {
     const { channel } = envelope;
-    if (envelope.rejectionReason !== undefined && envelope.origin?.clientId === this.client.clientId) return this.refusedOurs(envelope);
+    if (envelope.rejectionReason !== undefined && authorOf(envelope, this.client.clientId) === 'us') return this.refusedOurs(envelope);
     if (channel === ROOT_CHANNEL) {
       const action = readAction(envelope.action);
       if (action.type === 'agentsChanged') {
@@ -318,8 +319,9 @@ export class AgentHostInbox {
   private listener(): ConversationListener {
     return {
       opened: (item) => this.ask(item),
-      answerChanged: (key, questionId, answer, byUs) => {
-        if (!byUs) this.asking.get(key)?.remoteAnswer?.(questionId, answer);
+      // Our own drafts come back from the host: only what others wrote goes into the prompt.
+      answerChanged: (key, questionId, answer, by) => {
+        if (by !== 'us') this.asking.get(key)?.remoteAnswer?.(questionId, answer);
       },
       closed: (key, closing) => this.closed(key, closing),
       refused: (reason) => {
@@ -332,7 +334,7 @@ export class AgentHostInbox {
   private closed(key: string, closing: Closing): void {
     const asking = this.asking.get(key);
     if (!asking) return;
-    if (closing.kind === 'answered' && closing.byUs) return;
+    if (closing.kind === 'answered' && closing.by === 'us') return;
     const reason = closing.kind === 'answered' ? `${ANSWERED_ELSEWHERE} (${ELSEWHERE_WORDS[closing.how] ?? closing.how})` : `${WITHDREW}: ${closing.why}`;
     this.asking.delete(key);
     asking.withdraw(reason);

@@ -1,11 +1,12 @@
 /**
  * One of a host's open input requests, put to the person (elicitation/live-ask.ts: one
  * question a quick pick or an input box, several a form, a link the link prompt; the broker
- * chooses) and answered on the host as `inputCompleted`. Drafts go both ways: what the person
- * types is sent as `inputAnswerChanged` (state draft, ~300 ms after the last keystroke per
- * question); drafts and answers from other clients come into our open prompt, except for a
- * question the person has touched here since it opened: what they type is never overwritten.
- * A request withdrawn on the host (answered elsewhere, its turn over) closes our prompt.
+ * chooses) and answered on the host as `inputCompleted`. Drafts go both ways, each with its
+ * origin: what the person types is sent as `inputAnswerChanged` (state draft, ~300 ms after
+ * the last keystroke per question); drafts and answers from other clients go into the store
+ * as the remote client's, where the core's rule (elicitation/answer-origin.ts) keeps a
+ * question the person changed theirs. A request withdrawn on the host (answered elsewhere,
+ * its turn over) closes our prompt.
  */
 import type { InputAnswer, InputQuestion, InputRequest } from '../../elicitation-host';
 import type { Broker } from '../elicitation/broker';
@@ -91,9 +92,6 @@ export type Send = (action: Record<string, unknown>) => void;
 export class InputPrompt {
   private readonly withdrawn = new AbortController();
   private live: LiveAsk | undefined;
-  /** Questions the person has touched in our prompt since it opened: remote drafts leave them alone. */
-  private readonly touched = new Set<string>();
-  private applyingRemote = false;
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
@@ -121,18 +119,13 @@ export class InputPrompt {
     return this.complete(await this.ask(liveRequest(request, request.questions, message)));
   }
 
-  /** A draft or answer from another client (or the host), for one question. */
+  /** A draft or answer from another client (or the host), for one question: the store takes it, or says why not. */
   remoteAnswer(questionId: string, answer: WireAnswer | undefined): void {
-    if (!this.live || this.touched.has(questionId) || this.ended) return;
+    if (!this.live || this.ended) return;
     const question = this.request.questions.find((q) => q.id === questionId);
     if (!question || (answer && !answerFitsQuestion(question, answer))) return;
-    this.applyingRemote = true;
-    try {
-      const result = this.live.updateDraft(questionId, answer);
-      if (!result.ok) this.deps.log.info(`a draft from another client for "${questionId.slice(0, 80)}" was not taken: ${result.reason}`);
-    } finally {
-      this.applyingRemote = false;
-    }
+    const result = this.live.updateDraft(questionId, answer);
+    if (!result.ok) this.deps.log.info(`a draft from another client for "${questionId.slice(0, 80)}" was not taken: ${result.reason.slice(0, 300)}`);
   }
 
   /** The host no longer asks it: our prompt closes with this reason (the History keeps it). */
@@ -143,12 +136,11 @@ export class InputPrompt {
 
   private async ask(request: InputRequest): Promise<{ response: ElicitAction; answers: Record<string, InputAnswer> } | 'withdrawn'> {
     if (this.ended) return 'withdrawn';
-    const live = askLive(this.deps, request, { source: this.source, signal: this.withdrawn.signal, applyDefaults: this.deps.applyDefaults() });
+    const live = askLive(this.deps, request, { source: this.source, signal: this.withdrawn.signal, applyDefaults: this.deps.applyDefaults(), origin: 'remote-client' });
     this.live = live;
+    // What came from the host is the host's already: only the changes made here are sent.
     const stop = live.onDidChangeAnswer((change) => {
-      if (this.applyingRemote) return;
-      this.touched.add(change.questionId);
-      this.draftChanged(change.questionId, change.answer);
+      if (change.origin !== 'remote-client') this.draftChanged(change.questionId, change.answer);
     });
     try {
       const result = await live.completion;

@@ -229,6 +229,19 @@ export function readActionEnvelope(v: unknown, path = 'params'): ActionEnvelope 
   return { channel: id(e.channel, `${path}.channel`), action: { ...action, type }, serverSeq: count(e.serverSeq, `${path}.serverSeq`), ...(origin && { origin }), ...(rejectionReason !== undefined && { rejectionReason }) };
 }
 
+/**
+ * Who wrote an action, as its envelope says: we did (our client id in its `origin`), another
+ * client did (theirs), or the host itself (no `origin`: its agent, or a request it re-sent).
+ * The inbox takes in what others wrote and leaves our own echoes alone, as the input store
+ * does by each change's origin (elicitation/answer-origin.ts).
+ */
+export type ActionAuthor = 'us' | 'another client' | 'the host';
+
+export function authorOf(envelope: Pick<ActionEnvelope, 'origin'>, ourClientId: string): ActionAuthor {
+  if (envelope.origin === undefined) return 'the host';
+  return envelope.origin.clientId === ourClientId ? 'us' : 'another client';
+}
+
 /** What a reconnect recovered, whichever of the two shapes the host answered in. */
 export interface Recovery {
   readonly actions: readonly ActionEnvelope[];

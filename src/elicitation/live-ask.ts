@@ -8,6 +8,7 @@
  */
 import type { InputAnswer, InputRequest } from '../../elicitation-host';
 import type { Broker, ElicitContext, FormParams, UrlParams } from './broker';
+import type { AnswerOrigin } from './answer-origin';
 import type { Answer, ElicitAction } from './model';
 import type { InputRequest as StoreRequest, RequestSource } from './request';
 import { findRequest, type InputStore } from './store';
@@ -18,6 +19,8 @@ export interface LiveAnswerChange {
   readonly questionId: string;
   /** Undefined: the answer was cleared. */
   readonly answer?: InputAnswer;
+  /** Who changed it (answer-origin.ts): the asker's own updates come back too, so it can tell them apart. */
+  readonly origin: AnswerOrigin;
 }
 
 export interface LiveCompletion {
@@ -33,7 +36,7 @@ export interface LiveAsk {
   readonly completion: Promise<LiveCompletion>;
   /** Every change of an answer, whoever made it (the caller's own `updateDraft` too). Returns the function that removes the listener. */
   onDidChangeAnswer(listener: (change: LiveAnswerChange) => void): () => void;
-  /** Sets (or, without an answer, clears) one question's draft in the open request. */
+  /** Sets (or, without an answer, clears) one question's draft in the open request, as the context's `origin`. */
   updateDraft(questionId: string, answer?: InputAnswer): DraftResult;
 }
 
@@ -41,6 +44,8 @@ export interface LiveAskContext {
   readonly source: RequestSource;
   readonly signal: AbortSignal;
   readonly applyDefaults: boolean;
+  /** Whose the request's starting answers and `updateDraft`'s drafts are: the extension that asked, or another client of the host. */
+  readonly origin: AnswerOrigin;
   /** Told the store's request as soon as it exists, before it is shown. */
   readonly onRequest?: (request: StoreRequest) => void;
 }
@@ -64,7 +69,7 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
     if (action.type !== 'answerChanged' || action.requestId !== requestId) return;
     const questionId = answers.callerQuestion(action.questionId);
     const answer = answers.answerOf(findRequest(state, requestId)?.answers ?? {}, questionId);
-    const change: LiveAnswerChange = { questionId, ...(answer && { answer }) };
+    const change: LiveAnswerChange = { questionId, ...(answer && { answer }), origin: action.origin };
     for (const listener of [...listeners]) listener(change);
   });
   const context: ElicitContext = {
@@ -75,7 +80,7 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
       requestId = r.id;
       ctx.onRequest?.(r);
     },
-    drafts,
+    drafts: { from: ctx.origin, answers: drafts },
     checkAnswers: (given) => answers.missing(given),
     // So a request of one such select is a pick with "Other…", not a form of two questions.
     ownAnswers: [...made.own].map(([selectId, pair]) => ({ selectId, ownId: pair.id, required: pair.required })),
@@ -108,7 +113,7 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
         return { ok: false, reason: errorMessage(error) };
       }
       for (const [storeId, converted] of changes) {
-        const result = store.dispatch({ type: 'answerChanged', requestId, questionId: storeId, ...(converted && { answer: converted }) });
+        const result = store.dispatch({ type: 'answerChanged', requestId, questionId: storeId, ...(converted && { answer: converted }), origin: ctx.origin });
         if (!result.ok) return { ok: false, reason: result.reason };
       }
       return { ok: true };

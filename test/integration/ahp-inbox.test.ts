@@ -161,8 +161,8 @@ for (const naming of ['chat', 'session'] as Naming[]) {
       await rig.open(host.url, host.token);
       await waitUntil('the form', () => shown);
       // The person types in the form (the panel puts a draft in the store as they type).
-      rig.store.dispatch({ type: 'answerChanged', requestId: shown!.id, questionId: 'name', answer: { state: 'draft', value: { kind: 'text', value: 'fea' } } });
-      rig.store.dispatch({ type: 'answerChanged', requestId: shown!.id, questionId: 'name', answer: { state: 'draft', value: { kind: 'text', value: 'feature' } } });
+      rig.store.dispatch({ type: 'answerChanged', origin: 'page', requestId: shown!.id, questionId: 'name', answer: { state: 'draft', value: { kind: 'text', value: 'fea' } } });
+      rig.store.dispatch({ type: 'answerChanged', origin: 'page', requestId: shown!.id, questionId: 'name', answer: { state: 'draft', value: { kind: 'text', value: 'feature' } } });
       const draft = await host.waitForClientAction((e) => e.action.type.endsWith('/inputAnswerChanged'));
       assert.deepEqual(draft.action.answer, { state: 'draft', value: { kind: 'text', value: 'feature' } }, 'debounced: only the last keystroke is sent');
       assert.equal(host.clientActions.filter((e) => e.action.type.endsWith('/inputAnswerChanged')).length, 1);

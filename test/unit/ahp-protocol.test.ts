@@ -9,6 +9,7 @@ import { Conversation, type Closing, type OpenItem } from '../../src/ahp/convers
 import { EndpointError, parseEndpoint, socketAddress } from '../../src/ahp/endpoint';
 import { answerFitsQuestion } from '../../src/ahp/input-prompt';
 import {
+  type ActionAuthor,
   answerChangedAction,
   inputCompletedAction,
   negotiate,
@@ -172,11 +173,11 @@ describe('AHP conversation mirror', () => {
   function mirror(naming: 'chat' | 'session' = 'chat') {
     const opened: OpenItem[] = [];
     const closed: Array<[string, Closing]> = [];
-    const changed: Array<[string, unknown, boolean]> = [];
+    const changed: Array<[string, unknown, ActionAuthor]> = [];
     const conversation = new Conversation('ahp-chat://a', naming, {
       opened: (item) => opened.push(item),
       closed: (key, closing) => closed.push([key, closing]),
-      answerChanged: (_key, questionId, answer, byUs) => changed.push([questionId, answer, byUs]),
+      answerChanged: (_key, questionId, answer, by) => changed.push([questionId, answer, by]),
       refused: () => undefined,
     }, { info: () => undefined, warn: () => undefined }, () => 'me');
     let seq = 0;
@@ -192,12 +193,12 @@ describe('AHP conversation mirror', () => {
     assert.equal(opened.length, 1);
     act({ type: 'chat/inputAnswerChanged', requestId: 'r', questionId: 'q', answer: { state: 'draft', value: { kind: 'text', value: 'a' } } }, 'other');
     act({ type: 'chat/inputAnswerChanged', requestId: 'r', questionId: 'q', answer: { state: 'draft', value: { kind: 'text', value: 'b' } } }, 'me');
-    assert.deepEqual(changed.map(([, , byUs]) => byUs), [false, true]);
+    assert.deepEqual(changed.map(([, , by]) => by), ['another client', 'us']);
     act({ type: 'chat/inputCompleted', requestId: 'r', response: 'accept' }, 'other');
-    assert.deepEqual(closed[0][1], { kind: 'answered', byUs: false, how: 'accept' });
+    assert.deepEqual(closed[0][1], { kind: 'answered', by: 'another client', how: 'accept' });
     act({ type: 'chat/inputRequested', request: { id: 'r2', questions: [] } });
     act({ type: 'chat/inputCompleted', requestId: 'r2', response: 'decline' }, 'me');
-    assert.deepEqual(closed[1][1], { kind: 'answered', byUs: true, how: 'decline' });
+    assert.deepEqual(closed[1][1], { kind: 'answered', by: 'us', how: 'decline' });
   });
 
   it('a refused write changes nothing; the end of the turn withdraws what is open; other naming is not ours', () => {
@@ -221,7 +222,7 @@ describe('AHP conversation mirror', () => {
       { kind: 'inputRequest', request: { id: 'b', questions: [] } },
     ]));
     assert.deepEqual(opened.map((o) => o.kind === 'input' && o.request.id), ['a', 'b']);
-    assert.deepEqual(changed, [['q', { state: 'draft', value: { kind: 'text', value: 'd' } }, false]]);
+    assert.deepEqual(changed, [['q', { state: 'draft', value: { kind: 'text', value: 'd' } }, 'the host']]);
     conversation.reset(turn([]));
     assert.deepEqual(closed.map(([, c]) => c.kind), ['withdrawn', 'withdrawn']);
   });

@@ -129,7 +129,7 @@ describe('the extension API', () => {
     const open = store.state.requests.find((r) => r.status === 'open')!;
     assert.deepEqual(open.answers.city, { state: 'draft', value: { kind: 'text', value: 'Lis' } }, 'the given answer is the draft the prompts show');
     // The person types in the form (the store's draft), the caller updates another draft.
-    store.dispatch({ type: 'answerChanged', requestId: open.request.id, questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } });
+    store.dispatch({ type: 'answerChanged', origin: 'page', requestId: open.request.id, questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } });
     assert.deepEqual(handle.updateDraft('pets', { state: 'draft', value: { kind: 'boolean', value: true } }), { ok: true });
     assert.equal(handle.updateDraft('pets', { state: 'draft', value: { kind: 'text', value: 'yes' } }).ok, false, 'a value of the wrong kind is refused');
     assert.equal(handle.updateDraft('nowhere', { state: 'skipped' }).ok, false, 'an unknown question is refused');
@@ -165,7 +165,7 @@ describe('the extension API', () => {
     handle.onDidChangeAnswer((c) => changes.push(c));
     const open = store.state.requests.find((r) => r.status === 'open')!;
     assert.deepEqual(open.answers['extras (own answer)'], { state: 'draft', value: { kind: 'text', value: 'crib' } });
-    store.dispatch({ type: 'answerChanged', requestId: open.request.id, questionId: 'room (own answer)', answer: { state: 'draft', value: { kind: 'text', value: 'att' } } });
+    store.dispatch({ type: 'answerChanged', origin: 'page', requestId: open.request.id, questionId: 'room (own answer)', answer: { state: 'draft', value: { kind: 'text', value: 'att' } } });
     assert.deepEqual(changes, [{ questionId: 'room', answer: { state: 'draft', value: { kind: 'text', value: 'att' } } }], 'the own answer reports as the question\'s');
     const done = await handle.completion;
     assert.equal(done.response, 'accept');
