@@ -5,8 +5,9 @@
  * origin: what the person types is sent as `inputAnswerChanged` (state draft, ~300 ms after
  * the last keystroke per question); drafts and answers from other clients go into the store
  * as the remote client's, where the core's rule (elicitation/answer-origin.ts) keeps a
- * question the person changed theirs. A request withdrawn on the host (answered elsewhere,
- * its turn over) closes our prompt.
+ * question the person changed, and a secret, theirs. A secret's draft is never sent: its value
+ * goes only with Accept (live-ask.ts tells nobody its changes). A request withdrawn on the host
+ * (answered elsewhere, its turn over) closes our prompt.
  */
 import type { InputAnswer, InputQuestion, InputRequest } from '../../elicitation-host';
 import type { Broker } from '../elicitation/broker';

@@ -2,8 +2,12 @@
  * Where a change of an answer comes from, and the one rule of drafts that follows: every
  * surface and every asker puts its changes into the input store with its origin, and the
  * store (store.ts) applies this rule, so no surface keeps a flag of its own to tell its own
- * changes from another's. What the person typed wins: a draft from another answerer (another
- * client of an agent host) never overwrites a question the person changed since it opened.
+ * changes from another's. What the person typed wins:
+ *
+ * - a draft from another answerer (another client of an agent host) never overwrites a
+ *   question the person changed since it opened;
+ * - a question that asks for a secret (`looksSecret`, masked in the History) takes answers
+ *   from the person only: a value the masked field hides is never one they did not type.
  *
  * The extension that asked may still set drafts of its own request (the API's `updateDraft`:
  * "the open form shows the new draft at once", docs/api.md); the form page's focus rule
@@ -44,6 +48,7 @@ export const NONE_CHANGED: ReadonlySet<string> = new Set();
 export function refusedFrom(origin: AnswerOrigin, question: Question, changedByPerson: ReadonlySet<string>): string | undefined {
   const traits = ORIGINS[origin];
   if (traits.person) return undefined;
+  if (question.looksSecret) return `${question.id} asks for a secret: only the person's own answer goes into it`;
   if (traits.yieldsToPerson && changedByPerson.has(question.id)) return `the person changed ${question.id} since it opened: a draft from elsewhere does not overwrite it`;
   return undefined;
 }

@@ -222,7 +222,7 @@ export class Broker {
     if (ctx.signal.aborted) return { action: 'cancel' };
     store.dispatch({ type: 'requested', request });
     if (ctx.drafts) for (const [questionId, answer] of Object.entries(ctx.drafts.answers)) {
-      // A draft the rule keeps out (a secret's, from elsewhere) is left out; any other refusal is the asker's mistake.
+      // A draft the rule keeps out (a secret's, from anyone but the person) is left out, not refused; any other refusal is the asker's mistake.
       const question = request.questions.find((q) => q.id === questionId);
       if (question && refusedFrom(ctx.drafts.from, question, NONE_CHANGED) !== undefined) continue;
       const drafted = store.dispatch({ type: 'answerChanged', requestId: request.id, questionId, answer, origin: ctx.drafts.from });

@@ -5,6 +5,9 @@
  * set a draft into the open request. The completion carries the answers as they stood when it
  * ended. Used by the extension API's `requestInput` (src/api) and by the agent host inbox
  * (src/ahp). Pure: the broker and the store are handed in.
+ *
+ * A question that asks for a secret (`looksSecret`) is the person's alone: its changes are
+ * told to nobody, it takes no draft from the asker, and its answer goes only with Accept.
  */
 import type { InputAnswer, InputRequest } from '../../elicitation-host';
 import type { Broker, ElicitContext, FormParams, UrlParams } from './broker';
@@ -25,7 +28,7 @@ export interface LiveAnswerChange {
 
 export interface LiveCompletion {
   readonly response: ElicitAction;
-  /** The answers as they stood when it ended (submitted ones, for accept), in the asker's terms. */
+  /** The answers as they stood when it ended (submitted ones, for accept), in the asker's terms; a secret's only with accept. */
   readonly answers: Record<string, InputAnswer>;
 }
 
@@ -34,7 +37,7 @@ export type DraftResult = { readonly ok: true } | { readonly ok: false; readonly
 export interface LiveAsk {
   /** Resolves when the person answers, declines or dismisses it, or `signal` fires first (cancel). */
   readonly completion: Promise<LiveCompletion>;
-  /** Every change of an answer, whoever made it (the caller's own `updateDraft` too). Returns the function that removes the listener. */
+  /** Every change of an answer, whoever made it (the caller's own `updateDraft` too), but a secret's. Returns the function that removes the listener. */
   onDidChangeAnswer(listener: (change: LiveAnswerChange) => void): () => void;
   /** Sets (or, without an answer, clears) one question's draft in the open request, as the context's `origin`. */
   updateDraft(questionId: string, answer?: InputAnswer): DraftResult;
@@ -48,6 +51,13 @@ export interface LiveAskContext {
   readonly origin: AnswerOrigin;
   /** Told the store's request as soon as it exists, before it is shown. */
   readonly onRequest?: (request: StoreRequest) => void;
+}
+
+function withoutKeys(answers: Record<string, InputAnswer>, left: ReadonlySet<string>): Record<string, InputAnswer> {
+  const out: Record<string, InputAnswer> = {};
+  // defineProperty: a question may be called "__proto__".
+  for (const [id, answer] of Object.entries(answers)) if (!left.has(id)) Object.defineProperty(out, id, { value: answer, enumerable: true });
+  return out;
 }
 
 /**
@@ -64,10 +74,13 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
     for (const [storeId, answer] of answers.toStore(id, given, `answers.${id}`)) if (answer) Object.defineProperty(drafts, storeId, { value: answer, enumerable: true });
   }
   let requestId: string | undefined;
+  /** The asker's questions that ask for a secret (any of their questions in the store does). */
+  let secret: ReadonlySet<string> = new Set();
   const listeners = new Set<(change: LiveAnswerChange) => void>();
   const unsubscribe = store.subscribe((state, action) => {
     if (action.type !== 'answerChanged' || action.requestId !== requestId) return;
     const questionId = answers.callerQuestion(action.questionId);
+    if (secret.has(questionId)) return;
     const answer = answers.answerOf(findRequest(state, requestId)?.answers ?? {}, questionId);
     const change: LiveAnswerChange = { questionId, ...(answer && { answer }), origin: action.origin };
     for (const listener of [...listeners]) listener(change);
@@ -78,6 +91,7 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
     applyDefaults: ctx.applyDefaults,
     onRequest: (r) => {
       requestId = r.id;
+      secret = new Set(r.questions.filter((q) => q.looksSecret).map((q) => answers.callerQuestion(q.id)));
       ctx.onRequest?.(r);
     },
     drafts: { from: ctx.origin, answers: drafts },
@@ -91,7 +105,10 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
       .elicit(made.params as FormParams | UrlParams, context)
       .then((result) => {
         const state = requestId === undefined ? undefined : findRequest(store.state, requestId);
-        return { response: result.action, answers: state ? answers.all(state.answers) : {} };
+        const all = state ? answers.all(state.answers) : {};
+        // Declined or dismissed: what was typed for a secret stays here.
+        const kept = result.action === 'accept' || secret.size === 0 ? all : withoutKeys(all, secret);
+        return { response: result.action, answers: kept };
       })
       .finally(unsubscribe);
   } catch (error) {

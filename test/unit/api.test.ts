@@ -175,6 +175,41 @@ describe('the extension API', () => {
     });
   });
 
+  it('requestInput: a question that asks for a secret is the person\'s alone: no draft of it is told, none is taken, and its answer comes only with Accept', async () => {
+    let release: (outcome: Outcome) => void = () => undefined;
+    const waits: Step = () => new Promise<Outcome>((resolve) => (release = resolve));
+    const prompter = new ScriptedPrompter([waits, waits]);
+    const { ext, store } = setup(prompter);
+    const questions = [{ id: 'apiKey', kind: 'text', title: 'API key' }, { id: 'city', kind: 'text', title: 'City' }] as const;
+    const typeIn = (requestId: string): void => {
+      store.dispatch({ type: 'answerChanged', origin: 'page', requestId, questionId: 'apiKey', answer: { state: 'draft', value: { kind: 'text', value: 'sk-live-1234' } } });
+      store.dispatch({ type: 'answerChanged', origin: 'page', requestId, questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } });
+    };
+    // Declined: what was typed for the key never reaches the extension.
+    const first = ext.requestInput({ message: 'Sign in', questions, answers: { apiKey: { state: 'draft', value: { kind: 'text', value: 'planted' } } } });
+    const changes: InputAnswerChange[] = [];
+    first.onDidChangeAnswer((c) => changes.push(c));
+    const open = store.state.requests.find((r) => r.status === 'open')!;
+    assert.equal(open.answers.apiKey, undefined, 'a starting answer for the secret is not put in the masked field');
+    const refused = first.updateDraft('apiKey', { state: 'draft', value: { kind: 'text', value: 'planted' } });
+    assert.ok(!refused.ok && /secret/.test(refused.reason), 'updateDraft of the secret is refused, saying why');
+    typeIn(open.request.id);
+    assert.deepEqual(changes, [{ questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } }], 'only the city is told');
+    release({ action: 'decline' });
+    assert.deepEqual(await first.completion, { response: 'decline', answers: { city: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } } });
+    // Accepted: the key goes with the answers, and only then.
+    const second = ext.requestInput({ message: 'Sign in', questions });
+    const later: InputAnswerChange[] = [];
+    second.onDidChangeAnswer((c) => later.push(c));
+    const again = store.state.requests.find((r) => r.status === 'open')!;
+    typeIn(again.request.id);
+    assert.deepEqual(later.map((c) => c.questionId), ['city']);
+    release(accept({ apiKey: 'sk-live-1234', city: 'Lisbon' })(again.request, prompter.asked[1].options) as Outcome);
+    const done = await second.completion;
+    assert.equal(done.response, 'accept');
+    assert.deepEqual(done.answers.apiKey, { state: 'submitted', value: { kind: 'text', value: 'sk-live-1234' } });
+  });
+
   it('requestInput: abandon or the token withdraws it (cancel); a malformed request is refused naming the field', async () => {
     const prompter = new ScriptedPrompter([waitForAbort, waitForAbort]);
     const { ext } = setup(prompter);

@@ -92,10 +92,10 @@ describe('input store reducer', () => {
     );
   });
 
-  it('one rule of drafts, by origin: another answerer never overwrites what the person changed; the asker may', () => {
+  it('one rule of drafts, by origin: another answerer never overwrites what the person changed; the asker may; a secret takes the person\'s only', () => {
     const text = (value: string) => ({ state: 'draft' as const, value: { kind: 'text' as const, value } });
-    const notes = { type: 'object', properties: { date: { type: 'string' }, note: { type: 'string' } } };
-    let state = apply(EMPTY_STORE, { type: 'requested', request: request('r1', notes) });
+    const withSecret = { type: 'object', properties: { date: { type: 'string' }, note: { type: 'string' }, password: { type: 'string' } } };
+    let state = apply(EMPTY_STORE, { type: 'requested', request: request('r1', withSecret) });
     // Before the person changed anything, another client's draft is taken.
     state = apply(state, { type: 'answerChanged', origin: 'remote-client', requestId: 'r1', questionId: 'date', answer: text('2027-01-01') });
     assert.deepEqual([...findRequest(state, 'r1')!.changedByPerson], [], "another's draft is not the person's change");
@@ -115,7 +115,12 @@ describe('input store reducer', () => {
     // The extension that asked updates its own request's drafts (the API's updateDraft).
     state = apply(state, { type: 'answerChanged', origin: 'asker', requestId: 'r1', questionId: 'date', answer: text('2027-05-05') });
     assert.deepEqual(findRequest(state, 'r1')!.answers, { date: text('2027-05-05'), note: text('theirs') });
-    assert.deepEqual([...findRequest(state, 'r1')!.changedByPerson], ['date']);
+    // A secret: only the person's own typing goes in (a masked field would hide anyone else's value).
+    for (const origin of ['remote-client', 'asker'] as const) {
+      assert.match(refusal(reduce(state, { type: 'answerChanged', origin, requestId: 'r1', questionId: 'password', answer: text('planted') })), /password asks for a secret/);
+    }
+    state = apply(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'password', answer: text('hunter2') });
+    assert.deepEqual([...findRequest(state, 'r1')!.changedByPerson].sort(), ['date', 'password']);
   });
 
   it('refuses an answer whose kind or value type does not match the question', () => {
