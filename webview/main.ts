@@ -160,14 +160,7 @@ function render(shown: FormView): void {
   const who = document.createElement('div');
   who.className = 'source';
   // Who asks, as every other surface says it.
-  who.textContent = sourceLabel({
-    server: form.server,
-    ...(form.extension && { requester: 'extension' as const }),
-    ...(form.tool && { tool: form.tool }),
-    ...(form.agent && { agent: form.agent }),
-    ...(form.session !== undefined && { session: form.session }),
-    ...(form.background && { background: true }),
-  });
+  who.textContent = sourceLabel(form.asker);
   const message = document.createElement('h1');
   message.className = 'message';
   message.id = 'message';
@@ -210,11 +203,11 @@ function render(shown: FormView): void {
   actions.className = 'actions';
   const keys = document.createElement('span');
   keys.className = 'keys';
-  keys.textContent = `${SUBMIT_KEYS} to ${form.ownQuestion ? 'run' : 'submit'} · Escape to cancel`;
+  keys.textContent = `${SUBMIT_KEYS} to ${form.asker.ownQuestion ? 'run' : 'submit'} · Escape to cancel`;
   actions.append(
     // The person's own question (Run Tool's arguments) has nobody to decline to.
-    form.ownQuestion ? button('Run', 'submit', false, `Run the tool with these arguments (${SUBMIT_KEYS})`) : button('Submit', 'submit', false, `Send your answers (${SUBMIT_KEYS})`),
-    ...(form.ownQuestion ? [] : [button('Decline', () => finish('decline'), true, 'Tell the server no')]),
+    form.asker.ownQuestion ? button('Run', 'submit', false, `Run the tool with these arguments (${SUBMIT_KEYS})`) : button('Submit', 'submit', false, `Send your answers (${SUBMIT_KEYS})`),
+    ...(form.asker.ownQuestion ? [] : [button('Decline', () => finish('decline'), true, 'Tell the server no')]),
     button('Cancel', () => finish('cancel'), true, 'Dismiss without answering (Escape)'),
     keys,
   );

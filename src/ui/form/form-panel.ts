@@ -14,10 +14,10 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../../elicitation/broker';
-import type { InputRequest } from '../../elicitation/request';
+import type { InputRequest, RequestSource } from '../../elicitation/request';
 import { findRequest, type InputStore } from '../../elicitation/store';
 import { fromAnswerValue, ownAnswer } from '../../elicitation/validation';
-import { type DraftValue, type FormView, type HostMessage, parsePageMessage, type PageMessage } from '../../shared/protocol';
+import { type DraftValue, type FormAsker, type FormView, type HostMessage, parsePageMessage, type PageMessage } from '../../shared/protocol';
 import { formPageHtml } from './form-page';
 import { isAboutShownForm, judgeSubmission, storableDraft } from './form-verdicts';
 import type { NativePrompter } from '../prompts/native-prompter';
@@ -184,13 +184,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const errors = this.errors.get(request.id);
     return {
       requestId: request.id,
-      server: request.source.server,
-      ...(request.source.tool && { tool: request.source.tool }),
-      ...(request.source.agent && { agent: request.source.agent }),
-      ...(request.source.ownQuestion && { ownQuestion: true }),
-      ...(request.source.background && { background: true }),
-      ...(request.source.requester === 'extension' && { extension: true }),
-      ...(request.source.session !== undefined && { session: request.source.session }),
+      asker: askerOf(request.source),
       message: request.message,
       questions: request.questions,
       drafts,
@@ -335,6 +329,20 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     this.keepOpen();
     this.page.dispose();
   }
+}
+
+/** Who asks, as the page heads the form: what of the source the page shows. */
+function askerOf(source: RequestSource): FormAsker {
+  const { server, requester, tool, agent, session, background, ownQuestion } = source;
+  return {
+    server,
+    ...(requester !== undefined && { requester }),
+    ...(tool && { tool }),
+    ...(agent && { agent }),
+    ...(session !== undefined && { session }),
+    ...(background && { background: true }),
+    ...(ownQuestion && { ownQuestion: true }),
+  };
 }
 
 /** The panel's tab is pinned (VS Code tells only through the tab groups). */
