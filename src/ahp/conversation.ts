@@ -8,21 +8,12 @@
  * turn ended, was cancelled or failed, or the host no longer has it). Pure.
  */
 import type { AhpLog } from './ports';
-import {
-  type ActionAuthor,
-  type ActionEnvelope,
-  AHP_LIMITS,
-  authorOf,
-  type ConversationView,
-  type InputResponse,
-  type Naming,
-  readAction,
-  readConversation,
-  type TurnEnd,
-  type WireAnswer,
-  type WireInputRequest,
-  type WireToolCall,
-} from './protocol';
+import { readAction, type TurnEnd } from './wire/actions';
+import { type ConversationView, readConversation } from './wire/channel-state';
+import { type ActionAuthor, type ActionEnvelope, authorOf } from './wire/envelope';
+import type { InputResponse, WireAnswer, WireInputRequest } from './wire/input-request';
+import { AHP_LIMITS, type Naming } from './wire/names';
+import type { WireToolCall } from './wire/tool-call';
 
 export type OpenItem =
   | { readonly kind: 'input'; readonly key: string; readonly channel: string; readonly naming: Naming; readonly request: WireInputRequest }

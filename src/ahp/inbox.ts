@@ -16,23 +16,14 @@ import { Conversation, type Closing, type ConversationListener, type OpenItem } 
 import type { AhpError } from './errors';
 import { InputPrompt } from './input-prompt';
 import type { AhpLog } from './ports';
-import {
-  type ActionEnvelope,
-  type AgentInfo,
-  authorOf,
-  readAction,
-  readListSessions,
-  readRootState,
-  readSessionAdded,
-  readSessionRemoved,
-  readSessionState,
-  readSessionSummaryChanged,
-  ROOT_CHANNEL,
-  type SessionSummary,
-  type Snapshot,
-  toolCallConfirmedAction,
-  WireError,
-} from './protocol';
+import { readAction } from './wire/actions';
+import { readSessionState } from './wire/channel-state';
+import { WireError } from './wire/check';
+import type { Snapshot } from './wire/connection';
+import { type ActionEnvelope, authorOf } from './wire/envelope';
+import { ROOT_CHANNEL } from './wire/names';
+import { type AgentInfo, readListSessions, readRootState, readSessionAdded, readSessionRemoved, readSessionSummaryChanged, type SessionSummary } from './wire/root';
+import { toolCallConfirmedAction } from './wire/writes';
 import { toolQuestion } from './tool-confirmation';
 
 /** The reason a prompt closes when another client answered it (history.ts reads it as "answered elsewhere"). */

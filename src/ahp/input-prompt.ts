@@ -9,16 +9,23 @@
  * goes only with Accept (live-ask.ts tells nobody its changes). A request withdrawn on the host
  * (answered elsewhere, its turn over) closes our prompt.
  */
-import type { InputAnswer, InputQuestion, InputRequest } from '../../elicitation-host';
+import type { SameType } from '../base/same-type';
 import type { Broker } from '../elicitation/broker';
 import { askLive, type LiveAsk } from '../elicitation/live-ask';
+import type { LiveAnswer, LiveOption, LiveQuestion, LiveRequest } from '../elicitation/live-model';
 import type { ElicitAction } from '../elicitation/model';
 import type { RequestSource } from '../elicitation/request';
 import type { InputStore } from '../elicitation/store';
 import type { AhpLog } from './ports';
-import { answerChangedAction, inputCompletedAction, type Naming, type WireAnswer, type WireInputRequest, type WireOption, type WireQuestion } from './protocol';
+import type { WireAnswer, WireInputRequest, WireOption, WireQuestion } from './wire/input-request';
+import type { Naming } from './wire/names';
+import { answerChangedAction, inputCompletedAction } from './wire/writes';
 
 export const DRAFT_DEBOUNCE_MS = 300;
+
+// A host's answers are the core's live answers as they are (the core's live request is shaped
+// after AHP's): they go in and come out unconverted, which holds only while the two are the same.
+export const WIRE_ANSWERS_ARE_LIVE: SameType<WireAnswer, LiveAnswer> = true;
 
 export interface PromptDeps {
   readonly broker: Broker;
@@ -27,8 +34,8 @@ export interface PromptDeps {
   readonly applyDefaults: () => boolean;
 }
 
-/** The request in the asker's terms (the shape the API takes): titles, bounds and defaults renamed. */
-function toQuestion(q: WireQuestion): InputQuestion {
+/** The request in the core's live terms (elicitation/live-model.ts): titles, bounds and defaults renamed. */
+function toQuestion(q: WireQuestion): LiveQuestion {
   const base = {
     id: q.id,
     title: q.title ?? (q.message !== '' ? q.message : q.id),
@@ -36,7 +43,7 @@ function toQuestion(q: WireQuestion): InputQuestion {
     ...(q.required === true && { required: true }),
   };
   // The host's recommendation is said in the label: preselecting it would choose for the person.
-  const options = (list: readonly WireOption[]): Array<{ id: string; label: string; description?: string }> =>
+  const options = (list: readonly WireOption[]): LiveOption[] =>
     list.map((o) => ({ id: o.id, label: o.recommended ? `${o.label} (recommended)` : o.label, ...(o.description !== undefined && { description: o.description }) }));
   switch (q.kind) {
     case 'text':
@@ -83,7 +90,7 @@ function fittingAnswers(request: WireInputRequest, questions: readonly WireQuest
   return out;
 }
 
-function liveRequest(request: WireInputRequest, questions: readonly WireQuestion[], message: string): InputRequest {
+function liveRequest(request: WireInputRequest, questions: readonly WireQuestion[], message: string): LiveRequest {
   return { message, questions: questions.map(toQuestion), answers: fittingAnswers(request, questions) };
 }
 
@@ -135,7 +142,7 @@ export class InputPrompt {
     this.withdrawn.abort(new Error(reason));
   }
 
-  private async ask(request: InputRequest): Promise<{ response: ElicitAction; answers: Record<string, InputAnswer> } | 'withdrawn'> {
+  private async ask(request: LiveRequest): Promise<{ response: ElicitAction; answers: Record<string, LiveAnswer> } | 'withdrawn'> {
     if (this.ended) return 'withdrawn';
     const live = askLive(this.deps, request, { source: this.source, signal: this.withdrawn.signal, applyDefaults: this.deps.applyDefaults(), origin: 'remote-client' });
     this.live = live;
@@ -152,7 +159,7 @@ export class InputPrompt {
     }
   }
 
-  private draftChanged(questionId: string, answer: InputAnswer | undefined): void {
+  private draftChanged(questionId: string, answer: LiveAnswer | undefined): void {
     clearTimeout(this.timers.get(questionId));
     this.timers.set(questionId, setTimeout(() => {
       this.timers.delete(questionId);
@@ -168,7 +175,7 @@ export class InputPrompt {
     this.timers.clear();
   }
 
-  private complete(result: { response: ElicitAction; answers: Record<string, InputAnswer> } | 'withdrawn'): ElicitAction | 'withdrawn' {
+  private complete(result: { response: ElicitAction; answers: Record<string, LiveAnswer> } | 'withdrawn'): ElicitAction | 'withdrawn' {
     if (result === 'withdrawn' || this.ended) return 'withdrawn';
     let { response } = result;
     let answers: Record<string, WireAnswer> | undefined;

@@ -1,5 +1,5 @@
 /**
- * One live input request (the Agent Host Protocol's shape, live-request.ts) put to the person
+ * One live input request (the Agent Host Protocol's shape, live-model.ts) put to the person
  * through the broker, with its answers live both ways: every change in the store (the person
  * typing, a draft set from outside) is told to the asker in its own terms, and the asker may
  * set a draft into the open request. The completion carries the answers as they stood when it
@@ -9,19 +9,19 @@
  * A question that asks for a secret (`looksSecret`) is the person's alone: its changes are
  * told to nobody, it takes no draft from the asker, and its answer goes only with Accept.
  */
-import type { InputAnswer, InputRequest } from '../../elicitation-host';
 import type { Broker, ElicitContext, FormParams, UrlParams } from './broker';
 import type { AnswerOrigin } from './answer-origin';
 import type { Answer, ElicitAction } from './model';
 import type { InputRequest as StoreRequest, RequestSource } from './request';
 import { findRequest, type InputStore } from './store';
-import { fromInputAnswer, fromInputAnswers, RequestAnswers, toElicitParams } from './live-request';
+import { fromLiveAnswer, fromLiveAnswers, RequestAnswers, toElicitParams } from './live-request';
+import type { LiveAnswer, LiveRequest } from './live-model';
 import { errorMessage } from '../base/error-message';
 
 export interface LiveAnswerChange {
   readonly questionId: string;
   /** Undefined: the answer was cleared. */
-  readonly answer?: InputAnswer;
+  readonly answer?: LiveAnswer;
   /** Who changed it (answer-origin.ts): the asker's own updates come back too, so it can tell them apart. */
   readonly origin: AnswerOrigin;
 }
@@ -29,7 +29,7 @@ export interface LiveAnswerChange {
 export interface LiveCompletion {
   readonly response: ElicitAction;
   /** The answers as they stood when it ended (submitted ones, for accept), in the asker's terms; a secret's only with accept. */
-  readonly answers: Record<string, InputAnswer>;
+  readonly answers: Record<string, LiveAnswer>;
 }
 
 export type DraftResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -40,7 +40,7 @@ export interface LiveAsk {
   /** Every change of an answer, whoever made it (the caller's own `updateDraft` too), but a secret's. Returns the function that removes the listener. */
   onDidChangeAnswer(listener: (change: LiveAnswerChange) => void): () => void;
   /** Sets (or, without an answer, clears) one question's draft in the open request, as the context's `origin`. */
-  updateDraft(questionId: string, answer?: InputAnswer): DraftResult;
+  updateDraft(questionId: string, answer?: LiveAnswer): DraftResult;
 }
 
 export interface LiveAskContext {
@@ -53,8 +53,8 @@ export interface LiveAskContext {
   readonly onRequest?: (request: StoreRequest) => void;
 }
 
-function withoutKeys(answers: Record<string, InputAnswer>, left: ReadonlySet<string>): Record<string, InputAnswer> {
-  const out: Record<string, InputAnswer> = {};
+function withoutKeys(answers: Record<string, LiveAnswer>, left: ReadonlySet<string>): Record<string, LiveAnswer> {
+  const out: Record<string, LiveAnswer> = {};
   // defineProperty: a question may be called "__proto__".
   for (const [id, answer] of Object.entries(answers)) if (!left.has(id)) Object.defineProperty(out, id, { value: answer, enumerable: true });
   return out;
@@ -65,12 +65,12 @@ function withoutKeys(answers: Record<string, InputAnswer>, left: ReadonlySet<str
  * the request or its answers do not fit; the completion rejects with whatever the broker
  * refuses (a schema over a limit, too many open questions).
  */
-export function askLive(deps: { readonly broker: Broker; readonly store: InputStore }, request: InputRequest, ctx: LiveAskContext): LiveAsk {
+export function askLive(deps: { readonly broker: Broker; readonly store: InputStore }, request: LiveRequest, ctx: LiveAskContext): LiveAsk {
   const { broker, store } = deps;
   const made = toElicitParams(request);
   const answers = new RequestAnswers(made.own);
   const drafts: Record<string, Answer> = {};
-  for (const [id, given] of Object.entries(fromInputAnswers(request?.answers))) {
+  for (const [id, given] of Object.entries(fromLiveAnswers(request?.answers))) {
     for (const [storeId, answer] of answers.toStore(id, given, `answers.${id}`)) if (answer) Object.defineProperty(drafts, storeId, { value: answer, enumerable: true });
   }
   let requestId: string | undefined;
@@ -125,7 +125,7 @@ export function askLive(deps: { readonly broker: Broker; readonly store: InputSt
       if (requestId === undefined) return { ok: false, reason: 'the request is not open' };
       let changes;
       try {
-        changes = answers.toStore(questionId, answer === undefined ? undefined : fromInputAnswer(answer));
+        changes = answers.toStore(questionId, answer === undefined ? undefined : fromLiveAnswer(answer));
       } catch (error) {
         return { ok: false, reason: errorMessage(error) };
       }

@@ -1,5 +1,5 @@
 /**
- * src/ahp/protocol.ts and endpoint.ts without a socket: the version table and negotiation,
+ * src/ahp/wire/ and endpoint.ts without a socket: the version table and negotiation,
  * each checker on good and bad messages (unknown fields left behind, limits named), the
  * conversation mirror's opening, answering and withdrawing, and the rules for where a host
  * may be reached and how the token travels.
@@ -8,24 +8,15 @@ import { strict as assert } from 'node:assert';
 import { Conversation, type Closing, type OpenItem } from '../../src/ahp/conversation';
 import { EndpointError, parseEndpoint, socketAddress } from '../../src/ahp/endpoint';
 import { answerFitsQuestion } from '../../src/ahp/input-prompt';
-import {
-  type ActionAuthor,
-  answerChangedAction,
-  inputCompletedAction,
-  negotiate,
-  OFFERED_VERSIONS,
-  readAction,
-  readActionEnvelope,
-  readConversation,
-  readInitializeResult,
-  readInputRequest,
-  readListSessions,
-  readReconnectResult,
-  readSessionState,
-  toolCallConfirmedAction,
-  VERSION_TABLE,
-  WireError,
-} from '../../src/ahp/protocol';
+import { readAction } from '../../src/ahp/wire/actions';
+import { readConversation, readSessionState } from '../../src/ahp/wire/channel-state';
+import { WireError } from '../../src/ahp/wire/check';
+import { readInitializeResult, readReconnectResult } from '../../src/ahp/wire/connection';
+import { type ActionAuthor, readActionEnvelope } from '../../src/ahp/wire/envelope';
+import { readInputRequest } from '../../src/ahp/wire/input-request';
+import { readListSessions } from '../../src/ahp/wire/root';
+import { negotiate, OFFERED_VERSIONS, VERSION_TABLE } from '../../src/ahp/wire/versions';
+import { answerChangedAction, inputCompletedAction, toolCallConfirmedAction } from '../../src/ahp/wire/writes';
 
 function refusedWith(read: () => unknown, pattern: RegExp): void {
   assert.throws(read, (error: unknown) => error instanceof WireError && pattern.test(error.message));

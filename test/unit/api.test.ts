@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import type { CancellationToken } from 'vscode';
 import type { InputAnswer, InputAnswerChange } from '../../elicitation-host';
 import { createApi, ElicitationRequestError, extensionName, type InstalledExtension, REQUESTER_FITS, requesterName } from '../../src/api';
-import { fromInputAnswer, RequestAnswers, toElicitParams, toInputAnswer } from '../../src/elicitation/live-request';
+import { fromLiveAnswer, RequestAnswers, toElicitParams, toLiveAnswer } from '../../src/elicitation/live-request';
 import { joinOwnAnswer, ownAnswerMissing, splitOwnAnswer } from '../../src/elicitation/freeform';
 import type { Step } from '../support/scripted-prompter';
 import type { Outcome } from '../../src/elicitation/broker';
@@ -238,19 +238,19 @@ describe('Agent Host Protocol answers and questions, both ways', () => {
 
   it('every answer shape goes in and comes back unchanged, as a copy', () => {
     for (const answer of answers) {
-      const ours = fromInputAnswer(answer);
+      const ours = fromLiveAnswer(answer);
       assert.deepEqual(ours, answer);
-      const back = toInputAnswer(ours);
+      const back = toLiveAnswer(ours);
       assert.deepEqual(back, answer);
       if ('value' in back && back.value.kind === 'selected-many' && 'value' in ours) assert.notEqual(back.value.value, (ours.value as { value: unknown }).value, 'not our array');
     }
   });
 
   it('refuses answers that do not fit, naming the field', () => {
-    assert.throws(() => fromInputAnswer({ state: 'maybe' }), /answer\.state/);
-    assert.throws(() => fromInputAnswer({ state: 'draft' }), /answer\.value/);
-    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'number', value: '3' } }), /answer\.value\.value: does not fit the kind number/);
-    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'selected-many', value: ['a', 1] } }), /does not fit/);
+    assert.throws(() => fromLiveAnswer({ state: 'maybe' }), /answer\.state/);
+    assert.throws(() => fromLiveAnswer({ state: 'draft' }), /answer\.value/);
+    assert.throws(() => fromLiveAnswer({ state: 'draft', value: { kind: 'number', value: '3' } }), /answer\.value\.value: does not fit the kind number/);
+    assert.throws(() => fromLiveAnswer({ state: 'draft', value: { kind: 'selected-many', value: ['a', 1] } }), /does not fit/);
   });
 
   it('questions become the flat schema the broker parses: the same ids, kinds, options and required ones', () => {
@@ -304,6 +304,6 @@ describe('Agent Host Protocol answers and questions, both ways', () => {
   it('freeformValues on a question that takes none is refused, naming the field', () => {
     const answers = new RequestAnswers(new Map());
     assert.throws(() => answers.toStore('room', { state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: ['x'] } }, 'answers.room'), /answers\.room\.value\.freeformValues: the question does not take/);
-    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: [1] } }), /answer\.value\.freeformValues: must be a list of strings/);
+    assert.throws(() => fromLiveAnswer({ state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: [1] } }), /answer\.value\.freeformValues: must be a list of strings/);
   });
 });
