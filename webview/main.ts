@@ -264,11 +264,14 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
 
 /**
  * A draft set elsewhere (another client of an agent host, the extension that asked): shown in
- * its field, without taking the focus, unless the person is at work in that field. What they
- * type is never overwritten: a field with a change of theirs not yet sent keeps theirs (it is
- * sent, and wins), and so does the field they are in once they changed it; a field they are in
- * but have not changed shows the draft once they leave it, if they still have not. A field they
- * are not in shows it at once (the asker's own update, say, of a field they left).
+ * its field, without taking the focus, unless the person is at work in that field. Whether it
+ * may come at all is the core's rule (elicitation/answer-origin.ts: another client's never for
+ * a question the person changed, nobody's for a secret); the page adds only its focus rule,
+ * for what the host could not know yet: a field with a change of theirs not yet sent keeps
+ * theirs (it is sent, and wins), and so does the field they are in once they changed it; a
+ * field they are in but have not changed shows the draft once they leave it, if they still
+ * have not. A field they are not in shows it at once (the asker's own update, say, of a field
+ * they left).
  */
 function showDraft(requestId: string, questionId: string, value: DraftValue | null): void {
   if (!current || current.sent || current.form.requestId !== requestId) return;
