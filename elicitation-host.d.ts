@@ -59,7 +59,9 @@ export interface ExtensionAsker {
    * An Agent Host Protocol live input request: questions with stable ids, optional existing
    * answers. The handle reports every answer change (draft, submitted, skipped) and the
    * completion; you can update drafts (the form and the quick input show the same drafts)
-   * and withdraw the request.
+   * and withdraw the request. A question that asks for a secret (a password, a token, a key)
+   * is the person's alone: its drafts are not reported, you cannot fill it, and its answer
+   * comes only with an accepted completion.
    */
   requestInput(request: InputRequest, options?: AskOptions): InputRequestHandle;
   /**
@@ -153,16 +155,16 @@ export interface InputAnswerChange {
 
 export interface InputCompletion {
   readonly response: 'accept' | 'decline' | 'cancel';
-  /** The answers as they stood when it ended (submitted ones, for accept). */
+  /** The answers as they stood when it ended (submitted ones, for accept; a secret question's only then). */
   readonly answers: Readonly<Record<string, InputAnswer>>;
 }
 
 export interface InputRequestHandle {
-  /** Every change of an answer: the person typing (drafts), submitting or skipping; your own updates too. */
+  /** Every change of an answer: the person typing (drafts), submitting or skipping; your own updates too; never a secret question's. */
   onDidChangeAnswer(listener: (change: InputAnswerChange) => void): { dispose(): void };
   /** Resolves when the person answers, declines or dismisses it, or it is withdrawn (cancel). */
   readonly completion: Promise<InputCompletion>;
-  /** Sets (or, without an answer, clears) one question's draft; false with the reason when refused. */
+  /** Sets (or, without an answer, clears) one question's draft; false with the reason when refused (a secret question's, say). */
   updateDraft(questionId: string, answer?: InputAnswer): { readonly ok: true } | { readonly ok: false; readonly reason: string };
   /** Withdraws the request (abandoned): its prompt closes; `completion` resolves as cancel. */
   abandon(): void;

@@ -27,10 +27,16 @@ const sharedOnly = [
 
 // The product never imports its bench or its tests: a build that measures it hooks in through a port (src/extension-main.ts's MainHooks).
 const noHarness = { group: ['**/bench/**', '**/test/**'], message: 'The product does not import its bench or tests: they hook in through its ports (see ARCHITECTURE.md).' };
+// The published API file is the extensions' copy: the core has its own words for it, and src/api alone holds the two together.
+const noPublishedApi = { group: ['**/elicitation-host'], message: 'elicitation-host.d.ts is the copy extensions take: the core speaks src/elicitation/live-model.ts, and only src/api imports the published file (contract.ts holds the two equal).' };
 
-/** One no-restricted-imports per file set: a later block replaces an earlier one's options, so each block states all it bans (and every block bans the harness). */
+/**
+ * One no-restricted-imports per file set: a later block replaces an earlier one's options, so
+ * each block states all it bans (every block bans the harness, and all but src/api's the published API file).
+ */
 function restrictImports(files, paths, patterns) {
-  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, noHarness] }] } };
+  const published = files.includes('src/api/**') ? [] : [noPublishedApi];
+  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns: [...patterns, noHarness, ...published] }] } };
 }
 
 /**

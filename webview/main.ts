@@ -160,14 +160,7 @@ function render(shown: FormView): void {
   const who = document.createElement('div');
   who.className = 'source';
   // Who asks, as every other surface says it.
-  who.textContent = sourceLabel({
-    server: form.server,
-    ...(form.extension && { requester: 'extension' as const }),
-    ...(form.tool && { tool: form.tool }),
-    ...(form.agent && { agent: form.agent }),
-    ...(form.session !== undefined && { session: form.session }),
-    ...(form.background && { background: true }),
-  });
+  who.textContent = sourceLabel(form.asker);
   const message = document.createElement('h1');
   message.className = 'message';
   message.id = 'message';
@@ -210,11 +203,11 @@ function render(shown: FormView): void {
   actions.className = 'actions';
   const keys = document.createElement('span');
   keys.className = 'keys';
-  keys.textContent = `${SUBMIT_KEYS} to ${form.ownQuestion ? 'run' : 'submit'} · Escape to cancel`;
+  keys.textContent = `${SUBMIT_KEYS} to ${form.asker.ownQuestion ? 'run' : 'submit'} · Escape to cancel`;
   actions.append(
     // The person's own question (Run Tool's arguments) has nobody to decline to.
-    form.ownQuestion ? button('Run', 'submit', false, `Run the tool with these arguments (${SUBMIT_KEYS})`) : button('Submit', 'submit', false, `Send your answers (${SUBMIT_KEYS})`),
-    ...(form.ownQuestion ? [] : [button('Decline', () => finish('decline'), true, 'Tell the server no')]),
+    form.asker.ownQuestion ? button('Run', 'submit', false, `Run the tool with these arguments (${SUBMIT_KEYS})`) : button('Submit', 'submit', false, `Send your answers (${SUBMIT_KEYS})`),
+    ...(form.asker.ownQuestion ? [] : [button('Decline', () => finish('decline'), true, 'Tell the server no')]),
     button('Cancel', () => finish('cancel'), true, 'Dismiss without answering (Escape)'),
     keys,
   );
@@ -271,11 +264,14 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
 
 /**
  * A draft set elsewhere (another client of an agent host, the extension that asked): shown in
- * its field, without taking the focus, unless the person is at work in that field. What they
- * type is never overwritten: a field with a change of theirs not yet sent keeps theirs (it is
- * sent, and wins), and so does the field they are in once they changed it; a field they are in
- * but have not changed shows the draft once they leave it, if they still have not. A field they
- * are not in shows it at once (the asker's own update, say, of a field they left).
+ * its field, without taking the focus, unless the person is at work in that field. Whether it
+ * may come at all is the core's rule (elicitation/answer-origin.ts: another client's never for
+ * a question the person changed, nobody's for a secret); the page adds only its focus rule,
+ * for what the host could not know yet: a field with a change of theirs not yet sent keeps
+ * theirs (it is sent, and wins), and so does the field they are in once they changed it; a
+ * field they are in but have not changed shows the draft once they leave it, if they still
+ * have not. A field they are not in shows it at once (the asker's own update, say, of a field
+ * they left).
  */
 function showDraft(requestId: string, questionId: string, value: DraftValue | null): void {
   if (!current || current.sent || current.form.requestId !== requestId) return;

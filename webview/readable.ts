@@ -5,7 +5,7 @@
  */
 import type { Question, SelectOption } from '../src/elicitation/model';
 import { withoutInvisible } from '../src/elicitation/plain-text';
-import type { FormView } from '../src/shared/protocol';
+import type { FormAsker, FormView } from '../src/shared/protocol';
 
 function readableOption(option: SelectOption): SelectOption {
   return { ...option, label: withoutInvisible(option.label), ...(option.description !== undefined && { description: withoutInvisible(option.description) }) };
@@ -17,12 +17,20 @@ function readableQuestion(question: Question): Question {
   return { ...question, ...text };
 }
 
+function readableAsker(asker: FormAsker): FormAsker {
+  return {
+    ...asker,
+    server: withoutInvisible(asker.server),
+    ...(asker.tool !== undefined && { tool: withoutInvisible(asker.tool) }),
+    ...(asker.agent !== undefined && { agent: withoutInvisible(asker.agent) }),
+    ...(asker.session !== undefined && { session: withoutInvisible(asker.session) }),
+  };
+}
+
 export function readableForm(form: FormView): FormView {
   return {
     ...form,
-    server: withoutInvisible(form.server),
-    ...(form.tool !== undefined && { tool: withoutInvisible(form.tool) }),
-    ...(form.agent !== undefined && { agent: withoutInvisible(form.agent) }),
+    asker: readableAsker(form.asker),
     message: withoutInvisible(form.message),
     questions: form.questions.map(readableQuestion),
   };

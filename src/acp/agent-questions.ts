@@ -11,6 +11,7 @@
  */
 import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
 import type { Broker, FormParams, UrlParams } from '../elicitation/broker';
+import { type ParamsEdge, readElicitParams } from '../elicitation/elicit-params';
 import { isRecord } from '../base/is-record';
 import type { ContentValue } from '../elicitation/model';
 import type { RequestSource } from '../elicitation/request';
@@ -52,21 +53,14 @@ function scopeOf(raw: Record<string, unknown>): QuestionScope {
   throw new QuestionParamsError('an elicitation needs a sessionId (a question in a session) or a requestId (a question before one)');
 }
 
+/** ACP's params as the core reads every edge's (elicitation/elicit-params.ts): `mode` required, a link's `elicitationId` too. */
+const ACP_PARAMS: ParamsEdge = { prefix: '', strict: true, error: (message) => new QuestionParamsError(message) };
+
 /** Reads `elicitation/create`'s params, naming the field at fault. */
 export function readAgentQuestion(raw: unknown): AgentQuestion {
-  if (!isRecord(raw)) throw new QuestionParamsError('params must be an object');
-  if (typeof raw.message !== 'string') throw new QuestionParamsError('message must be a string');
-  const scope = scopeOf(raw);
-  if (raw.mode === 'form') {
-    if (!isRecord(raw.requestedSchema)) throw new QuestionParamsError('requestedSchema must be an object in form mode');
-    return { scope, params: { mode: 'form', message: raw.message, requestedSchema: withoutNulls(raw.requestedSchema) } };
-  }
-  if (raw.mode === 'url') {
-    if (typeof raw.url !== 'string') throw new QuestionParamsError('url must be a string in url mode');
-    if (typeof raw.elicitationId !== 'string') throw new QuestionParamsError('elicitationId must be a string in url mode');
-    return { scope, params: { mode: 'url', message: raw.message, url: raw.url, elicitationId: raw.elicitationId } };
-  }
-  throw new QuestionParamsError(`mode must be "form" or "url" (the modes this client offers), not ${JSON.stringify(raw.mode) ?? 'absent'}`);
+  const params = readElicitParams(raw, ACP_PARAMS);
+  const scope = scopeOf(raw as Record<string, unknown>);
+  return { scope, params: params.mode === 'url' ? params : { ...params, requestedSchema: withoutNulls(params.requestedSchema) } };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * An AHP client of one agent host: the handshake (`initialize`, offering the versions of
- * protocol.ts and refusing a pick we did not offer), subscriptions, our writes
+ * wire/versions.ts and refusing a pick we did not offer), subscriptions, our writes
  * (`dispatchAction`, each with its client sequence number and kept until the host echoes
  * it), `ping`, and the connection's life: when the socket drops it reconnects with backoff
  * and sends `reconnect` with what it last saw (one watermark on 0.x, one cursor per channel
@@ -12,22 +12,11 @@ import { randomUUID } from 'node:crypto';
 import { AhpError, noCommonVersion, protocolViolation } from './errors';
 import { type Endpoint, socketAddress } from './endpoint';
 import type { AhpLog } from './ports';
-import {
-  type ActionEnvelope,
-  ERROR_CODES,
-  type Implementation,
-  OFFERED_VERSIONS,
-  readActionEnvelope,
-  readInitializeResult,
-  readReconnectResult,
-  readSubscribeResult,
-  readSupportedVersions,
-  type Recovery,
-  ROOT_CHANNEL,
-  type Snapshot,
-  VERSION_TABLE,
-  WireError,
-} from './protocol';
+import { WireError } from './wire/check';
+import { type Implementation, readInitializeResult, readReconnectResult, readSubscribeResult, readSupportedVersions, type Recovery, type Snapshot } from './wire/connection';
+import { type ActionEnvelope, readActionEnvelope } from './wire/envelope';
+import { ERROR_CODES, ROOT_CHANNEL } from './wire/names';
+import { OFFERED_VERSIONS, VERSION_TABLE } from './wire/versions';
 import { DEFAULT_REQUEST_TIMEOUT_MS, RpcSocket } from './rpc';
 
 export type HostStatus = 'connected' | 'reconnecting' | 'closed';
@@ -51,7 +40,7 @@ export interface HostClientOptions {
   readonly token?: string;
   readonly clientInfo: Implementation;
   readonly log: AhpLog;
-  /** The versions offered, most preferred first (default: protocol.ts's table). */
+  /** The versions offered, most preferred first (default: wire/versions.ts's table). */
   readonly versions?: readonly string[];
   readonly requestTimeoutMs?: number;
   /** How often to ping a quiet host (0: never). */

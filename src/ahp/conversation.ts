@@ -3,36 +3,29 @@
  * its tool calls waiting for a confirmation, kept from the channel's snapshot and actions.
  * A conversation is a chat channel (`chat/*` names, VS Code 1.139.1 and AHP 1.x) or, in the
  * protocol's earlier generation, a session channel (`session/*`, open requests at the top of
- * the session's state). It says what opened, which answer changed (and whether we changed
- * it), and why something closed: answered (by us or by another client) or withdrawn (its
+ * the session's state). It says what opened, which answer changed (and who changed it: the
+ * envelope's origin), and why something closed: answered (by whom) or withdrawn (its
  * turn ended, was cancelled or failed, or the host no longer has it). Pure.
  */
 import type { AhpLog } from './ports';
-import {
-  type ActionEnvelope,
-  AHP_LIMITS,
-  type ConversationView,
-  type InputResponse,
-  type Naming,
-  readAction,
-  readConversation,
-  type TurnEnd,
-  type WireAnswer,
-  type WireInputRequest,
-  type WireToolCall,
-} from './protocol';
+import { readAction, type TurnEnd } from './wire/actions';
+import { type ConversationView, readConversation } from './wire/channel-state';
+import { type ActionAuthor, type ActionEnvelope, authorOf } from './wire/envelope';
+import type { InputResponse, WireAnswer, WireInputRequest } from './wire/input-request';
+import { AHP_LIMITS, type Naming } from './wire/names';
+import type { WireToolCall } from './wire/tool-call';
 
 export type OpenItem =
   | { readonly kind: 'input'; readonly key: string; readonly channel: string; readonly naming: Naming; readonly request: WireInputRequest }
   | { readonly kind: 'tool'; readonly key: string; readonly channel: string; readonly naming: Naming; readonly turnId: string; readonly call: WireToolCall };
 
 export type Closing =
-  | { readonly kind: 'answered'; readonly byUs: boolean; readonly how: InputResponse | 'approved' | 'denied' | 'completed' }
+  | { readonly kind: 'answered'; readonly by: ActionAuthor; readonly how: InputResponse | 'approved' | 'denied' | 'completed' }
   | { readonly kind: 'withdrawn'; readonly why: string };
 
 export interface ConversationListener {
   opened(item: OpenItem): void;
-  answerChanged(key: string, questionId: string, answer: WireAnswer | undefined, byUs: boolean): void;
+  answerChanged(key: string, questionId: string, answer: WireAnswer | undefined, by: ActionAuthor): void;
   closed(key: string, closing: Closing): void;
   /** A request or tool call of the snapshot that could not be read (it is not asked). */
   refused(reason: string): void;
@@ -118,7 +111,7 @@ export class Conversation {
     if (envelope.rejectionReason !== undefined) return; // the host refused it: nothing changed
     const action = readAction(envelope.action);
     if ('naming' in action && action.naming !== this.naming) return;
-    const byUs = envelope.origin?.clientId === this.ourClientId();
+    const by = authorOf(envelope, this.ourClientId());
     switch (action.type) {
       case 'turnStarted':
         // A new turn: what the last one left open is abandoned.
@@ -136,18 +129,18 @@ export class Conversation {
         if (!open) return;
         if (action.answer === undefined) delete open.answers[action.questionId];
         else Object.defineProperty(open.answers, action.questionId, { value: action.answer, enumerable: true, configurable: true, writable: true });
-        this.listener.answerChanged(itemKey(this.channel, 'input', action.requestId), action.questionId, action.answer, byUs);
+        this.listener.answerChanged(itemKey(this.channel, 'input', action.requestId), action.questionId, action.answer, by);
         return;
       }
       case 'inputCompleted':
-        this.closeRequest(action.requestId, { kind: 'answered', byUs, how: action.response });
+        this.closeRequest(action.requestId, { kind: 'answered', by, how: action.response });
         return;
       case 'toolCallReady':
-        if (action.confirmed) this.closeToolCall(action.call.toolCallId, { kind: 'answered', byUs, how: 'approved' });
+        if (action.confirmed) this.closeToolCall(action.call.toolCallId, { kind: 'answered', by, how: 'approved' });
         else this.openToolCall(action.turnId, action.call);
         return;
       case 'toolCallSettled':
-        this.closeToolCall(action.toolCallId, action.how === 'completed' ? { kind: 'withdrawn', why: 'the tool call went ahead without a confirmation' } : { kind: 'answered', byUs, how: action.how });
+        this.closeToolCall(action.toolCallId, action.how === 'completed' ? { kind: 'withdrawn', why: 'the tool call went ahead without a confirmation' } : { kind: 'answered', by, how: action.how });
         return;
       default:
         return;
@@ -167,7 +160,7 @@ export class Conversation {
       // Drafts are kept unless the request brings answers (AHP's upsert); a snapshot always has them whole.
       const next = fromAction && Object.keys(request.answers).length === 0 ? open.answers : { ...request.answers };
       for (const questionId of new Set([...Object.keys(open.answers), ...Object.keys(next)])) {
-        if (!sameAnswer(own(open.answers, questionId), own(next, questionId))) this.listener.answerChanged(key, questionId, own(next, questionId), false);
+        if (!sameAnswer(own(open.answers, questionId), own(next, questionId))) this.listener.answerChanged(key, questionId, own(next, questionId), 'the host');
       }
       open.answers = next;
       return;

@@ -16,22 +16,14 @@ import { Conversation, type Closing, type ConversationListener, type OpenItem } 
 import type { AhpError } from './errors';
 import { InputPrompt } from './input-prompt';
 import type { AhpLog } from './ports';
-import {
-  type ActionEnvelope,
-  type AgentInfo,
-  readAction,
-  readListSessions,
-  readRootState,
-  readSessionAdded,
-  readSessionRemoved,
-  readSessionState,
-  readSessionSummaryChanged,
-  ROOT_CHANNEL,
-  type SessionSummary,
-  type Snapshot,
-  toolCallConfirmedAction,
-  WireError,
-} from './protocol';
+import { readAction } from './wire/actions';
+import { readSessionState } from './wire/channel-state';
+import { WireError } from './wire/check';
+import type { Snapshot } from './wire/connection';
+import { type ActionEnvelope, authorOf } from './wire/envelope';
+import { ROOT_CHANNEL } from './wire/names';
+import { type AgentInfo, readListSessions, readRootState, readSessionAdded, readSessionRemoved, readSessionSummaryChanged, type SessionSummary } from './wire/root';
+import { toolCallConfirmedAction } from './wire/writes';
 import { toolQuestion } from './tool-confirmation';
 
 /** The reason a prompt closes when another client answered it (history.ts reads it as "answered elsewhere"). */
@@ -249,7 +241,7 @@ export class AgentHostInbox {
 
   private action(envelope: ActionEnvelope): void {
     const { channel } = envelope;
-    if (envelope.rejectionReason !== undefined && envelope.origin?.clientId === this.client.clientId) return this.refusedOurs(envelope);
+    if (envelope.rejectionReason !== undefined && authorOf(envelope, this.client.clientId) === 'us') return this.refusedOurs(envelope);
     if (channel === ROOT_CHANNEL) {
       const action = readAction(envelope.action);
       if (action.type === 'agentsChanged') {
@@ -318,8 +310,9 @@ export class AgentHostInbox {
   private listener(): ConversationListener {
     return {
       opened: (item) => this.ask(item),
-      answerChanged: (key, questionId, answer, byUs) => {
-        if (!byUs) this.asking.get(key)?.remoteAnswer?.(questionId, answer);
+      // Our own drafts come back from the host: only what others wrote goes into the prompt.
+      answerChanged: (key, questionId, answer, by) => {
+        if (by !== 'us') this.asking.get(key)?.remoteAnswer?.(questionId, answer);
       },
       closed: (key, closing) => this.closed(key, closing),
       refused: (reason) => {
@@ -332,7 +325,7 @@ export class AgentHostInbox {
   private closed(key: string, closing: Closing): void {
     const asking = this.asking.get(key);
     if (!asking) return;
-    if (closing.kind === 'answered' && closing.byUs) return;
+    if (closing.kind === 'answered' && closing.by === 'us') return;
     const reason = closing.kind === 'answered' ? `${ANSWERED_ELSEWHERE} (${ELSEWHERE_WORDS[closing.how] ?? closing.how})` : `${WITHDREW}: ${closing.why}`;
     this.asking.delete(key);
     asking.withdraw(reason);

@@ -1,22 +1,31 @@
 /**
  * One of a host's open input requests, put to the person (elicitation/live-ask.ts: one
  * question a quick pick or an input box, several a form, a link the link prompt; the broker
- * chooses) and answered on the host as `inputCompleted`. Drafts go both ways: what the person
- * types is sent as `inputAnswerChanged` (state draft, ~300 ms after the last keystroke per
- * question); drafts and answers from other clients come into our open prompt, except for a
- * question the person has touched here since it opened: what they type is never overwritten.
- * A request withdrawn on the host (answered elsewhere, its turn over) closes our prompt.
+ * chooses) and answered on the host as `inputCompleted`. Drafts go both ways, each with its
+ * origin: what the person types is sent as `inputAnswerChanged` (state draft, ~300 ms after
+ * the last keystroke per question); drafts and answers from other clients go into the store
+ * as the remote client's, where the core's rule (elicitation/answer-origin.ts) keeps a
+ * question the person changed, and a secret, theirs. A secret's draft is never sent: its value
+ * goes only with Accept (live-ask.ts tells nobody its changes). A request withdrawn on the host
+ * (answered elsewhere, its turn over) closes our prompt.
  */
-import type { InputAnswer, InputQuestion, InputRequest } from '../../elicitation-host';
+import type { SameType } from '../base/same-type';
 import type { Broker } from '../elicitation/broker';
 import { askLive, type LiveAsk } from '../elicitation/live-ask';
+import type { LiveAnswer, LiveOption, LiveQuestion, LiveRequest } from '../elicitation/live-model';
 import type { ElicitAction } from '../elicitation/model';
 import type { RequestSource } from '../elicitation/request';
 import type { InputStore } from '../elicitation/store';
 import type { AhpLog } from './ports';
-import { answerChangedAction, inputCompletedAction, type Naming, type WireAnswer, type WireInputRequest, type WireOption, type WireQuestion } from './protocol';
+import type { WireAnswer, WireInputRequest, WireOption, WireQuestion } from './wire/input-request';
+import type { Naming } from './wire/names';
+import { answerChangedAction, inputCompletedAction } from './wire/writes';
 
 export const DRAFT_DEBOUNCE_MS = 300;
+
+// A host's answers are the core's live answers as they are (the core's live request is shaped
+// after AHP's): they go in and come out unconverted, which holds only while the two are the same.
+export const WIRE_ANSWERS_ARE_LIVE: SameType<WireAnswer, LiveAnswer> = true;
 
 export interface PromptDeps {
   readonly broker: Broker;
@@ -25,8 +34,8 @@ export interface PromptDeps {
   readonly applyDefaults: () => boolean;
 }
 
-/** The request in the asker's terms (the shape the API takes): titles, bounds and defaults renamed. */
-function toQuestion(q: WireQuestion): InputQuestion {
+/** The request in the core's live terms (elicitation/live-model.ts): titles, bounds and defaults renamed. */
+function toQuestion(q: WireQuestion): LiveQuestion {
   const base = {
     id: q.id,
     title: q.title ?? (q.message !== '' ? q.message : q.id),
@@ -34,7 +43,7 @@ function toQuestion(q: WireQuestion): InputQuestion {
     ...(q.required === true && { required: true }),
   };
   // The host's recommendation is said in the label: preselecting it would choose for the person.
-  const options = (list: readonly WireOption[]): Array<{ id: string; label: string; description?: string }> =>
+  const options = (list: readonly WireOption[]): LiveOption[] =>
     list.map((o) => ({ id: o.id, label: o.recommended ? `${o.label} (recommended)` : o.label, ...(o.description !== undefined && { description: o.description }) }));
   switch (q.kind) {
     case 'text':
@@ -81,7 +90,7 @@ function fittingAnswers(request: WireInputRequest, questions: readonly WireQuest
   return out;
 }
 
-function liveRequest(request: WireInputRequest, questions: readonly WireQuestion[], message: string): InputRequest {
+function liveRequest(request: WireInputRequest, questions: readonly WireQuestion[], message: string): LiveRequest {
   return { message, questions: questions.map(toQuestion), answers: fittingAnswers(request, questions) };
 }
 
@@ -91,9 +100,6 @@ export type Send = (action: Record<string, unknown>) => void;
 export class InputPrompt {
   private readonly withdrawn = new AbortController();
   private live: LiveAsk | undefined;
-  /** Questions the person has touched in our prompt since it opened: remote drafts leave them alone. */
-  private readonly touched = new Set<string>();
-  private applyingRemote = false;
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
@@ -121,18 +127,13 @@ export class InputPrompt {
     return this.complete(await this.ask(liveRequest(request, request.questions, message)));
   }
 
-  /** A draft or answer from another client (or the host), for one question. */
+  /** A draft or answer from another client (or the host), for one question: the store takes it, or says why not. */
   remoteAnswer(questionId: string, answer: WireAnswer | undefined): void {
-    if (!this.live || this.touched.has(questionId) || this.ended) return;
+    if (!this.live || this.ended) return;
     const question = this.request.questions.find((q) => q.id === questionId);
     if (!question || (answer && !answerFitsQuestion(question, answer))) return;
-    this.applyingRemote = true;
-    try {
-      const result = this.live.updateDraft(questionId, answer);
-      if (!result.ok) this.deps.log.info(`a draft from another client for "${questionId.slice(0, 80)}" was not taken: ${result.reason}`);
-    } finally {
-      this.applyingRemote = false;
-    }
+    const result = this.live.updateDraft(questionId, answer);
+    if (!result.ok) this.deps.log.info(`a draft from another client for "${questionId.slice(0, 80)}" was not taken: ${result.reason.slice(0, 300)}`);
   }
 
   /** The host no longer asks it: our prompt closes with this reason (the History keeps it). */
@@ -141,14 +142,13 @@ export class InputPrompt {
     this.withdrawn.abort(new Error(reason));
   }
 
-  private async ask(request: InputRequest): Promise<{ response: ElicitAction; answers: Record<string, InputAnswer> } | 'withdrawn'> {
+  private async ask(request: LiveRequest): Promise<{ response: ElicitAction; answers: Record<string, LiveAnswer> } | 'withdrawn'> {
     if (this.ended) return 'withdrawn';
-    const live = askLive(this.deps, request, { source: this.source, signal: this.withdrawn.signal, applyDefaults: this.deps.applyDefaults() });
+    const live = askLive(this.deps, request, { source: this.source, signal: this.withdrawn.signal, applyDefaults: this.deps.applyDefaults(), origin: 'remote-client' });
     this.live = live;
+    // What came from the host is the host's already: only the changes made here are sent.
     const stop = live.onDidChangeAnswer((change) => {
-      if (this.applyingRemote) return;
-      this.touched.add(change.questionId);
-      this.draftChanged(change.questionId, change.answer);
+      if (change.origin !== 'remote-client') this.draftChanged(change.questionId, change.answer);
     });
     try {
       const result = await live.completion;
@@ -159,7 +159,7 @@ export class InputPrompt {
     }
   }
 
-  private draftChanged(questionId: string, answer: InputAnswer | undefined): void {
+  private draftChanged(questionId: string, answer: LiveAnswer | undefined): void {
     clearTimeout(this.timers.get(questionId));
     this.timers.set(questionId, setTimeout(() => {
       this.timers.delete(questionId);
@@ -175,7 +175,7 @@ export class InputPrompt {
     this.timers.clear();
   }
 
-  private complete(result: { response: ElicitAction; answers: Record<string, InputAnswer> } | 'withdrawn'): ElicitAction | 'withdrawn' {
+  private complete(result: { response: ElicitAction; answers: Record<string, LiveAnswer> } | 'withdrawn'): ElicitAction | 'withdrawn' {
     if (result === 'withdrawn' || this.ended) return 'withdrawn';
     let { response } = result;
     let answers: Record<string, WireAnswer> | undefined;

@@ -9,7 +9,8 @@
 import WebSocket from 'ws';
 import { AhpError, refusedRequest, tokenRefused, unreachable } from './errors';
 import type { AhpLog } from './ports';
-import { AHP_LIMITS, ERROR_CODES, WireError } from './protocol';
+import { WireError } from './wire/check';
+import { AHP_LIMITS, ERROR_CODES } from './wire/names';
 import { isRecord } from '../base/is-record';
 
 export interface RpcHandlers {

@@ -12,7 +12,7 @@ import type { FormParams } from '../elicitation/broker';
 import { isRecord } from '../base/is-record';
 import type { ElicitResult } from '../elicitation/model';
 import type { RequestSource, WholeInput } from '../elicitation/request';
-import type { WireConfirmationOption, WireToolCall } from './protocol';
+import type { WireConfirmationOption, WireToolCall } from './wire/tool-call';
 
 /** When the host offers no options of its own. */
 const PLAIN_OPTIONS: readonly WireConfirmationOption[] = [

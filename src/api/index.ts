@@ -106,14 +106,15 @@ function asker({ broker, store, manager, applyDefaults, consents }: ApiDeps, ext
       const abandon = new AbortController();
       let live: LiveAsk;
       try {
-        live = askLive({ broker, store }, request, { source, signal: signalOf(options?.token, abandon.signal), applyDefaults: applyDefaults() });
+        live = askLive({ broker, store }, request, { source, signal: signalOf(options?.token, abandon.signal), applyDefaults: applyDefaults(), origin: 'asker' });
       } catch (error) {
         const failed = Promise.reject(refused(error));
         return { onDidChangeAnswer: () => ({ dispose: () => undefined }), completion: failed, updateDraft: () => ({ ok: false, reason: 'the request was refused' }), abandon: () => undefined };
       }
       return {
         onDidChangeAnswer(listener) {
-          const remove = live.onDidChangeAnswer(listener);
+          // The public change: which question, its answer (the origin is ours to know).
+          const remove = live.onDidChangeAnswer(({ questionId, answer }) => listener({ questionId, ...(answer && { answer }) }));
           return { dispose: () => void remove() };
         },
         completion: live.completion.catch((error: unknown) => {

@@ -4,6 +4,7 @@
  * that has been checked against what the server asked for. It knows nothing of VS Code
  * or of transports.
  */
+import { type AnswerOrigin, NONE_CHANGED, refusedFrom } from './answer-origin';
 import type { Answers, Content, ElicitAction, ElicitResult, FormModel } from './model';
 import { choosePresentation, type FileChange, type InputRequest, type OwnAnswerPair, type Presentation, type RequestSource, type WholeInput } from './request';
 import { LIMITS } from './limits';
@@ -61,8 +62,8 @@ export interface ElicitContext {
   readonly callsInFlight?: number;
   /** Told the request as soon as it exists, before it is shown (an extension's live request follows it). */
   readonly onRequest?: (request: InputRequest) => void;
-  /** Drafts to start from, by question id (an extension's live request may bring answers). */
-  readonly drafts?: Answers;
+  /** Drafts to start from, by question id, and whose they are (an extension's live request, an agent host's, may bring answers). */
+  readonly drafts?: { readonly from: AnswerOrigin; readonly answers: Answers };
   /** A rule across questions the schema cannot say (one of two answered); refusals are shown beside their fields. */
   readonly checkAnswers?: (answers: Answers) => readonly FieldError[];
   /** The whole of what is approved, when the message shows only part of it (set by our own code, never by a server). */
@@ -220,8 +221,11 @@ export class Broker {
     // It ends as cancel without ever being shown.
     if (ctx.signal.aborted) return { action: 'cancel' };
     store.dispatch({ type: 'requested', request });
-    if (ctx.drafts) for (const [questionId, answer] of Object.entries(ctx.drafts)) {
-      const drafted = store.dispatch({ type: 'answerChanged', requestId: request.id, questionId, answer });
+    if (ctx.drafts) for (const [questionId, answer] of Object.entries(ctx.drafts.answers)) {
+      // A draft the rule keeps out (a secret's, from anyone but the person) is left out, not refused; any other refusal is the asker's mistake.
+      const question = request.questions.find((q) => q.id === questionId);
+      if (question && refusedFrom(ctx.drafts.from, question, NONE_CHANGED) !== undefined) continue;
+      const drafted = store.dispatch({ type: 'answerChanged', requestId: request.id, questionId, answer, origin: ctx.drafts.from });
       if (!drafted.ok) {
         this.finish(request.id, 'cancel');
         throw new InvalidSchemaError([{ path: `answers.${questionId}`, message: drafted.reason }]);

@@ -7,7 +7,7 @@
  * alone a single-select's `{ kind: 'text' }` (a multi-select's `value: []`). Pure.
  */
 import type { Answer } from './model';
-import type { InputAnswer, InputQuestion } from '../../elicitation-host';
+import type { LiveAnswer, LiveQuestion } from './live-model';
 
 /** The text question that holds a select question's own answer. */
 export interface OwnAnswerQuestion {
@@ -22,7 +22,7 @@ export function ownAnswerId(selectId: string): string {
   return `${selectId} (own answer)`;
 }
 
-export function ownAnswerProperty(question: InputQuestion): Record<string, unknown> {
+export function ownAnswerProperty(question: LiveQuestion): Record<string, unknown> {
   const multi = question.kind === 'multi-select';
   return {
     type: 'string',
@@ -44,7 +44,7 @@ function ownValues(pair: OwnAnswerQuestion, own: Answer | undefined): string[] {
 }
 
 /** The protocol's answer from the store's two; undefined when neither is there. */
-export function joinOwnAnswer(pair: OwnAnswerQuestion, select: Answer | undefined, own: Answer | undefined): InputAnswer | undefined {
+export function joinOwnAnswer(pair: OwnAnswerQuestion, select: Answer | undefined, own: Answer | undefined): LiveAnswer | undefined {
   const typed = ownValues(pair, own);
   const state = (a: Answer | undefined): 'draft' | 'submitted' => (a && a.state === 'submitted' ? 'submitted' : 'draft');
   if (select && select.state !== 'skipped') {
@@ -61,7 +61,7 @@ export function joinOwnAnswer(pair: OwnAnswerQuestion, select: Answer | undefine
 }
 
 /** The store's two answers (the select's, the own one's) from the protocol's one; undefined clears. */
-export function splitOwnAnswer(answer: InputAnswer | undefined): [Answer | undefined, Answer | undefined] {
+export function splitOwnAnswer(answer: LiveAnswer | undefined): [Answer | undefined, Answer | undefined] {
   if (!answer) return [undefined, undefined];
   if (answer.state === 'skipped') return [answer, undefined];
   const { state, value } = answer;

@@ -1,5 +1,5 @@
 /**
- * The Agent Host Protocol's live input request in the asker's own terms and back: its
+ * A live input request (live-model.ts, the Agent Host Protocol's shape) in the broker's terms and back: its
  * questions as the flat schema the broker parses (so they are validated and capped like a
  * server's), its answers as the store's. The answer shapes are the same on both sides; what
  * comes in is checked field by field. Shared by the extension API (another extension's
@@ -8,15 +8,14 @@
  */
 import type { Answer, Answers, AnswerValue } from './model';
 import { type FieldError, ownAnswer } from './validation';
-import type { InputAnswer, InputAnswerValue, InputQuestion, InputRequest } from '../../elicitation-host';
+import type { LiveAnswer, LiveAnswerValue, LiveQuestion, LiveRequest } from './live-model';
 import { isRecord } from '../base/is-record';
 import { joinOwnAnswer, type OwnAnswerQuestion, ownAnswerId, ownAnswerMissing, ownAnswerProperty, splitOwnAnswer } from './freeform';
 
-// The d.ts stands alone (extensions copy it), so it spells the answer values again: the
-// compiler holds the two spellings equal, but for the person's own answers (freeform.ts).
+// The store's answer values are the live ones but for the person's own answers (freeform.ts): the compiler holds it.
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type WithoutOwn<T> = T extends { readonly kind: infer K extends 'selected' | 'selected-many'; readonly value: infer V } ? { readonly kind: K; readonly value: V } : T;
-export const PUBLIC_ANSWERS_ARE_OURS: Equal<AnswerValue, WithoutOwn<InputAnswerValue>> = true;
+export const STORE_ANSWERS_ARE_LIVE: Equal<AnswerValue, WithoutOwn<LiveAnswerValue>> = true;
 
 export class RequestShapeError extends Error {
   constructor(readonly path: string, message: string) {
@@ -25,7 +24,7 @@ export class RequestShapeError extends Error {
 }
 
 /** One question as a JSON Schema property of the elicitation subset. */
-function property(question: InputQuestion, path: string): Record<string, unknown> {
+function property(question: LiveQuestion, path: string): Record<string, unknown> {
   const common = { ...(question.title !== undefined && { title: question.title }), ...(question.description !== undefined && { description: question.description }) };
   const withDefault = question.default !== undefined ? { default: question.default } : {};
   switch (question.kind) {
@@ -65,7 +64,7 @@ export type UrlRequestParams = { mode: 'url'; message: string; url: string };
  * The request as the broker's params: a link, or a form whose property keys are the question
  * ids, plus a text question after each select that takes the person's own answer.
  */
-export function toElicitParams(request: InputRequest): { params: FormRequestParams | UrlRequestParams; own: ReadonlyMap<string, OwnAnswerQuestion> } {
+export function toElicitParams(request: LiveRequest): { params: FormRequestParams | UrlRequestParams; own: ReadonlyMap<string, OwnAnswerQuestion> } {
   if (!isRecord(request)) throw new RequestShapeError('request', 'must be an object');
   if (typeof request.message !== 'string') throw new RequestShapeError('message', 'must be a string');
   const questions = request.questions ?? [];
@@ -85,7 +84,7 @@ export function toElicitParams(request: InputRequest): { params: FormRequestPara
   questions.forEach((q: unknown, i) => {
     const path = `questions[${i}]`;
     if (!isRecord(q) || typeof q.id !== 'string' || q.id === '') throw new RequestShapeError(`${path}.id`, 'must be a non-empty string');
-    const question = q as unknown as InputQuestion;
+    const question = q as unknown as LiveQuestion;
     const freeform = (question.kind === 'single-select' || question.kind === 'multi-select') && question.allowFreeformInput === true;
     const shape = property(question, path);
     // Required of neither question in the schema, so the form says it in words.
@@ -105,7 +104,7 @@ export function toElicitParams(request: InputRequest): { params: FormRequestPara
   return { params: { message: request.message, requestedSchema: { type: 'object', properties, ...(required.length > 0 && { required }) } }, own };
 }
 
-function answerValue(value: unknown, path: string): InputAnswerValue {
+function answerValue(value: unknown, path: string): LiveAnswerValue {
   if (!isRecord(value)) throw new RequestShapeError(path, 'must be { kind, value }');
   const v = value.value;
   const freeformValues = (): { freeformValues?: string[] } => {
@@ -137,30 +136,30 @@ function answerValue(value: unknown, path: string): InputAnswerValue {
 }
 
 /** An answer from the caller, checked field by field: a copy in the public shape. */
-export function fromInputAnswer(answer: unknown, path = 'answer'): InputAnswer {
+export function fromLiveAnswer(answer: unknown, path = 'answer'): LiveAnswer {
   if (!isRecord(answer)) throw new RequestShapeError(path, 'must be { state, value? }');
   if (answer.state === 'skipped') return { state: 'skipped' };
   if (answer.state !== 'draft' && answer.state !== 'submitted') throw new RequestShapeError(`${path}.state`, 'must be draft, submitted or skipped');
   return { state: answer.state, value: answerValue(answer.value, `${path}.value`) };
 }
 
-export function fromInputAnswers(answers: unknown): Record<string, InputAnswer> {
+export function fromLiveAnswers(answers: unknown): Record<string, LiveAnswer> {
   if (answers === undefined) return {};
   if (!isRecord(answers)) throw new RequestShapeError('answers', 'must be an object keyed by question id');
-  const out: Record<string, InputAnswer> = {};
-  for (const [id, answer] of Object.entries(answers)) Object.defineProperty(out, id, { value: fromInputAnswer(answer, `answers.${id}`), enumerable: true });
+  const out: Record<string, LiveAnswer> = {};
+  for (const [id, answer] of Object.entries(answers)) Object.defineProperty(out, id, { value: fromLiveAnswer(answer, `answers.${id}`), enumerable: true });
   return out;
 }
 
 /** A store answer for the caller: a copy, nothing of ours shared. */
-export function toInputAnswer(answer: Answer): InputAnswer {
+export function toLiveAnswer(answer: Answer): LiveAnswer {
   if (answer.state === 'skipped') return { state: 'skipped' };
   const { value } = answer;
   return { state: answer.state, value: value.kind === 'selected-many' ? { kind: value.kind, value: [...value.value] } : { ...value } };
 }
 
 /** A caller's answer in the store's terms, where its question takes no answer of the person's own. */
-export function toStoreAnswer(answer: InputAnswer, path: string): Answer {
+export function toStoreAnswer(answer: LiveAnswer, path: string): Answer {
   if (answer.state === 'skipped') return answer;
   const { value } = answer;
   if ((value.kind === 'selected' || value.kind === 'selected-many') && value.freeformValues !== undefined) {
@@ -177,7 +176,7 @@ export class RequestAnswers {
   constructor(private readonly own: ReadonlyMap<string, OwnAnswerQuestion>) {}
 
   /** The store's answers for the caller's answer to one question (undefined clears). */
-  toStore(questionId: string, answer: InputAnswer | undefined, path = 'answer'): Array<[string, Answer | undefined]> {
+  toStore(questionId: string, answer: LiveAnswer | undefined, path = 'answer'): Array<[string, Answer | undefined]> {
     const pair = this.own.get(questionId);
     if (!pair) return [[questionId, answer && toStoreAnswer(answer, path)]];
     const [select, own] = splitOwnAnswer(answer);
@@ -190,18 +189,18 @@ export class RequestAnswers {
     return storeQuestionId;
   }
 
-  answerOf(answers: Answers, questionId: string): InputAnswer | undefined {
+  answerOf(answers: Answers, questionId: string): LiveAnswer | undefined {
     const pair = this.own.get(questionId);
     if (!pair) {
       const answer = ownAnswer(answers, questionId);
-      return answer && toInputAnswer(answer);
+      return answer && toLiveAnswer(answer);
     }
     return joinOwnAnswer(pair, ownAnswer(answers, questionId), ownAnswer(answers, pair.id));
   }
 
   /** Every answer, the caller's way. */
-  all(answers: Answers): Record<string, InputAnswer> {
-    const out: Record<string, InputAnswer> = {};
+  all(answers: Answers): Record<string, LiveAnswer> {
+    const out: Record<string, LiveAnswer> = {};
     for (const id of new Set(Object.keys(answers).map((k) => this.callerQuestion(k)))) {
       const answer = this.answerOf(answers, id);
       if (answer) Object.defineProperty(out, id, { value: answer, enumerable: true });

@@ -2,8 +2,11 @@
  * The input store: the live state of every open request, its answer drafts and status.
  * Every UI surface renders from it and every change goes through the reducer, which
  * refuses what the Agent Host Protocol refuses (an answer for an unknown request, an
- * answer of the wrong kind, `accept` while a required question has no submitted answer).
+ * answer of the wrong kind, `accept` while a required question has no submitted answer),
+ * and holds the one rule of drafts (answer-origin.ts): each change says where it came from,
+ * and a draft from elsewhere never overwrites what the person changed.
  */
+import { type AnswerOrigin, NONE_CHANGED, ORIGINS, refusedFrom } from './answer-origin';
 import type { Answer, Answers, ElicitAction } from './model';
 import type { InputRequest } from './request';
 import { answerFits, ownAnswer } from './validation';
@@ -14,6 +17,8 @@ export interface RequestState {
   readonly request: InputRequest;
   readonly answers: Answers;
   readonly status: RequestStatus;
+  /** The questions the person changed since it opened (answer-origin.ts: drafts from elsewhere leave them alone). */
+  readonly changedByPerson: ReadonlySet<string>;
   /** Why an abandoned request ended (the server cancelled, died, timed out...). */
   readonly reason?: string;
 }
@@ -31,6 +36,8 @@ export type StoreAction =
       readonly questionId: string;
       /** Absent clears the answer. */
       readonly answer?: Answer;
+      /** Who changed it: the person (in which surface), the asker, another answerer. */
+      readonly origin: AnswerOrigin;
     }
   | {
       readonly type: 'completed';
@@ -79,7 +86,7 @@ export function reduce(state: StoreState, action: StoreAction): ReduceResult {
       if (r.request.id === action.request.id) return refuse(`a request with id ${action.request.id} already exists`);
       (r.status === 'open' ? open : finished).push(r);
     }
-    open.push({ request: action.request, answers: {}, status: 'open' });
+    open.push({ request: action.request, answers: {}, status: 'open', changedByPerson: NONE_CHANGED });
     return { ok: true, state: { requests: open.concat(finished) } };
   }
 
@@ -91,6 +98,8 @@ export function reduce(state: StoreState, action: StoreAction): ReduceResult {
     case 'answerChanged': {
       const question = current.request.questions.find((q) => q.id === action.questionId);
       if (!question) return refuse(`input request ${action.requestId} has no question ${action.questionId}`);
+      const refused = refusedFrom(action.origin, question, current.changedByPerson);
+      if (refused !== undefined) return refuse(refused);
       const others = Object.entries(current.answers).filter(([id]) => id !== action.questionId);
       if (action.answer !== undefined) {
         if (action.answer.state !== 'skipped' && action.answer.value === undefined) {
@@ -103,7 +112,8 @@ export function reduce(state: StoreState, action: StoreAction): ReduceResult {
       }
       // fromEntries, not assignment: a question may be called "__proto__".
       const answers: Answers = Object.fromEntries(others);
-      return { ok: true, state: withRequest(state, action.requestId, { ...current, answers }) };
+      const changedByPerson = ORIGINS[action.origin].person && !current.changedByPerson.has(question.id) ? new Set([...current.changedByPerson, question.id]) : current.changedByPerson;
+      return { ok: true, state: withRequest(state, action.requestId, { ...current, answers, changedByPerson }) };
     }
     case 'completed': {
       const answers: Answers = { ...current.answers, ...action.answers };

@@ -16,6 +16,7 @@
  * "Terminal: " before the name: a caller cannot pass for a configured server or an extension.
  */
 import type { FormParams, UrlParams } from '../elicitation/broker';
+import { type ParamsEdge, readElicitParams } from '../elicitation/elicit-params';
 import type { SchemaProblem } from '../elicitation/schema';
 import { isRecord } from '../base/is-record';
 import { terminalSafe } from '../elicitation/plain-text';
@@ -50,18 +51,12 @@ function optionalFlag(body: Record<string, unknown>, field: string): boolean {
   return value;
 }
 
+/** The question, read as every edge's `elicitation/create` params are (elicitation/elicit-params.ts), named where it sits in the body. */
+const QUESTION: ParamsEdge = { prefix: 'question.', error: (message) => new AskBodyError(message) };
+
 function readQuestion(raw: unknown): FormParams | UrlParams {
   if (!isRecord(raw)) throw new AskBodyError('question must be an object: the params of an elicitation/create');
-  if (typeof raw.message !== 'string') throw new AskBodyError('question.message must be a string');
-  if (raw.mode === 'url') {
-    if (typeof raw.url !== 'string') throw new AskBodyError('question.url must be a string in url mode');
-    if (raw.elicitationId !== undefined && typeof raw.elicitationId !== 'string') throw new AskBodyError('question.elicitationId must be a string');
-    return { mode: 'url', message: raw.message, url: raw.url, ...(typeof raw.elicitationId === 'string' && { elicitationId: raw.elicitationId }) };
-  }
-  if (raw.mode !== undefined && raw.mode !== 'form') throw new AskBodyError(`question.mode must be "form" or "url", not ${JSON.stringify(raw.mode)}`);
-  // The schema itself is the broker's to read: it names the field at fault (question.requestedSchema.<path>).
-  if (!isRecord(raw.requestedSchema)) throw new AskBodyError('question.requestedSchema must be an object in form mode');
-  return { mode: 'form', message: raw.message, requestedSchema: raw.requestedSchema };
+  return readElicitParams(raw, QUESTION);
 }
 
 /** The question and who asks, from a `/ask` body. Throws AskBodyError naming the field. */

@@ -6,21 +6,30 @@
 import type { Question } from '../elicitation/model';
 import { isRecord } from '../base/is-record';
 
-/** A form as the page renders it. Server text arrives as data and is set as text. */
-export interface FormView {
-  readonly requestId: string;
+/**
+ * Who asks, as the page shows it: the part of the request's source (elicitation/request.ts
+ * `RequestSource`, whose fields these are) that its heading says with `sourceLabel`, as
+ * every surface says it, and whether Decline is offered.
+ */
+export interface FormAsker {
+  /** The server, the extension ("Extension: name", never as a server) or the agent asking. */
   readonly server: string;
+  readonly requester?: 'server' | 'extension' | 'agent';
   readonly tool?: string;
   /** The agent whose call asked, through the gateway ("…, for Claude Code"). */
   readonly agent?: string;
-  /** `server` names another VS Code extension, shown as "Extension: name" (never as a server). */
-  readonly extension?: boolean;
-  /** `server` names an ACP agent asking in this session of its own ("…, for session 'fix the tests'"). */
+  /** The agent's session ("…, for session 'fix the tests'"). */
   readonly session?: string;
+  /** A background task's question (MCP Tasks): "tool (background task)". */
+  readonly background?: boolean;
   /** The person's own question (Run Tool's arguments): Run and Cancel, no Decline. */
   readonly ownQuestion?: boolean;
-  /** A background task's question (MCP Tasks): "tool (background task)", as every surface says it. */
-  readonly background?: boolean;
+}
+
+/** A form as the page renders it. Server text arrives as data and is set as text. */
+export interface FormView {
+  readonly requestId: string;
+  readonly asker: FormAsker;
   readonly message: string;
   readonly questions: readonly Question[];
   /** Drafts to restore, by question id (typed as the question takes them). */

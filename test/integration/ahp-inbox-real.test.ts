@@ -101,7 +101,7 @@ describe('AHP inbox against a real VS Code 1.139.1 agent host running Claude', f
     await waitUntil('their draft in our form', () => rig!.store.state.requests.find((r) => r.request.id === shown!.id)?.answers.Toppings);
     assert.deepEqual(rig.store.state.requests.find((r) => r.request.id === shown!.id)?.answers.Toppings, { state: 'draft', value: { kind: 'selected-many', value: ['Olives'] } });
     // Ours to theirs: the person picks Red in our form.
-    rig.store.dispatch({ type: 'answerChanged', requestId: shown!.id, questionId: 'Colour', answer: { state: 'draft', value: { kind: 'selected', value: 'Red' } } });
+    rig.store.dispatch({ type: 'answerChanged', origin: 'page', requestId: shown!.id, questionId: 'Colour', answer: { state: 'draft', value: { kind: 'selected', value: 'Red' } } });
     const ours = await driver.waitForAction(chat, 'chat/inputAnswerChanged', (_, e) => e.origin?.clientId !== driver.clientId);
     assert.deepEqual(ours.action, { type: 'chat/inputAnswerChanged', requestId: request.id, questionId: 'Colour', answer: { state: 'draft', value: { kind: 'selected', value: 'Red' } } });
     driver.cancelTurn(chat, turnId);

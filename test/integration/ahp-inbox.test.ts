@@ -8,6 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { FixtureHost, OTHER_CLIENT, type Naming } from '../fixtures/ahp/fixture-host';
 import { AhpRig } from '../support/ahp-harness';
+import { AhpTestClient } from '../support/ahp-test-client';
 import { accept, cancel, decline, type Step, submitted, waitForAbort } from '../support/scripted-prompter';
 import { waitUntil } from '../support/wait';
 import { sourceLabel } from '../../src/elicitation/request';
@@ -161,8 +162,8 @@ for (const naming of ['chat', 'session'] as Naming[]) {
       await rig.open(host.url, host.token);
       await waitUntil('the form', () => shown);
       // The person types in the form (the panel puts a draft in the store as they type).
-      rig.store.dispatch({ type: 'answerChanged', requestId: shown!.id, questionId: 'name', answer: { state: 'draft', value: { kind: 'text', value: 'fea' } } });
-      rig.store.dispatch({ type: 'answerChanged', requestId: shown!.id, questionId: 'name', answer: { state: 'draft', value: { kind: 'text', value: 'feature' } } });
+      rig.store.dispatch({ type: 'answerChanged', origin: 'page', requestId: shown!.id, questionId: 'name', answer: { state: 'draft', value: { kind: 'text', value: 'fea' } } });
+      rig.store.dispatch({ type: 'answerChanged', origin: 'page', requestId: shown!.id, questionId: 'name', answer: { state: 'draft', value: { kind: 'text', value: 'feature' } } });
       const draft = await host.waitForClientAction((e) => e.action.type.endsWith('/inputAnswerChanged'));
       assert.deepEqual(draft.action.answer, { state: 'draft', value: { kind: 'text', value: 'feature' } }, 'debounced: only the last keystroke is sent');
       assert.equal(host.clientActions.filter((e) => e.action.type.endsWith('/inputAnswerChanged')).length, 1);
@@ -193,6 +194,68 @@ for (const naming of ['chat', 'session'] as Naming[]) {
     });
   });
 }
+
+describe('AHP inbox, a field that asks for a secret', function () {
+  this.timeout(30_000);
+  let host: FixtureHost;
+  let rig: AhpRig | undefined;
+  let workbench: AhpTestClient | undefined;
+
+  beforeEach(async () => {
+    host = await FixtureHost.start();
+  });
+  afterEach(async () => {
+    rig?.close();
+    await workbench?.close();
+    await host.stop();
+  });
+
+  it('sends no draft of it to the host (another client sees none, before or after Decline), and takes no other client\'s draft into it', async () => {
+    const { chat } = host.addSession();
+    const TYPED = 'ghp_4f3c2b1a0987654321';
+    host.requestInput(chat, {
+      id: 's1',
+      message: 'Connect the repository',
+      questions: [
+        { id: 'token', kind: 'text', title: 'Access token', message: 'A token with repo scope' },
+        { id: 'note', kind: 'text', message: 'A note' },
+        { id: 'label', kind: 'text', message: 'A label' },
+      ],
+    });
+    // The other client: VS Code's chat, say, which sees every draft on the host.
+    workbench = await AhpTestClient.connect(host.printedUrl, { name: 'workbench' });
+    await workbench.subscribe(chat);
+    let shown: InputRequest | undefined;
+    let release: ((outcome: Outcome) => void) | undefined;
+    rig = new AhpRig([(request) => new Promise<Outcome>((resolve) => ((shown = request), (release = resolve))), accept({ name: 'after' })]);
+    await rig.open(host.url, host.token);
+    await waitUntil('the form', () => shown);
+    const ours = (e: { origin?: { clientId: string } }): boolean => e.origin !== undefined && e.origin.clientId !== workbench!.clientId;
+    const answers = () => rig!.store.state.requests.find((r) => r.request.id === shown!.id)?.answers;
+
+    // Theirs to ours: a draft for the secret is not taken (the masked field would hide it), the label's is.
+    workbench.answerDraft(chat, 's1', 'token', { state: 'draft', value: { kind: 'text', value: 'planted-by-another-client' } });
+    workbench.answerDraft(chat, 's1', 'label', { state: 'draft', value: { kind: 'text', value: 'from the workbench' } });
+    await waitUntil("the other client's label in our form", () => answers()?.label);
+    assert.equal(answers()?.token, undefined, "another client's draft is not put into the secret field");
+    assert.ok(rig.warnings.length === 0, rig.warnings.join('\n'));
+
+    // Ours to theirs: the person types the token, then a note; the note's draft arrives, the token's never.
+    rig.store.dispatch({ type: 'answerChanged', origin: 'page', requestId: shown!.id, questionId: 'token', answer: { state: 'draft', value: { kind: 'text', value: TYPED } } });
+    rig.store.dispatch({ type: 'answerChanged', origin: 'page', requestId: shown!.id, questionId: 'note', answer: { state: 'draft', value: { kind: 'text', value: 'hello' } } });
+    await workbench.waitForAction(chat, 'chat/inputAnswerChanged', (action, e) => ours(e) && action.questionId === 'note');
+    release!({ action: 'decline' });
+    await workbench.waitForAction(chat, 'chat/inputCompleted', (action, e) => ours(e) && action.requestId === 's1' && action.response === 'decline');
+
+    // After Decline nothing of it follows: the next question's answer is the last thing we send, and it comes alone.
+    host.requestInput(chat, { id: 's2', questions: [NAME_QUESTION] });
+    await workbench.waitForAction(chat, 'chat/inputCompleted', (action, e) => ours(e) && action.requestId === 's2');
+    const sentByUs = workbench.actions.filter(ours).map((e) => [e.action.type, e.action.questionId ?? e.action.requestId]);
+    assert.deepEqual(sentByUs, [['chat/inputAnswerChanged', 'note'], ['chat/inputCompleted', 's1'], ['chat/inputCompleted', 's2']]);
+    assert.ok(!JSON.stringify(workbench.trace).includes(TYPED), 'the token typed is nowhere in what the other client received');
+    assert.deepEqual(host.rejections, []);
+  });
+});
 
 describe("AHP inbox, the host's agents", function () {
   this.timeout(30_000);

@@ -24,7 +24,7 @@ declare global {
 }
 
 function form(message: string, schema: object, extra: Partial<FormView> = {}): FormView {
-  return { requestId: 'r1', server: 'fixture', tool: 'book_restaurant', message, questions: parseRequestedSchemaOrThrow(schema).questions, drafts: {}, ...extra };
+  return { requestId: 'r1', asker: { server: 'fixture', tool: 'book_restaurant' }, message, questions: parseRequestedSchemaOrThrow(schema).questions, drafts: {}, ...extra };
 }
 
 describe('form page in headless Chromium', function () {
@@ -219,9 +219,7 @@ describe('form page in headless Chromium', function () {
     const options = Array.from({ length: LIMITS.options }, (_, i) => ({ const: `o${i}`, title: i === 3 ? hostile : `Option ${i}` }));
     await render({
       ...form(hostile, { type: 'object', properties: { pick: { type: 'string', title: hostile, description: hostile, oneOf: options } } }),
-      server: hostile,
-      tool: hostile,
-      agent: hostile,
+      asker: { server: hostile, tool: hostile, agent: hostile },
     });
     assert.equal(await page.locator('h1.message').textContent(), shown);
     assert.equal(await page.locator(`${field('pick')} .label`).textContent(), shown);

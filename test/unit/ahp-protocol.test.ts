@@ -1,5 +1,5 @@
 /**
- * src/ahp/protocol.ts and endpoint.ts without a socket: the version table and negotiation,
+ * src/ahp/wire/ and endpoint.ts without a socket: the version table and negotiation,
  * each checker on good and bad messages (unknown fields left behind, limits named), the
  * conversation mirror's opening, answering and withdrawing, and the rules for where a host
  * may be reached and how the token travels.
@@ -8,23 +8,15 @@ import { strict as assert } from 'node:assert';
 import { Conversation, type Closing, type OpenItem } from '../../src/ahp/conversation';
 import { EndpointError, parseEndpoint, socketAddress } from '../../src/ahp/endpoint';
 import { answerFitsQuestion } from '../../src/ahp/input-prompt';
-import {
-  answerChangedAction,
-  inputCompletedAction,
-  negotiate,
-  OFFERED_VERSIONS,
-  readAction,
-  readActionEnvelope,
-  readConversation,
-  readInitializeResult,
-  readInputRequest,
-  readListSessions,
-  readReconnectResult,
-  readSessionState,
-  toolCallConfirmedAction,
-  VERSION_TABLE,
-  WireError,
-} from '../../src/ahp/protocol';
+import { readAction } from '../../src/ahp/wire/actions';
+import { readConversation, readSessionState } from '../../src/ahp/wire/channel-state';
+import { WireError } from '../../src/ahp/wire/check';
+import { readInitializeResult, readReconnectResult } from '../../src/ahp/wire/connection';
+import { type ActionAuthor, readActionEnvelope } from '../../src/ahp/wire/envelope';
+import { readInputRequest } from '../../src/ahp/wire/input-request';
+import { readListSessions } from '../../src/ahp/wire/root';
+import { negotiate, OFFERED_VERSIONS, VERSION_TABLE } from '../../src/ahp/wire/versions';
+import { answerChangedAction, inputCompletedAction, toolCallConfirmedAction } from '../../src/ahp/wire/writes';
 
 function refusedWith(read: () => unknown, pattern: RegExp): void {
   assert.throws(read, (error: unknown) => error instanceof WireError && pattern.test(error.message));
@@ -172,11 +164,11 @@ describe('AHP conversation mirror', () => {
   function mirror(naming: 'chat' | 'session' = 'chat') {
     const opened: OpenItem[] = [];
     const closed: Array<[string, Closing]> = [];
-    const changed: Array<[string, unknown, boolean]> = [];
+    const changed: Array<[string, unknown, ActionAuthor]> = [];
     const conversation = new Conversation('ahp-chat://a', naming, {
       opened: (item) => opened.push(item),
       closed: (key, closing) => closed.push([key, closing]),
-      answerChanged: (_key, questionId, answer, byUs) => changed.push([questionId, answer, byUs]),
+      answerChanged: (_key, questionId, answer, by) => changed.push([questionId, answer, by]),
       refused: () => undefined,
     }, { info: () => undefined, warn: () => undefined }, () => 'me');
     let seq = 0;
@@ -192,12 +184,12 @@ describe('AHP conversation mirror', () => {
     assert.equal(opened.length, 1);
     act({ type: 'chat/inputAnswerChanged', requestId: 'r', questionId: 'q', answer: { state: 'draft', value: { kind: 'text', value: 'a' } } }, 'other');
     act({ type: 'chat/inputAnswerChanged', requestId: 'r', questionId: 'q', answer: { state: 'draft', value: { kind: 'text', value: 'b' } } }, 'me');
-    assert.deepEqual(changed.map(([, , byUs]) => byUs), [false, true]);
+    assert.deepEqual(changed.map(([, , by]) => by), ['another client', 'us']);
     act({ type: 'chat/inputCompleted', requestId: 'r', response: 'accept' }, 'other');
-    assert.deepEqual(closed[0][1], { kind: 'answered', byUs: false, how: 'accept' });
+    assert.deepEqual(closed[0][1], { kind: 'answered', by: 'another client', how: 'accept' });
     act({ type: 'chat/inputRequested', request: { id: 'r2', questions: [] } });
     act({ type: 'chat/inputCompleted', requestId: 'r2', response: 'decline' }, 'me');
-    assert.deepEqual(closed[1][1], { kind: 'answered', byUs: true, how: 'decline' });
+    assert.deepEqual(closed[1][1], { kind: 'answered', by: 'us', how: 'decline' });
   });
 
   it('a refused write changes nothing; the end of the turn withdraws what is open; other naming is not ours', () => {
@@ -221,7 +213,7 @@ describe('AHP conversation mirror', () => {
       { kind: 'inputRequest', request: { id: 'b', questions: [] } },
     ]));
     assert.deepEqual(opened.map((o) => o.kind === 'input' && o.request.id), ['a', 'b']);
-    assert.deepEqual(changed, [['q', { state: 'draft', value: { kind: 'text', value: 'd' } }, false]]);
+    assert.deepEqual(changed, [['q', { state: 'draft', value: { kind: 'text', value: 'd' } }, 'the host']]);
     conversation.reset(turn([]));
     assert.deepEqual(closed.map(([, c]) => c.kind), ['withdrawn', 'withdrawn']);
   });

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import type { CancellationToken } from 'vscode';
 import type { InputAnswer, InputAnswerChange } from '../../elicitation-host';
 import { createApi, ElicitationRequestError, extensionName, type InstalledExtension, REQUESTER_FITS, requesterName } from '../../src/api';
-import { fromInputAnswer, RequestAnswers, toElicitParams, toInputAnswer } from '../../src/elicitation/live-request';
+import { fromLiveAnswer, RequestAnswers, toElicitParams, toLiveAnswer } from '../../src/elicitation/live-request';
 import { joinOwnAnswer, ownAnswerMissing, splitOwnAnswer } from '../../src/elicitation/freeform';
 import type { Step } from '../support/scripted-prompter';
 import type { Outcome } from '../../src/elicitation/broker';
@@ -129,7 +129,7 @@ describe('the extension API', () => {
     const open = store.state.requests.find((r) => r.status === 'open')!;
     assert.deepEqual(open.answers.city, { state: 'draft', value: { kind: 'text', value: 'Lis' } }, 'the given answer is the draft the prompts show');
     // The person types in the form (the store's draft), the caller updates another draft.
-    store.dispatch({ type: 'answerChanged', requestId: open.request.id, questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } });
+    store.dispatch({ type: 'answerChanged', origin: 'page', requestId: open.request.id, questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } });
     assert.deepEqual(handle.updateDraft('pets', { state: 'draft', value: { kind: 'boolean', value: true } }), { ok: true });
     assert.equal(handle.updateDraft('pets', { state: 'draft', value: { kind: 'text', value: 'yes' } }).ok, false, 'a value of the wrong kind is refused');
     assert.equal(handle.updateDraft('nowhere', { state: 'skipped' }).ok, false, 'an unknown question is refused');
@@ -165,7 +165,7 @@ describe('the extension API', () => {
     handle.onDidChangeAnswer((c) => changes.push(c));
     const open = store.state.requests.find((r) => r.status === 'open')!;
     assert.deepEqual(open.answers['extras (own answer)'], { state: 'draft', value: { kind: 'text', value: 'crib' } });
-    store.dispatch({ type: 'answerChanged', requestId: open.request.id, questionId: 'room (own answer)', answer: { state: 'draft', value: { kind: 'text', value: 'att' } } });
+    store.dispatch({ type: 'answerChanged', origin: 'page', requestId: open.request.id, questionId: 'room (own answer)', answer: { state: 'draft', value: { kind: 'text', value: 'att' } } });
     assert.deepEqual(changes, [{ questionId: 'room', answer: { state: 'draft', value: { kind: 'text', value: 'att' } } }], 'the own answer reports as the question\'s');
     const done = await handle.completion;
     assert.equal(done.response, 'accept');
@@ -173,6 +173,41 @@ describe('the extension API', () => {
       room: { state: 'submitted', value: { kind: 'text', value: 'attic' } },
       extras: { state: 'submitted', value: { kind: 'selected-many', value: ['wifi'], freeformValues: ['cot'] } },
     });
+  });
+
+  it('requestInput: a question that asks for a secret is the person\'s alone: no draft of it is told, none is taken, and its answer comes only with Accept', async () => {
+    let release: (outcome: Outcome) => void = () => undefined;
+    const waits: Step = () => new Promise<Outcome>((resolve) => (release = resolve));
+    const prompter = new ScriptedPrompter([waits, waits]);
+    const { ext, store } = setup(prompter);
+    const questions = [{ id: 'apiKey', kind: 'text', title: 'API key' }, { id: 'city', kind: 'text', title: 'City' }] as const;
+    const typeIn = (requestId: string): void => {
+      store.dispatch({ type: 'answerChanged', origin: 'page', requestId, questionId: 'apiKey', answer: { state: 'draft', value: { kind: 'text', value: 'sk-live-1234' } } });
+      store.dispatch({ type: 'answerChanged', origin: 'page', requestId, questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } });
+    };
+    // Declined: what was typed for the key never reaches the extension.
+    const first = ext.requestInput({ message: 'Sign in', questions, answers: { apiKey: { state: 'draft', value: { kind: 'text', value: 'planted' } } } });
+    const changes: InputAnswerChange[] = [];
+    first.onDidChangeAnswer((c) => changes.push(c));
+    const open = store.state.requests.find((r) => r.status === 'open')!;
+    assert.equal(open.answers.apiKey, undefined, 'a starting answer for the secret is not put in the masked field');
+    const refused = first.updateDraft('apiKey', { state: 'draft', value: { kind: 'text', value: 'planted' } });
+    assert.ok(!refused.ok && /secret/.test(refused.reason), 'updateDraft of the secret is refused, saying why');
+    typeIn(open.request.id);
+    assert.deepEqual(changes, [{ questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } }], 'only the city is told');
+    release({ action: 'decline' });
+    assert.deepEqual(await first.completion, { response: 'decline', answers: { city: { state: 'draft', value: { kind: 'text', value: 'Lisbon' } } } });
+    // Accepted: the key goes with the answers, and only then.
+    const second = ext.requestInput({ message: 'Sign in', questions });
+    const later: InputAnswerChange[] = [];
+    second.onDidChangeAnswer((c) => later.push(c));
+    const again = store.state.requests.find((r) => r.status === 'open')!;
+    typeIn(again.request.id);
+    assert.deepEqual(later.map((c) => c.questionId), ['city']);
+    release(accept({ apiKey: 'sk-live-1234', city: 'Lisbon' })(again.request, prompter.asked[1].options) as Outcome);
+    const done = await second.completion;
+    assert.equal(done.response, 'accept');
+    assert.deepEqual(done.answers.apiKey, { state: 'submitted', value: { kind: 'text', value: 'sk-live-1234' } });
   });
 
   it('requestInput: abandon or the token withdraws it (cancel); a malformed request is refused naming the field', async () => {
@@ -203,19 +238,19 @@ describe('Agent Host Protocol answers and questions, both ways', () => {
 
   it('every answer shape goes in and comes back unchanged, as a copy', () => {
     for (const answer of answers) {
-      const ours = fromInputAnswer(answer);
+      const ours = fromLiveAnswer(answer);
       assert.deepEqual(ours, answer);
-      const back = toInputAnswer(ours);
+      const back = toLiveAnswer(ours);
       assert.deepEqual(back, answer);
       if ('value' in back && back.value.kind === 'selected-many' && 'value' in ours) assert.notEqual(back.value.value, (ours.value as { value: unknown }).value, 'not our array');
     }
   });
 
   it('refuses answers that do not fit, naming the field', () => {
-    assert.throws(() => fromInputAnswer({ state: 'maybe' }), /answer\.state/);
-    assert.throws(() => fromInputAnswer({ state: 'draft' }), /answer\.value/);
-    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'number', value: '3' } }), /answer\.value\.value: does not fit the kind number/);
-    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'selected-many', value: ['a', 1] } }), /does not fit/);
+    assert.throws(() => fromLiveAnswer({ state: 'maybe' }), /answer\.state/);
+    assert.throws(() => fromLiveAnswer({ state: 'draft' }), /answer\.value/);
+    assert.throws(() => fromLiveAnswer({ state: 'draft', value: { kind: 'number', value: '3' } }), /answer\.value\.value: does not fit the kind number/);
+    assert.throws(() => fromLiveAnswer({ state: 'draft', value: { kind: 'selected-many', value: ['a', 1] } }), /does not fit/);
   });
 
   it('questions become the flat schema the broker parses: the same ids, kinds, options and required ones', () => {
@@ -269,6 +304,6 @@ describe('Agent Host Protocol answers and questions, both ways', () => {
   it('freeformValues on a question that takes none is refused, naming the field', () => {
     const answers = new RequestAnswers(new Map());
     assert.throws(() => answers.toStore('room', { state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: ['x'] } }, 'answers.room'), /answers\.room\.value\.freeformValues: the question does not take/);
-    assert.throws(() => fromInputAnswer({ state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: [1] } }), /answer\.value\.freeformValues: must be a list of strings/);
+    assert.throws(() => fromLiveAnswer({ state: 'draft', value: { kind: 'selected', value: 'sea', freeformValues: [1] } }), /answer\.value\.freeformValues: must be a list of strings/);
   });
 });

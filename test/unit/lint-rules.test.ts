@@ -60,7 +60,7 @@ describe('lint holds the layers', function () {
     ['src/mcp/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/mcp'],
     ['src/gateway/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/gateway'],
     ['src/acp/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/acp'],
-    ['src/elicitation/virtual.ts', "import { x } from '../ahp/protocol';", 'nothing of src/ahp in src/elicitation'],
+    ['src/elicitation/virtual.ts', "import { x } from '../ahp/wire/input-request';", 'nothing of src/ahp in src/elicitation'],
     ['src/elicitation/virtual.ts', "import * as x from 'vscode';", 'no vscode in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/elicitation'],
     ['src/elicitation/virtual.ts', "import { x } from '../mcp/config';", 'nothing of src/mcp in src/elicitation'],
@@ -83,6 +83,10 @@ describe('lint holds the layers', function () {
     ['src/api/virtual.ts', "import * as x from 'vscode';", "only VS Code's types in src/api"],
     ['src/api/virtual.ts', "import { x } from '../ui/notify';", 'nothing of src/ui in src/api'],
     ['src/api/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/api'],
+    ['src/elicitation/virtual.ts', "import type { x } from '../../elicitation-host';", 'the published API file in src/elicitation (the core has its own words: live-model.ts)'],
+    ['src/ahp/virtual.ts', "import type { x } from '../../elicitation-host';", 'the published API file in src/ahp (its own wire types)'],
+    ['src/ui/views/virtual.ts', "import type { x } from '../../../elicitation-host';", 'the published API file in src/ui'],
+    ['src/mcp/virtual.ts', "import type { x } from '../../elicitation-host';", 'the published API file in src/mcp'],
   ];
   for (const [file, line, why] of forbidden) {
     it(`fails: ${why}`, () => assertFails(file, use(line), 'no-restricted-imports'));
@@ -134,6 +138,7 @@ describe('lint holds the layers', function () {
     await assertPasses('src/shared/virtual.ts', use("import type { x } from '../elicitation/model';"), 'no-restricted-imports');
     await assertPasses('src/api/virtual.ts', use("import type { CancellationToken } from 'vscode';"), 'no-restricted-imports');
     await assertPasses('src/api/virtual.ts', use("import { x } from '../mcp/servers/manager';"), 'no-restricted-imports');
+    await assertPasses('src/api/virtual.ts', use("import type { x } from '../../elicitation-host';"), 'no-restricted-imports');
     await assertPasses('src/shared/virtual.ts', use("import { x } from '../base/is-record';"), 'no-restricted-imports');
     await assertPasses('src/shared/virtual.ts', use("import { x } from './protocol';"), 'no-restricted-imports');
     await assertPasses('src/elicitation/virtual.ts', use("import { x } from '../base/once';"), 'no-restricted-imports');

@@ -69,7 +69,7 @@ describe('how to ask', () => {
       const store = new InputStore();
       const prompter = new ScriptedPrompter([cancel]);
       const broker = createBroker({ store, prompter, forceForm: () => false });
-      const live = askLive({ broker, store }, { message: 'Your stay', questions }, { source: { server: 'Acme', requester: 'extension' }, signal: new AbortController().signal, applyDefaults: false });
+      const live = askLive({ broker, store }, { message: 'Your stay', questions }, { source: { server: 'Acme', requester: 'extension' }, signal: new AbortController().signal, applyDefaults: false, origin: 'asker' });
       assert.equal((await live.completion).response, 'cancel');
       return prompter.asked[0].options.presentation;
     }

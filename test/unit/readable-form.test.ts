@@ -13,9 +13,9 @@ describe('the form page shows server text without invisible characters', () => {
       },
     });
     assert.ok(parsed.ok);
-    const form: FormView = { requestId: 'r', server: 'ev\u202Eil', tool: 't\u200Bool', agent: 'Cl\u202Eaude', message: 'Open \u2067this\u2069', questions: parsed.form.questions, drafts: {} };
+    const form: FormView = { requestId: 'r', asker: { server: 'ev\u202Eil', tool: 't\u200Bool', agent: 'Cl\u202Eaude', session: 'fi\u200Bx' }, message: 'Open \u2067this\u2069', questions: parsed.form.questions, drafts: {} };
     const shown = readableForm(form);
-    assert.deepEqual([shown.server, shown.tool, shown.agent, shown.message], ['evil', 'tool', 'Claude', 'Open this']);
+    assert.deepEqual([shown.asker.server, shown.asker.tool, shown.asker.agent, shown.asker.session, shown.message], ['evil', 'tool', 'Claude', 'fix', 'Open this']);
     const [file, pick] = shown.questions;
     assert.deepEqual([file.title, file.description, file.defaultValue], ['Filetxt.exe', 'paypal', 'a\u200Bb']);
     assert.ok(pick.kind === 'single-select');

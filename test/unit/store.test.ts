@@ -40,8 +40,8 @@ function refusal(result: ReduceResult): string {
 }
 
 const submittedBooking: StoreAction[] = [
-  { type: 'answerChanged', requestId: 'r1', questionId: 'party_size', answer: { state: 'submitted', value: { kind: 'number', value: 4 } } },
-  { type: 'answerChanged', requestId: 'r1', questionId: 'date', answer: { state: 'submitted', value: { kind: 'text', value: '2026-12-24' } } },
+  { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'party_size', answer: { state: 'submitted', value: { kind: 'number', value: 4 } } },
+  { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'date', answer: { state: 'submitted', value: { kind: 'text', value: '2026-12-24' } } },
 ];
 
 describe('input store reducer', () => {
@@ -71,41 +71,72 @@ describe('input store reducer', () => {
   it('answerChanged records drafts, submitted and skipped answers, and clears', () => {
     let state = apply(EMPTY_STORE, { type: 'requested', request: request('r1') });
     state = apply(state, {
-      type: 'answerChanged', requestId: 'r1', questionId: 'party_size', answer: { state: 'draft', value: { kind: 'number', value: 3 } },
+      type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'party_size', answer: { state: 'draft', value: { kind: 'number', value: 3 } },
     });
     assert.deepEqual(findRequest(state, 'r1')?.answers.party_size, { state: 'draft', value: { kind: 'number', value: 3 } });
-    state = apply(state, { type: 'answerChanged', requestId: 'r1', questionId: 'dietary', answer: { state: 'skipped' } });
+    state = apply(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'dietary', answer: { state: 'skipped' } });
     assert.deepEqual(findRequest(state, 'r1')?.answers.dietary, { state: 'skipped' });
-    state = apply(state, { type: 'answerChanged', requestId: 'r1', questionId: 'party_size' });
+    state = apply(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'party_size' });
     assert.deepEqual(Object.keys(findRequest(state, 'r1')!.answers), ['dietary']);
   });
 
   it('refuses an answer for an unknown request or question', () => {
     const state = apply(EMPTY_STORE, { type: 'requested', request: request('r1') });
     assert.equal(
-      refusal(reduce(state, { type: 'answerChanged', requestId: 'nope', questionId: 'date', answer: { state: 'skipped' } })),
+      refusal(reduce(state, { type: 'answerChanged', origin: 'page', requestId: 'nope', questionId: 'date', answer: { state: 'skipped' } })),
       'no input request has id nope',
     );
     assert.equal(
-      refusal(reduce(state, { type: 'answerChanged', requestId: 'r1', questionId: 'nope', answer: { state: 'skipped' } })),
+      refusal(reduce(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'nope', answer: { state: 'skipped' } })),
       'input request r1 has no question nope',
     );
+  });
+
+  it('one rule of drafts, by origin: another answerer never overwrites what the person changed; the asker may; a secret takes the person\'s only', () => {
+    const text = (value: string) => ({ state: 'draft' as const, value: { kind: 'text' as const, value } });
+    const withSecret = { type: 'object', properties: { date: { type: 'string' }, note: { type: 'string' }, password: { type: 'string' } } };
+    let state = apply(EMPTY_STORE, { type: 'requested', request: request('r1', withSecret) });
+    // Before the person changed anything, another client's draft is taken.
+    state = apply(state, { type: 'answerChanged', origin: 'remote-client', requestId: 'r1', questionId: 'date', answer: text('2027-01-01') });
+    assert.deepEqual([...findRequest(state, 'r1')!.changedByPerson], [], "another's draft is not the person's change");
+    // The person changes it (in the page or the quick input): from then on it is theirs.
+    state = apply(state, { type: 'answerChanged', origin: 'quick-input', requestId: 'r1', questionId: 'date', answer: text('2027-02-02') });
+    assert.match(
+      refusal(reduce(state, { type: 'answerChanged', origin: 'remote-client', requestId: 'r1', questionId: 'date', answer: text('2027-03-03') })),
+      /^the person changed date since it opened/,
+    );
+    assert.match(refusal(reduce(state, { type: 'answerChanged', origin: 'remote-client', requestId: 'r1', questionId: 'date' })), /person changed date/, 'nor cleared');
+    // Another question of the same request is still open to it; the person's own changes always go in.
+    state = apply(
+      state,
+      { type: 'answerChanged', origin: 'remote-client', requestId: 'r1', questionId: 'note', answer: text('theirs') },
+      { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'date', answer: text('2027-04-04') },
+    );
+    // The extension that asked updates its own request's drafts (the API's updateDraft).
+    state = apply(state, { type: 'answerChanged', origin: 'asker', requestId: 'r1', questionId: 'date', answer: text('2027-05-05') });
+    assert.deepEqual(findRequest(state, 'r1')!.answers, { date: text('2027-05-05'), note: text('theirs') });
+    // A secret: only the person's own typing goes in (a masked field would hide anyone else's value).
+    for (const origin of ['remote-client', 'asker'] as const) {
+      assert.match(refusal(reduce(state, { type: 'answerChanged', origin, requestId: 'r1', questionId: 'password', answer: text('planted') })), /password asks for a secret/);
+    }
+    state = apply(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'password', answer: text('hunter2') });
+    assert.deepEqual([...findRequest(state, 'r1')!.changedByPerson].sort(), ['date', 'password']);
   });
 
   it('refuses an answer whose kind or value type does not match the question', () => {
     const state = apply(EMPTY_STORE, { type: 'requested', request: request('r1') });
     assert.equal(
-      refusal(reduce(state, { type: 'answerChanged', requestId: 'r1', questionId: 'party_size', answer: { state: 'draft', value: { kind: 'text', value: '4' } } })),
+      refusal(reduce(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'party_size', answer: { state: 'draft', value: { kind: 'text', value: '4' } } })),
       'the answer to party_size is not of kind integer',
     );
     const lying = { state: 'draft', value: { kind: 'number', value: '4' } } as never;
     assert.equal(
-      refusal(reduce(state, { type: 'answerChanged', requestId: 'r1', questionId: 'party_size', answer: lying })),
+      refusal(reduce(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'party_size', answer: lying })),
       'the answer to party_size is not of kind integer',
     );
     const missing = { state: 'submitted' } as never;
     assert.equal(
-      refusal(reduce(state, { type: 'answerChanged', requestId: 'r1', questionId: 'party_size', answer: missing })),
+      refusal(reduce(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'party_size', answer: missing })),
       'the answer to party_size has no value',
     );
   });
@@ -117,7 +148,7 @@ describe('input store reducer', () => {
       'cannot accept: no submitted answer for date',
     );
     state = apply(state, {
-      type: 'answerChanged', requestId: 'r1', questionId: 'date', answer: { state: 'draft', value: { kind: 'text', value: '2026-12-24' } },
+      type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'date', answer: { state: 'draft', value: { kind: 'text', value: '2026-12-24' } },
     });
     assert.equal(
       refusal(reduce(state, { type: 'completed', requestId: 'r1', response: 'accept' })),
@@ -179,7 +210,7 @@ describe('input store reducer', () => {
     const state = apply(EMPTY_STORE, { type: 'requested', request: request('r1') }, { type: 'completed', requestId: 'r1', response: 'decline' });
     assert.equal(refusal(reduce(state, { type: 'completed', requestId: 'r1', response: 'accept' })), 'input request r1 is already declined');
     assert.equal(
-      refusal(reduce(state, { type: 'answerChanged', requestId: 'r1', questionId: 'date', answer: { state: 'skipped' } })),
+      refusal(reduce(state, { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'date', answer: { state: 'skipped' } })),
       'input request r1 is already declined',
     );
     assert.equal(refusal(reduce(state, { type: 'abandoned', requestId: 'r1', reason: 'x' })), 'input request r1 is already declined');
@@ -202,7 +233,7 @@ describe('input store reducer', () => {
     const state = apply(
       EMPTY_STORE,
       { type: 'requested', request: request('p', schema) },
-      { type: 'answerChanged', requestId: 'p', questionId: '__proto__', answer: { state: 'submitted', value: { kind: 'text', value: 'x' } } },
+      { type: 'answerChanged', origin: 'page', requestId: 'p', questionId: '__proto__', answer: { state: 'submitted', value: { kind: 'text', value: 'x' } } },
       { type: 'completed', requestId: 'p', response: 'accept' },
     );
     const answers = findRequest(state, 'p')!.answers;

@@ -6,14 +6,14 @@
  * server may report.
  */
 import { setMaxListeners } from 'node:events';
-import type { Broker, FormParams, UrlParams } from '../../elicitation/broker';
+import type { Broker } from '../../elicitation/broker';
+import { type ParamsEdge, readElicitParams } from '../../elicitation/elicit-params';
 import type { ElicitResult } from '../../elicitation/model';
 import type { RequestSource } from '../../elicitation/request';
 import { abortMessage, CallError, describeServerAbort, RpcCode, RpcError } from '../errors';
 import type { CallProgress, Caller, ConnectionSettings, Sampler, ServerLog, UrlFlow } from '../ports';
 import type { ToolInfo } from '../tool-info';
 import type { Watchdog } from './watchdog';
-import { isRecord } from '../../base/is-record';
 import { endedByThePerson, isEndedByThePerson } from '../../base/ended-by-person';
 
 /** The one protocol version without elicitation modes: form only. */
@@ -79,24 +79,8 @@ export interface ElicitOptions {
   readonly reasonAsIs?: boolean;
 }
 
-/** Checks the request's own shape (not the schema: that is the broker's), naming the field at fault. */
-export function readElicitParams(raw: unknown): FormParams | UrlParams {
-  const bad = (message: string): never => {
-    throw new RpcError(RpcCode.invalidParams, `Invalid elicitation request: ${message}`);
-  };
-  if (!isRecord(raw)) return bad('params must be an object');
-  const mode = raw.mode ?? 'form';
-  if (typeof raw.message !== 'string') bad('params.message must be a string');
-  const message = raw.message as string;
-  if (mode === 'url') {
-    if (typeof raw.url !== 'string') bad('params.url must be a string');
-    if (raw.elicitationId !== undefined && typeof raw.elicitationId !== 'string') bad('params.elicitationId must be a string');
-    return { mode: 'url', message, url: raw.url as string, ...(typeof raw.elicitationId === 'string' && { elicitationId: raw.elicitationId }) };
-  }
-  if (mode !== 'form') bad(`params.mode must be "form" or "url", not ${JSON.stringify(mode)}`);
-  if (raw.requestedSchema === undefined) bad('params.requestedSchema is required in form mode');
-  return { mode: 'form', message, requestedSchema: raw.requestedSchema };
-}
+/** An MCP server's params as the core reads every edge's (elicitation/elicit-params.ts): a -32602 naming the field. */
+const MCP_PARAMS: ParamsEdge = { prefix: 'params.', error: (message) => new RpcError(RpcCode.invalidParams, `Invalid elicitation request: ${message}`) };
 
 export class ElicitBridge {
   /** Accepted URL elicitations whose completion the server may report, by elicitationId. */
@@ -111,7 +95,7 @@ export class ElicitBridge {
    */
   async elicit(rawParams: unknown, serverSignal: AbortSignal, calls: readonly InFlightCall[], options: ElicitOptions = {}): Promise<ElicitResult> {
     const { server, settings: readSettings, broker } = this.deps;
-    const params = readElicitParams(rawParams);
+    const params = readElicitParams(rawParams, MCP_PARAMS);
     const settings = readSettings();
     if (params.mode === 'url' && !settings.urlMode) {
       throw new RpcError(RpcCode.invalidParams, 'URL-mode elicitation is not supported by this client (it is turned off)');

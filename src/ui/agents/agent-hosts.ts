@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Endpoint } from '../../ahp/endpoint';
 import type { AgentHostInbox, InboxItem, InboxOptions } from '../../ahp/inbox';
 import type { AhpLog } from '../../ahp/ports';
-import type { AgentInfo } from '../../ahp/protocol';
+import type { AgentInfo } from '../../ahp/wire/root';
 import type { Broker } from '../../elicitation/broker';
 import { type InputStore, openRequests } from '../../elicitation/store';
 import { Listeners } from '../../base/listeners';

@@ -14,10 +14,10 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AskOptions, Outcome } from '../../elicitation/broker';
-import type { InputRequest } from '../../elicitation/request';
+import type { InputRequest, RequestSource } from '../../elicitation/request';
 import { findRequest, type InputStore } from '../../elicitation/store';
 import { fromAnswerValue, ownAnswer } from '../../elicitation/validation';
-import { type DraftValue, type FormView, type HostMessage, parsePageMessage, type PageMessage } from '../../shared/protocol';
+import { type DraftValue, type FormAsker, type FormView, type HostMessage, parsePageMessage, type PageMessage } from '../../shared/protocol';
 import { formPageHtml } from './form-page';
 import { isAboutShownForm, judgeSubmission, storableDraft } from './form-verdicts';
 import type { NativePrompter } from '../prompts/native-prompter';
@@ -53,8 +53,6 @@ export class FormPanel implements FormSurface, vscode.Disposable {
   private shownRequestId: string | undefined;
   /** Set while the panel waits for the last call to end before it closes. */
   private stopWaitingForCalls: (() => void) | undefined;
-  /** Set while the page's own draft goes into the store: the page has it already. */
-  private takingPageDraft = false;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -66,9 +64,10 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     /** Timings for `npm run bench`: set only in the benchmark build. */
     private readonly timings?: Timings,
   ) {
-    // A draft set elsewhere (the extension that asked, through the API) shows in the open form.
+    // A draft set elsewhere (the extension that asked, another client of an agent host) shows in
+    // the open form; the page's own is on the page already. The store decided whether it may.
     this.unsubscribe = store.subscribe((_state, action) => {
-      if (action.type !== 'answerChanged' || this.takingPageDraft || action.requestId !== this.shownRequestId || this.current?.request.id !== action.requestId) return;
+      if (action.type !== 'answerChanged' || action.origin === 'page' || action.requestId !== this.shownRequestId || this.current?.request.id !== action.requestId) return;
       this.rawDrafts.get(action.requestId)?.delete(action.questionId);
       const { answer } = action;
       this.page.post({ type: 'draft', requestId: action.requestId, questionId: action.questionId, value: answer && answer.state !== 'skipped' ? fromAnswerValue(answer.value) : null });
@@ -185,13 +184,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     const errors = this.errors.get(request.id);
     return {
       requestId: request.id,
-      server: request.source.server,
-      ...(request.source.tool && { tool: request.source.tool }),
-      ...(request.source.agent && { agent: request.source.agent }),
-      ...(request.source.ownQuestion && { ownQuestion: true }),
-      ...(request.source.background && { background: true }),
-      ...(request.source.requester === 'extension' && { extension: true }),
-      ...(request.source.session !== undefined && { session: request.source.session }),
+      asker: askerOf(request.source),
       message: request.message,
       questions: request.questions,
       drafts,
@@ -243,14 +236,7 @@ export class FormPanel implements FormSurface, vscode.Disposable {
         else drafts.set(question.id, message.value);
         // Only well-typed drafts enter the store; the raw text stays here for the panel.
         const draft = storableDraft(question, message.value);
-        if (draft.store) {
-          this.takingPageDraft = true;
-          try {
-            this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(draft.answer && { answer: draft.answer }) });
-          } finally {
-            this.takingPageDraft = false;
-          }
-        }
+        if (draft.store) this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(draft.answer && { answer: draft.answer }), origin: 'page' });
         return;
       }
       case 'submit': {
@@ -343,6 +329,20 @@ export class FormPanel implements FormSurface, vscode.Disposable {
     this.keepOpen();
     this.page.dispose();
   }
+}
+
+/** Who asks, as the page heads the form: what of the source the page shows. */
+function askerOf(source: RequestSource): FormAsker {
+  const { server, requester, tool, agent, session, background, ownQuestion } = source;
+  return {
+    server,
+    ...(requester !== undefined && { requester }),
+    ...(tool && { tool }),
+    ...(agent && { agent }),
+    ...(session !== undefined && { session }),
+    ...(background && { background: true }),
+    ...(ownQuestion && { ownQuestion: true }),
+  };
 }
 
 /** The panel's tab is pinned (VS Code tells only through the tab groups). */

@@ -34,7 +34,7 @@ export class StepByStep {
   /** Keeps what the person chose or typed as the question's draft (undefined clears it), as the form does. */
   saveDraft(request: InputRequest, question: Question, value: ContentValue | undefined): void {
     const answer: Answer | undefined = value === undefined ? undefined : { state: 'draft', value: toAnswerValue(question, value) };
-    this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(answer && { answer }) });
+    this.store.dispatch({ type: 'answerChanged', requestId: request.id, questionId: question.id, ...(answer && { answer }), origin: 'quick-input' });
   }
 
   /**

@@ -6,7 +6,7 @@
  * Host text (agent names, session titles) goes into labels and plain-text tooltips only.
  */
 import * as vscode from 'vscode';
-import type { AgentInfo } from '../../ahp/protocol';
+import type { AgentInfo } from '../../ahp/wire/root';
 import type { HostState, HostView, WaitingSession } from '../agents/agent-hosts';
 import { oneLine, plain } from '../text';
 
