@@ -164,7 +164,7 @@ export interface InputRequestHandle {
   onDidChangeAnswer(listener: (change: InputAnswerChange) => void): { dispose(): void };
   /** Resolves when the person answers, declines or dismisses it, or it is withdrawn (cancel). */
   readonly completion: Promise<InputCompletion>;
-  /** Sets (or, without an answer, clears) one question's draft; false with the reason when refused (a secret question's, say). */
+  /** Sets (or, without an answer, clears) one question's draft; false with the reason when refused (a secret question's, or one the person has changed since it opened: what they typed wins). */
   updateDraft(questionId: string, answer?: InputAnswer): { readonly ok: true } | { readonly ok: false; readonly reason: string };
   /** Withdraws the request (abandoned): its prompt closes; `completion` resolves as cancel. */
   abandon(): void;

@@ -4,13 +4,13 @@
  * store (store.ts) applies this rule, so no surface keeps a flag of its own to tell its own
  * changes from another's. What the person typed wins:
  *
- * - a draft from another answerer (another client of an agent host) never overwrites a
- *   question the person changed since it opened;
+ * - a draft from anyone but the person (the extension that asked, another client of an
+ *   agent host) never overwrites a question the person changed since it opened;
  * - a question that asks for a secret (`looksSecret`, masked in the History) takes answers
  *   from the person only: a value the masked field hides is never one they did not type.
  *
- * The extension that asked may still set drafts of its own request (the API's `updateDraft`:
- * "the open form shows the new draft at once", docs/api.md); the form page's focus rule
+ * The extension that asked may set drafts of its own request's other questions (the API's
+ * `updateDraft`: the open form shows them at once, docs/api.md); the form page's focus rule
  * keeps the field the person is in. Pure.
  */
 import type { Question } from './model';
@@ -27,14 +27,14 @@ export type AnswerOrigin = 'page' | 'quick-input' | 'asker' | 'remote-client';
 export interface OriginTraits {
   /** The person's own change: the question is theirs from then on. */
   readonly person: boolean;
-  /** Its drafts give way to a change of the person's (another answerer's do; the asker's own request is its own to update). */
+  /** Its drafts give way to a change of the person's. */
   readonly yieldsToPerson: boolean;
 }
 
 export const ORIGINS: Readonly<Record<AnswerOrigin, OriginTraits>> = {
   page: { person: true, yieldsToPerson: false },
   'quick-input': { person: true, yieldsToPerson: false },
-  asker: { person: false, yieldsToPerson: false },
+  asker: { person: false, yieldsToPerson: true },
   'remote-client': { person: false, yieldsToPerson: true },
 };
 

@@ -127,18 +127,24 @@ describe(`UI: agents in extensions ask through the API (VS Code ${versionName()}
     await frame.locator(`${field('room (own answer)')} input`).fill('Attic');
     assert.match(await workbench.pendingStatus(), /^1 Extension: API Probe$/, 'the status bar names the extension as one');
     await frame.locator(`${field('city')} input`).fill('Lisbon');
-    await frame.locator(`${field('nights')} input`).fill('4');
     const drafts = await waitUntil('the extension to see the drafts', () => {
       const lines = changesSoFar();
-      return lines.some((c) => c.questionId === 'city' && c.answer?.state === 'draft' && c.answer.value?.value === 'Lisbon') && lines.some((c) => c.questionId === 'nights' && c.answer?.value?.value === 4) ? lines : undefined;
+      return lines.some((c) => c.questionId === 'city' && c.answer?.state === 'draft' && c.answer.value?.value === 'Lisbon') && lines.some((c) => c.questionId === 'room') ? lines : undefined;
     }, 20_000);
     assert.ok(drafts.length >= 2);
-    // The extension updates a draft: the open form shows it at once.
+    // The extension updates a draft of a field the person has not changed: the open form shows it at once.
     writeFileSync(join(probeDir, 'update.json'), JSON.stringify({ questionId: 'nights', answer: { state: 'draft', value: { kind: 'number', value: 6 } } }));
     await workbench.runCommand('API Probe: Update a Draft');
     assert.deepEqual(await probeFile(join(probeDir, 'updated.json')), { ok: true });
     await waitUntil('the form to show the extension\'s draft', async () => ((await frame.locator(`${field('nights')} input`).inputValue()) === '6' ? true : undefined), 10_000);
-    assert.equal(await frame.locator(`${field('city')} input`).inputValue(), 'Lisbon', 'the other field keeps what the person typed');
+    // One the person changed stays theirs: what they typed wins, and the extension is told why.
+    rmSync(join(probeDir, 'updated.json'), { force: true });
+    writeFileSync(join(probeDir, 'update.json'), JSON.stringify({ questionId: 'city', answer: { state: 'draft', value: { kind: 'text', value: 'Porto' } } }));
+    await workbench.runCommand('API Probe: Update a Draft');
+    const refused = await probeFile<{ ok: boolean; reason?: string }>(join(probeDir, 'updated.json'));
+    assert.equal(refused.ok, false);
+    assert.match(refused.reason ?? '', /the person changed city/);
+    assert.equal(await frame.locator(`${field('city')} input`).inputValue(), 'Lisbon', 'the field keeps what the person typed');
     await workbench.screenshot('api-request-input');
     await frame.locator('button', { hasText: 'Submit' }).click();
     assert.deepEqual(await answer(), {

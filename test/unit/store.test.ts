@@ -92,7 +92,7 @@ describe('input store reducer', () => {
     );
   });
 
-  it('one rule of drafts, by origin: another answerer never overwrites what the person changed; the asker may; a secret takes the person\'s only', () => {
+  it('one rule of drafts, by origin: no one but the person overwrites what the person changed (another answerer, nor the asker); a secret takes the person\'s only', () => {
     const text = (value: string) => ({ state: 'draft' as const, value: { kind: 'text' as const, value } });
     const withSecret = { type: 'object', properties: { date: { type: 'string' }, note: { type: 'string' }, password: { type: 'string' } } };
     let state = apply(EMPTY_STORE, { type: 'requested', request: request('r1', withSecret) });
@@ -112,9 +112,10 @@ describe('input store reducer', () => {
       { type: 'answerChanged', origin: 'remote-client', requestId: 'r1', questionId: 'note', answer: text('theirs') },
       { type: 'answerChanged', origin: 'page', requestId: 'r1', questionId: 'date', answer: text('2027-04-04') },
     );
-    // The extension that asked updates its own request's drafts (the API's updateDraft).
-    state = apply(state, { type: 'answerChanged', origin: 'asker', requestId: 'r1', questionId: 'date', answer: text('2027-05-05') });
-    assert.deepEqual(findRequest(state, 'r1')!.answers, { date: text('2027-05-05'), note: text('theirs') });
+    // The extension that asked updates its own request's drafts (the API's updateDraft), but not one the person changed.
+    assert.match(refusal(reduce(state, { type: 'answerChanged', origin: 'asker', requestId: 'r1', questionId: 'date', answer: text('2027-05-05') })), /^the person changed date/);
+    state = apply(state, { type: 'answerChanged', origin: 'asker', requestId: 'r1', questionId: 'note', answer: text('the asker\'s') });
+    assert.deepEqual(findRequest(state, 'r1')!.answers, { date: text('2027-04-04'), note: text('the asker\'s') });
     // A secret: only the person's own typing goes in (a masked field would hide anyone else's value).
     for (const origin of ['remote-client', 'asker'] as const) {
       assert.match(refusal(reduce(state, { type: 'answerChanged', origin, requestId: 'r1', questionId: 'password', answer: text('planted') })), /password asks for a secret/);
