@@ -20,11 +20,11 @@
  * (an edit's size).
  */
 import type { FormParams } from './broker';
-import { DIALOG_ROOM, type Room, textRows } from './fit-text';
+import { DIALOG_ROOM, type Room, shownInput, textRows } from './fit-text';
 import { changeSummary, editWords, type PathEdit } from './line-changes';
 import type { ElicitResult } from './model';
 import { choiceLabel, defaultChoice, distinctChoices, type PermissionChoice } from './permission-choices';
-import { type CallInput, inputWords } from './permission-input';
+import { type CallInput, inputWords, otherFields, reachWords } from './permission-input';
 import { aside, DECISION_FIELD, fitPermission } from './permission-text';
 import type { RequestSource, WholeInput } from './request';
 
@@ -106,6 +106,20 @@ export interface PermissionQuestion {
   readonly context: PermissionContext;
 }
 
+/** Rows the input's other fields may take before they are cut (the whole then opens). */
+const FIELD_ROWS = 6;
+
+/** The input's other fields, fitted; `whole` when not all of them show: the whole input, which has them all. */
+function fieldsPart(input: CallInput | undefined, room: Room): { text?: string; whole?: WholeInput } {
+  const fields = input ? otherFields(input) : [];
+  if (!input || fields.length === 0) return {};
+  const fitted = shownInput(fields.join('\n'), { rows: FIELD_ROWS, columns: room.columns });
+  return {
+    text: `Also in its input:\n${fitted.text}`,
+    ...(!fitted.complete && { whole: { name: 'input', text: JSON.stringify(input.fields, null, 2), language: 'json' } }),
+  };
+}
+
 /**
  * What the call is about to do, as text fitted to the room (a dialog's): what makes it
  * reach further first, then its title and kind (or the asker's account of it), the input,
@@ -115,7 +129,7 @@ export interface PermissionQuestion {
 export function describeCall(permission: Permission, room: Room = DIALOG_ROOM, titleShown = false): { text: string; whole?: WholeInput } {
   const { call } = permission;
   const { input } = call;
-  const reach: string[] = [];
+  const reach = input ? reachWords(input.fields) : [];
   const before: string[] = reach.length > 0 ? [aside(`Note: it runs ${reach.join(', ')}.`, room)] : [];
   if (call.says === undefined) {
     const declared = call.declaredKind !== undefined && call.declaredKind !== call.kind ? `; the agent gave the kind ${aside(JSON.stringify(call.declaredKind), room, 1)}` : '';
@@ -130,7 +144,7 @@ export function describeCall(permission: Permission, room: Room = DIALOG_ROOM, t
   // The asker's account heads the input; with no input to head, it is a paragraph of its own.
   if (call.says !== undefined && !main) before.push(call.says);
 
-  const fields: { text?: string; whole?: WholeInput } = {};
+  const fields = fieldsPart(input, room);
   const after: string[] = fields.text !== undefined ? [fields.text] : [];
   const said = new Set(main ? [main.text] : []);
   for (const note of [...(call.notes ?? []), ...(input ? inputWords(input) : [])]) {

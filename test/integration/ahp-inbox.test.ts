@@ -273,6 +273,21 @@ describe('AHP inbox, tool confirmations', function () {
     assert.deepEqual(host.rejections, []);
   });
 
+  it("a command's folder and environment are said first and every field of its input is shown; deny reaches the host", async () => {
+    const { chat } = host.addSession('build');
+    const input = { command: 'make install', cwd: '/home/me/.ssh', env: { LD_PRELOAD: '/tmp/evil.so' }, explanation: 'Install the build' };
+    host.requestToolConfirmation(chat, { toolCallId: 'tc6', toolName: 'run_in_terminal', toolInput: JSON.stringify(input) });
+    rig = new AhpRig([decline]);
+    await rig.open(host.url, host.token);
+    assert.equal((await confirmed(host, 'tc6')).action.approved, false);
+    const [{ request }] = rig.prompter.asked;
+    assert.match(request.message, /\n\nNote: it runs in \/home\/me\/\.ssh, with LD_PRELOAD=\/tmp\/evil\.so\.\n\n/, `what reaches further, at the top: ${request.message}`);
+    assert.match(request.message, /Command:\nmake install\n\nAlso in its input:\ncwd: "\/home\/me\/\.ssh"\nenv: \{"LD_PRELOAD":"\/tmp\/evil\.so"\}\n\n/);
+    assert.match(request.message, /\n\nInstall the build$/, "the agent's own words about the call, as words");
+    assert.equal(request.source.destructive, true);
+    assert.deepEqual(host.rejections, []);
+  });
+
   it('confirmed by another client first: our dialog closes and says so', async () => {
     const { chat } = host.addSession();
     const { turnId } = host.requestToolConfirmation(chat, { toolCallId: 'tc5', toolName: 'Bash', toolInput: 'ls' });

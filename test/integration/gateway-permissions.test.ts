@@ -77,6 +77,19 @@ describe('gateway: Claude Code permission prompts', function () {
       assert.equal(prompter.asked[1].request.source.destructive, undefined);
     });
 
+    it('a Bash command that turns the sandbox off, in the background: said first, its fields under the command, Allow not the default', async () => {
+      const prompter = new ScriptedPrompter([decline]);
+      const harness = await gateways.start(prompter, []);
+      const body = { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'npm test', description: 'Run the tests', run_in_background: true, dangerouslyDisableSandbox: true } };
+      const reply = JSON.parse((await postHook(harness.gateway.permissionHookUrl, JSON.stringify(body))).body) as { hookSpecificOutput: { decision: { behavior: string } } };
+      assert.equal(reply.hookSpecificOutput.decision.behavior, 'deny');
+      const [{ request }] = prompter.asked;
+      assert.match(request.message, /^Note: it runs outside the sandbox, in the background\.\n\nClaude Code wants to run this shell command:\nnpm test\n\nAlso in its input:\nrun_in_background: true\ndangerouslyDisableSandbox: true\n\nRun the tests$/);
+      const [question] = request.questions;
+      assert.ok(question.kind === 'single-select');
+      assert.equal(question.defaultValue, undefined, 'no choice that allows is preselected (Decline is the default)');
+    });
+
     it('a dismissed question gives no decision (an empty 200): Claude Code asks in its terminal', async () => {
       const harness = await gateways.start(new ScriptedPrompter([cancel]), []);
       assert.deepEqual(await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-webfetch.json')), { status: 200, body: '' });
