@@ -26,7 +26,7 @@ import type { ElicitResult } from './model';
 import { choiceLabel, defaultChoice, distinctChoices, type PermissionChoice } from './permission-choices';
 import { type CallInput, inputWords, otherFields, reachWords } from './permission-input';
 import { aside, DECISION_FIELD, fitPermission } from './permission-text';
-import type { RequestSource, WholeInput } from './request';
+import type { PermissionRecord, RequestSource, WholeInput } from './request';
 
 /** The kinds of tool call, as the person is told what a call does. */
 export type CallKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
@@ -89,12 +89,16 @@ export interface Permission {
   readonly choices: readonly PermissionChoice[];
   /** What the lasting allow grants, when the asker says (Claude Code's rules), and for how long. */
   readonly grant?: { readonly what: string; readonly until: string };
+  /** What a dismissal answers: a refusal (the default), or nothing, so the asker asks elsewhere (Claude Code's hook: its terminal). */
+  readonly dismissal?: 'refuses' | 'undecided';
 }
 
 /** What goes with the question to the broker. */
 export interface PermissionContext {
   readonly source: RequestSource;
   readonly whole?: WholeInput;
+  /** What the choices do: the History says which was chosen. */
+  readonly permission: PermissionRecord;
 }
 
 export interface PermissionQuestion {
@@ -176,9 +180,14 @@ export function changesThings(call: PermissionCall): boolean {
   return CHANGING_KINDS.has(call.kind);
 }
 
+/** What a permission's choices do, for the History. */
+function recordOf(permission: Permission, choices: readonly PermissionChoice[]): PermissionRecord {
+  return { choices: choices.map(({ id, allows, lasts }) => ({ id, allows, lasts })), dismissal: permission.dismissal ?? 'refuses' };
+}
+
 /**
  * The question put to the person, who it shows as asking, what it shows of the call, and
- * what goes with it to the broker (the whole input).
+ * what goes with it to the broker (the whole input, what the choices do).
  */
 export function permissionQuestion(permission: Permission, room: Room = DIALOG_ROOM): PermissionQuestion {
   const { asker, call } = permission;
@@ -203,7 +212,7 @@ export function permissionQuestion(permission: Permission, room: Room = DIALOG_R
     source,
     shown: described.text,
     ...(whole && { whole }),
-    context: { source, ...(whole && { whole }) },
+    context: { source, ...(whole && { whole }), permission: recordOf(permission, choices) },
     params: {
       message: intro === undefined ? described.text : `${intro}\n\n${described.text}`,
       requestedSchema: {

@@ -11,7 +11,7 @@ export type PermissionAsker = (request: PermissionRequest, signal: AbortSignal, 
 
 export function brokerPermissionAsker(broker: Broker): PermissionAsker {
   return async (request, signal, dismissed) => {
-    const { params, context } = permissionQuestion(request);
+    const { params, context } = permissionQuestion(request, undefined, dismissed);
     try {
       const result = await broker.elicit(params, { ...context, signal, applyDefaults: true });
       return decide(request, result, dismissed);

@@ -127,9 +127,9 @@ function editText(edit: Readonly<Record<string, unknown>>): string {
 /**
  * The request as our permission: the tool use in words with its input, Allow this time
  * and, where Claude Code offers a grant, Allow for this session (what it grants spelt
- * out).
+ * out). `dismissed` is what a dismissal answers in the contract it came by.
  */
-export function toPermission(request: PermissionRequest, room: Room = DIALOG_ROOM): Permission {
+export function toPermission(request: PermissionRequest, room: Room = DIALOG_ROOM, dismissed: 'undecided' | 'deny' = 'undecided'): Permission {
   const { main, said, ...use } = toolUse(request.toolName, request.input, room);
   const grants = sessionUpdates(request.suggestions);
   return {
@@ -137,6 +137,7 @@ export function toPermission(request: PermissionRequest, room: Room = DIALOG_ROO
     call: { ...use, title: request.toolName, input: { ...(main && { main }), fields: request.input, said } },
     choices: [{ id: 'once', name: ONCE_CHOICE, allows: true, lasts: false }, ...(grants.length > 0 ? [{ id: 'session', name: SESSION_CHOICE, allows: true, lasts: true }] : [])],
     ...(grants.length > 0 && { grant: { what: grants.map(describeSuggestion).join('; '), until: 'until Claude Code exits' } }),
+    dismissal: dismissed === 'deny' ? 'refuses' : 'undecided',
   };
 }
 
@@ -176,8 +177,8 @@ export function sessionUpdates(suggestions: readonly PermissionUpdate[]): Permis
  * reads the same whichever way it arrives: Allow this time, Allow for this session where
  * Claude Code offers a grant, or Decline.
  */
-export function permissionQuestion(request: PermissionRequest, room: Room = DIALOG_ROOM): PermissionQuestion {
-  return askedAs(toPermission(request, room), room);
+export function permissionQuestion(request: PermissionRequest, room: Room = DIALOG_ROOM, dismissed: 'undecided' | 'deny' = 'undecided'): PermissionQuestion {
+  return askedAs(toPermission(request, room, dismissed), room);
 }
 
 /** The person's answer as a decision. `dismissed` says what a cancel means for the contract. */

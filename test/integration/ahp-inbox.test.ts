@@ -288,6 +288,27 @@ describe('AHP inbox, tool confirmations', function () {
     assert.deepEqual(host.rejections, []);
   });
 
+  it("the History says what was chosen: VS Code 1.139.1's Skip refused (not accepted), Allow Once allowed once, Allow in this Session allowed always, Escape refused", async () => {
+    const { chat } = host.addSession('clean up');
+    // The options and words VS Code 1.139.1's agent host sends with Claude's Bash (test/fixtures/ahp/observed-1.139.1/bash-denied.a.jsonl).
+    const options = [{ id: 'allow-session', label: 'Allow in this Session', kind: 'approve', group: 1 }, { id: 'allow-once', label: 'Allow Once', kind: 'approve' }, { id: 'skip', label: 'Skip', kind: 'deny', group: 2 }];
+    const bash = (toolCallId: string) => host.requestToolConfirmation(chat, { toolCallId, toolName: 'Bash', displayName: 'Run shell command', toolInput: 'rm -rf build', confirmationTitle: 'Run in terminal?', _meta: { toolKind: 'terminal' }, options });
+    rig = new AhpRig([accept({ decision: 'skip' }), accept({ decision: 'allow-once' }), accept({ decision: 'allow-session' }), cancel]);
+    await rig.open(host.url, host.token, { hostName: 'my-laptop' });
+    const approved: unknown[] = [];
+    for (const id of ['tc7', 'tc8', 'tc9', 'tc10']) {
+      bash(id);
+      const done = await confirmed(host, id);
+      approved.push([done.action.approved, done.action.selectedOptionId]);
+      await waitUntil(`the History entry of ${id}`, () => rig.history.entries.length === approved.length);
+    }
+    assert.deepEqual(approved, [[false, 'skip'], [true, 'allow-once'], [true, 'allow-session'], [false, 'skip']]);
+    assert.deepEqual(rig.history.entries.map((e) => e.outcome).reverse(), ['refused', 'allowed once', 'allowed always', 'refused']);
+    assert.match(sourceLabel(rig.history.entries[3].source), /^Claude \(my-laptop\) · Run shell command, for session 'clean up'$/);
+    assert.equal(rig.history.entries[0].reason, 'dismissed');
+    assert.deepEqual(host.rejections, []);
+  });
+
   it('confirmed by another client first: our dialog closes and says so', async () => {
     const { chat } = host.addSession();
     const { turnId } = host.requestToolConfirmation(chat, { toolCallId: 'tc5', toolName: 'Bash', toolInput: 'ls' });
