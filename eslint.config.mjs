@@ -14,8 +14,8 @@ const noCliOrExtension = { group: ['**/cli/**', '**/extension', '**/extension.ts
 const noGateway = { group: ['**/gateway/**'], message: LAYERS };
 const noMcp = { group: ['**/mcp/**'], message: LAYERS };
 const noAhp = { group: ['**/ahp/**'], message: LAYERS };
-// The agent host inbox asks a tool confirmation the way an ACP agent's permission is asked: that module only.
-const noAcpButPermission = { group: ['**/acp/**', '!**/acp/permission'], message: `${LAYERS} src/ahp may use src/acp/permission only.` };
+// A permission is the core's (src/elicitation/permission.ts): an agent host's tool confirmation is translated into it, never into ACP's shapes.
+const noAcpSdk = { group: ['@agentclientprotocol/*'], message: `${LAYERS} src/ahp speaks AHP and the core's permission, not ACP's types.` };
 const noHostOnly = { group: ['ajv', 'ajv/*', '**/schema-check', '**/schema-check.ts'], message: 'Host-only code (ajv, schema-check) does not run in the form page.' };
 // src/base is below every layer: it imports nothing, so anything may take it.
 const nothingAtAll = { regex: '.*', message: 'src/base imports nothing (see ARCHITECTURE.md): what it holds is for every layer.' };
@@ -127,9 +127,9 @@ export default tseslint.config(
   ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
   restrictImports(['src/acp/**'], [noVscode], [noUi, noGateway, noAhp, noCliOrExtension]),
-  // Agent host clients (AHP): no editor, nothing of the UI, MCP, the gateway, the runner or
-  // activation; of src/acp only the permission question (tool-confirmation.ts, the seam).
-  restrictImports(['src/ahp/**'], [noVscode], [noUi, noMcp, noGateway, noAcpButPermission, noCliOrExtension]),
+  // Agent host clients (AHP): no editor, nothing of the UI, MCP, the gateway, ACP (neither its
+  // code nor its SDK's types), the runner or activation.
+  restrictImports(['src/ahp/**'], [noVscode], [noUi, noMcp, noGateway, noAcp, noAcpSdk, noCliOrExtension]),
   // Activation's own bundle (dist/extension.js, which VS Code times) holds its stand-ins only:
   // the rest is in the extension proper, required after the activate call; types are free.
   {

@@ -7,7 +7,7 @@
  */
 import type { RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import type { FormParams } from '../elicitation/broker';
-import type { RequestSource, WholeInput } from '../elicitation/request';
+import type { PermissionContext } from '../elicitation/permission';
 import { sourceLabel } from '../elicitation/request';
 import { errorMessage } from '../base/error-message';
 import type { AgentSession } from './agent-session';
@@ -30,12 +30,12 @@ export async function answerPermission(agent: string, host: AgentHost, session: 
         locations: request.toolCall.locations ?? [...known.locations],
       }
     : request.toolCall;
-  const { params, source, shown, whole } = permissionQuestion({ agent, session: session.label }, { ...request, toolCall });
+  const { params, source, shown, context } = permissionQuestion({ agent, session: session.label }, { ...request, toolCall });
   const merged = { ...request, toolCall };
   const signal = AbortSignal.any([requestSignal, session.endSignal, ...(turn ? [turn.signal] : [])]);
   // The runner's rules answer first; what they do not cover is asked.
   const ruled = host.permissionPolicy?.(merged);
-  const answer = ruled ?? (await askPermission(host, merged, params, source, signal, turn, whole, session.directories));
+  const answer = ruled ?? (await askPermission(host, merged, params, context, signal, turn, session.directories));
   const chosen = answer.outcome === 'selected' ? request.options.find((o) => o.optionId === answer.optionId) : undefined;
   session.tell({
     type: 'permission',
@@ -51,14 +51,14 @@ export async function answerPermission(agent: string, host: AgentHost, session: 
   return { outcome: answer };
 }
 
-async function askPermission(host: AgentHost, request: RequestPermissionRequest, params: FormParams, source: RequestSource, signal: AbortSignal, turn: AbortController | undefined, whole: WholeInput | undefined, folders: readonly string[]): Promise<RequestPermissionOutcome> {
+async function askPermission(host: AgentHost, request: RequestPermissionRequest, params: FormParams, context: PermissionContext, signal: AbortSignal, turn: AbortController | undefined, folders: readonly string[]): Promise<RequestPermissionOutcome> {
   try {
     // An edit's files, checked as a write would be: only those inside the session's folders can be shown as a diff.
     const changes = await checkChanges(request.toolCall.content, folders);
-    return permissionOutcome(request, await host.broker.elicit(params, { source, signal, applyDefaults: true, ...(whole && { whole }), ...(changes.length > 0 && { changes }) }), turn?.signal.aborted === true);
+    return permissionOutcome(request, await host.broker.elicit(params, { ...context, signal, applyDefaults: true, ...(changes.length > 0 && { changes }) }), turn?.signal.aborted === true);
   } catch (error) {
     // Too many open questions, or a prompt that failed: nobody allowed it.
-    host.log.warn(`${sourceLabel(source)}: the permission could not be asked: ${errorMessage(error)}`);
+    host.log.warn(`${sourceLabel(context.source)}: the permission could not be asked: ${errorMessage(error)}`);
     return permissionOutcome(request, { action: 'decline' }, turn?.signal.aborted === true);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * An edit an agent proposes, as its tool call's `diff` content says it (ACP: `{type: "diff",
  * path, oldText, newText}`): how many lines change in how many files (counted as the session
- * panel's badges count them, session-events.ts's changeSize), the changes grouped by file and checked
+ * panel's badges count them, elicitation/line-changes.ts), the changes grouped by file and checked
  * against the session's folders (a file outside is never shown: the dialog says so), and the
  * whole proposed text of a file, worked out from its text as it is now.
  *
@@ -14,7 +14,7 @@
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import type { FileChange, TextEdit } from '../elicitation/request';
 import { checkFileAccess, FileAccessError } from './file-access';
-import { changeSize } from './session-events';
+import { changeSummary as summaryOf, editWords as lineEditWords } from '../elicitation/line-changes';
 
 /** Files whose changes one permission carries to the person; more are counted but not shown. */
 export const MAX_CHANGED_FILES = 20;
@@ -31,28 +31,12 @@ export function diffsOf(content: readonly ToolCallContent[] | null | undefined):
   return diffs;
 }
 
-const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-
 /** "+3 −1 lines" for one diff item, or "new file, 12 lines" (no old text: ACP's new file). */
-export function editWords(oldText: string | null | undefined, newText: string): string {
-  if (typeof oldText !== 'string') return `new file, ${plural(newText.split('\n').length, 'line')}`;
-  const { added, removed } = changeSize(oldText, newText);
-  return `+${added.toLocaleString('en-US')} −${removed.toLocaleString('en-US')} lines`;
-}
+export const editWords = lineEditWords;
 
 /** "It changes 4 lines (3 added, 1 removed) in 2 files.": what the dialog says first of an edit; undefined without diffs. */
 export function changeSummary(content: readonly ToolCallContent[] | null | undefined): string | undefined {
-  const diffs = diffsOf(content);
-  if (diffs.length === 0) return undefined;
-  let added = 0;
-  let removed = 0;
-  for (const { edit } of diffs) {
-    const size = changeSize(edit.oldText, edit.newText);
-    added += size.added;
-    removed += size.removed;
-  }
-  const files = new Set(diffs.map((d) => d.path)).size;
-  return `It changes ${plural(added + removed, 'line')} (${added.toLocaleString('en-US')} added, ${removed.toLocaleString('en-US')} removed) in ${plural(files, 'file')}.`;
+  return summaryOf(diffsOf(content));
 }
 
 /**

@@ -12,7 +12,11 @@
  * is forgotten (`forget`).
  */
 import type { ContentBlock, SessionConfigOption, SessionUpdate, StopReason, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { changeSize } from '../elicitation/line-changes';
+import { saysInput } from '../elicitation/permission-input';
 import type { ToolCallStatus } from '../shared/session-protocol';
+
+export { changeSize, saysInput };
 
 /** The most of a tool call's output kept and shown; the rest is said to be left out. */
 export const MAX_TOOL_OUTPUT = 200_000;
@@ -119,32 +123,12 @@ export function capped(text: string, limit: number): string {
   return text.length > limit ? withLeftOut(text.slice(0, limit), text.length - limit) : text;
 }
 
-/** Lines added and removed, counted as multisets (what a file reference's badge needs, not a diff). */
-export function changeSize(oldText: string | undefined, newText: string): { added: number; removed: number } {
-  const before = new Map<string, number>();
-  for (const line of (oldText ?? '').split('\n')) if (oldText !== undefined) before.set(line, (before.get(line) ?? 0) + 1);
-  let added = 0;
-  for (const line of newText.split('\n')) {
-    const left = before.get(line) ?? 0;
-    if (left > 0) before.set(line, left - 1);
-    else added++;
-  }
-  let removed = 0;
-  for (const left of before.values()) removed += left;
-  return { added, removed };
-}
-
 /** A tool call's command, or its raw input, as text (capped). */
 export function inputDetail(input: unknown): string | undefined {
   if (input === undefined) return undefined;
   if (typeof input === 'object' && input !== null && typeof (input as { command?: unknown }).command === 'string') return capped((input as { command: string }).command, MAX_TOOL_DETAIL);
   const text = typeof input === 'string' ? input : JSON.stringify(input, null, 2);
   return text === undefined ? undefined : capped(text, MAX_TOOL_DETAIL);
-}
-
-/** Whether a tool call's raw input says anything: an empty object is no input (agents send `{}` before they know it). */
-export function saysInput(rawInput: unknown): boolean {
-  return rawInput !== undefined && rawInput !== null && !(typeof rawInput === 'object' && Object.keys(rawInput).length === 0);
 }
 
 function merge(previous: ToolCallView | undefined, update: ToolCallUpdate & { toolCallId: string }): ToolCallView {

@@ -357,7 +357,7 @@ export class AgentHostInbox {
     const question = toolQuestion({ agent, ...(title !== undefined && { session: title }) }, item.call);
     const info: InboxItem = { key: item.key, kind: 'tool', session: session?.uri ?? item.channel, ...(title !== undefined && { sessionTitle: title }), agent, id, source: question.source };
     const withdrawn = new AbortController();
-    const asked = this.options.broker.elicit(question.params, { source: question.source, signal: withdrawn.signal, applyDefaults: true, ...(question.whole && { whole: question.whole }) }).then((result) => {
+    const asked = this.options.broker.elicit(question.params, { ...question.context, signal: withdrawn.signal, applyDefaults: true }).then((result) => {
       if (withdrawn.signal.aborted) return undefined;
       const decision = question.decide(result);
       send(toolCallConfirmedAction(item.naming, item.channel, item.turnId, item.call.toolCallId, decision.approved, decision.selectedOptionId));

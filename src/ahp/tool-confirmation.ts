@@ -1,17 +1,18 @@
 /**
- * A host's tool call waiting for a confirmation ("may I run `rm -rf build`?"), asked the way
- * an ACP agent's permission is (src/acp/permission.ts: the command whole, fitted to the
- * dialog with the whole beside it, a modal when it runs something or changes files, the
- * reject option the default), and the answer as AHP's `toolCallConfirmed`. This file is the
- * seam to that one way of asking permissions: the AHP tool call becomes the ACP shape here,
- * and nowhere else, so the permission code can move without the inbox knowing.
+ * A host's tool call waiting for a confirmation ("may I run `rm -rf build`?") translated
+ * into our permission (src/elicitation/permission.ts: the command whole, fitted to the
+ * dialog with the whole beside it, every other field of the input, a modal when it runs
+ * something or changes files, a refusal the default), and the answer back into AHP's
+ * `toolCallConfirmed`. The host's options are the choices: `approve` allows, `deny`
+ * refuses, and one whose id or label says it lasts ("Allow in this Session") lasts; a host
+ * that offers none gets Allow and Deny. Declining or dismissing answers the first
+ * one-time deny.
  */
-import type { PermissionOptionKind, RequestPermissionRequest, ToolKind } from '@agentclientprotocol/sdk';
-import { permissionOutcome, permissionQuestion } from '../acp/permission';
-import type { FormParams } from '../elicitation/broker';
 import { isRecord } from '../base/is-record';
 import type { ElicitResult } from '../elicitation/model';
-import type { RequestSource, WholeInput } from '../elicitation/request';
+import { answerOf, callKind, type CallKind, type Permission, type PermissionQuestion, permissionQuestion } from '../elicitation/permission';
+import { type PermissionChoice, refusal } from '../elicitation/permission-choices';
+import { type CallInput, readCallInput } from '../elicitation/permission-input';
 import type { WireConfirmationOption, WireToolCall } from './wire/tool-call';
 
 /** When the host offers no options of its own. */
@@ -41,20 +42,30 @@ function rawInput(call: WireToolCall): unknown {
   return isShell(call) ? { command: input } : { input };
 }
 
-function kindOf(call: WireToolCall, input: unknown): ToolKind {
-  if (isShell(call) || (isRecord(input) && typeof input.command === 'string')) return 'execute';
+function kindOf(call: WireToolCall, input: CallInput | undefined): CallKind {
+  if (isShell(call)) return 'execute';
   const name = call.toolName ?? '';
-  if (/edit|write|create_file|apply_patch|notebook/i.test(name)) return 'edit';
-  if (/delete|remove/i.test(name)) return 'delete';
-  if (/fetch|web/i.test(name)) return 'fetch';
-  if (/read|view|grep|glob|search|list/i.test(name)) return 'read';
-  return 'other';
+  const guessed = /edit|write|create_file|apply_patch|notebook/i.test(name)
+    ? 'edit'
+    : /delete|remove/i.test(name)
+      ? 'delete'
+      : /fetch|web/i.test(name)
+        ? 'fetch'
+        : /read|view|grep|glob|search|list/i.test(name)
+          ? 'read'
+          : 'other';
+  // A call whose input carries a command runs something, whatever its name.
+  return callKind(guessed, input);
 }
 
-export interface ToolQuestion {
-  readonly params: FormParams;
-  readonly source: RequestSource;
-  readonly whole?: WholeInput;
+/** An option whose id or label says it outlasts this call ("allow-session", "Allow in this Session", "Always allow"). */
+const LASTS = /\b(?:session|always|never)\b/i;
+
+function choiceOf(option: WireConfirmationOption): PermissionChoice {
+  return { id: option.id, name: option.label, allows: option.kind === 'approve', lasts: LASTS.test(option.id.replace(/[-_]/g, ' ')) || LASTS.test(option.label) };
+}
+
+export interface ToolQuestion extends PermissionQuestion {
   /** The person's answer as AHP's confirmation: approved or not, and the host's option chosen (when it offered any). */
   decide(result: ElicitResult): { readonly approved: boolean; readonly selectedOptionId?: string };
 }
@@ -62,31 +73,21 @@ export interface ToolQuestion {
 /** `agent` is who asks as shown ("Claude on my-laptop"), `session` the session's title. */
 export function toolQuestion(asker: { readonly agent: string; readonly session?: string }, call: WireToolCall): ToolQuestion {
   const offered = call.options ?? PLAIN_OPTIONS;
-  const input = rawInput(call);
+  const input = readCallInput(rawInput(call));
   const title = call.displayName ?? call.toolName ?? call.confirmationTitle ?? 'a tool';
   // The host's words about the call, each once (hosts often repeat the title as the confirmation's).
-  const words = [...new Set([call.confirmationTitle, call.invocationMessage])].filter((t): t is string => t !== undefined && t.trim() !== '' && t !== title);
-  const request: RequestPermissionRequest = {
-    sessionId: '',
-    toolCall: {
-      toolCallId: call.toolCallId,
-      title,
-      kind: kindOf(call, input),
-      ...(input !== undefined && { rawInput: input }),
-      content: words.map((text) => ({ type: 'content' as const, content: { type: 'text' as const, text } })),
-    },
-    options: offered.map((o) => ({ optionId: o.id, name: o.label, kind: (o.kind === 'approve' ? 'allow_once' : 'reject_once') satisfies PermissionOptionKind })),
+  const notes = [...new Set([call.confirmationTitle, call.invocationMessage])].filter((t): t is string => t !== undefined && t.trim() !== '' && t !== title);
+  const permission: Permission = {
+    asker: { name: asker.agent, agent: true, ...(asker.session !== undefined && { session: asker.session }) },
+    call: { title, kind: kindOf(call, input), ...(input && { input }), notes },
+    choices: offered.map(choiceOf),
   };
-  const { params, source, whole } = permissionQuestion(asker, request);
   return {
-    params,
-    source,
-    ...(whole && { whole }),
+    ...permissionQuestion(permission),
     decide(result) {
-      const outcome = permissionOutcome(request, result, false);
-      const chosen = outcome.outcome === 'selected' ? offered.find((o) => o.id === outcome.optionId) : undefined;
-      const approved = chosen?.kind === 'approve';
-      return { approved, ...(call.options && chosen && { selectedOptionId: chosen.id }) };
+      const answer = answerOf(permission, result);
+      const chosen = answer.how === 'chosen' ? answer.choice : refusal(permission.choices);
+      return { approved: chosen?.allows === true, ...(call.options && chosen && { selectedOptionId: chosen.id }) };
     },
   };
 }

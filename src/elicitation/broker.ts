@@ -6,7 +6,7 @@
  */
 import { type AnswerOrigin, NONE_CHANGED, refusedFrom } from './answer-origin';
 import type { Answers, Content, ElicitAction, ElicitResult, FormModel } from './model';
-import { choosePresentation, type FileChange, type InputRequest, type OwnAnswerPair, type Presentation, type RequestSource, type WholeInput } from './request';
+import { choosePresentation, type FileChange, type InputRequest, type OwnAnswerPair, type PermissionRecord, type Presentation, type RequestSource, type WholeInput } from './request';
 import { LIMITS } from './limits';
 import { InvalidSchemaError, overLimit, parseRequestedSchema, type SchemaParseResult } from './schema';
 import { LruCache, schemaKey } from './schema-cache';
@@ -72,6 +72,8 @@ export interface ElicitContext {
   readonly ownAnswers?: readonly OwnAnswerPair[];
   /** The files the approval would change (an agent's edit; set by our own code, never by a server). */
   readonly changes?: readonly FileChange[];
+  /** The question is a permission: what its choices do, for the History (set by our own code, never by a server). */
+  readonly permission?: PermissionRecord;
 }
 
 /** Final check of accepted content against the original schema (ajv, host side). */
@@ -179,7 +181,7 @@ export class Broker {
   }
 
   private toRequest(params: FormParams | UrlParams, ctx: ElicitContext): InputRequest {
-    const { source, whole, changes } = ctx;
+    const { source, whole, changes, permission } = ctx;
     const base = { id: `input-${++nextId}`, source, message: params.message, createdAt: this.now() };
     if (params.mode === 'url') return { ...base, mode: 'url', url: params.url, questions: [] };
     const { questions } = this.parse(params.requestedSchema);
@@ -189,7 +191,7 @@ export class Broker {
       const [select, own] = [questions[at], questions[at + 1]];
       return (select?.kind === 'single-select' || select?.kind === 'multi-select') && own?.kind === 'text' && own.id === pair.ownId;
     });
-    return { ...base, mode: 'form', questions, ...(whole && { whole }), ...(ownAnswers?.length && { ownAnswers }), ...(changes && changes.length > 0 && { changes }) };
+    return { ...base, mode: 'form', questions, ...(whole && { whole }), ...(ownAnswers?.length && { ownAnswers }), ...(changes && changes.length > 0 && { changes }), ...(permission && { permission }) };
   }
 
   /** Refusals are kept too: a server that repeats a bad schema is refused at the cost of a lookup. */

@@ -2,11 +2,14 @@
  * What was asked and how it ended: one entry per finished request, newest first, bounded.
  * It follows the input store, so every asker lands here (servers, the gateway's agents,
  * extensions), and requests that were abandoned stay visible, as the Agent Host Protocol
- * keeps them. Secret-looking answers are masked when the entry is made, and their values
+ * keeps them. A permission's entry says what was chosen (allowed once, allowed always,
+ * refused, refused always), whoever asked it. Secret-looking answers are masked when the entry is made, and their values
  * wherever else they would be kept (a tool result that echoes one, a later question that
  * quotes it: elicitation/secret-mask.ts): they are never kept, shown or stored in clear.
  * Free of `vscode`: the UI shows and persists it.
  */
+import { chosenWords } from './permission-choices';
+import { DECISION_FIELD } from './permission-text';
 import type { RequestSource } from './request';
 import { isSecretField } from './secret-hint';
 import { SecretMask } from './secret-mask';
@@ -15,7 +18,19 @@ import { findRequest, type InputStore, type RequestState, type RequestStatus } f
 import { fromAnswerValue, ownAnswer } from './validation';
 import { isRecord } from '../base/is-record';
 
-export type HistoryOutcome = 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'answered elsewhere' | 'abandoned' | 'timed out';
+export type HistoryOutcome =
+  | 'accepted'
+  | 'declined'
+  | 'cancelled'
+  | 'withdrawn'
+  | 'answered elsewhere'
+  | 'abandoned'
+  | 'timed out'
+  // A permission, by what was chosen.
+  | 'allowed once'
+  | 'allowed always'
+  | 'refused'
+  | 'refused always';
 
 export interface HistoryAnswer {
   /** The question's title. */
@@ -59,6 +74,31 @@ export function outcomeOf(status: Exclude<RequestStatus, 'open'>, reason?: strin
   if (reason && /^the task's time to live ran out /.test(reason)) return 'timed out';
   if (reason && / cancelled the task this question belonged to$| no longer asks this question | no longer knows the task /.test(reason)) return 'withdrawn';
   return 'abandoned';
+}
+
+/**
+ * How a permission ended, by what was chosen: the choice's kind (elicitation/permission.ts
+ * records what each does), a decline refused, and a dismissal refused where it answers a
+ * refusal (saying it was dismissed); otherwise (an abandoned one, a dismissal that decides
+ * nothing) as any request ended.
+ */
+function permissionEnding(state: RequestState): { readonly outcome: HistoryOutcome; readonly reason?: string } | undefined {
+  const { request } = state;
+  if (request.mode !== 'form' || !request.permission) return undefined;
+  switch (state.status) {
+    case 'accepted': {
+      const answer = ownAnswer(state.answers, DECISION_FIELD);
+      const chosen = answer?.state === 'submitted' ? fromAnswerValue(answer.value) : undefined;
+      const choice = request.permission.choices.find((c) => c.id === chosen);
+      return choice && { outcome: chosenWords(choice) };
+    }
+    case 'declined':
+      return { outcome: 'refused' };
+    case 'cancelled':
+      return request.permission.dismissal === 'refuses' ? { outcome: 'refused', reason: 'dismissed' } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** The values of a finished request's typed secret answers (not kept: the History masks them). */
@@ -108,6 +148,8 @@ export function toHistoryEntry(state: RequestState, endedAt: number): HistoryEnt
       answers.push({ question: question.title, answer: shownAnswer(question, fromAnswerValue(answer.value)) });
     }
   }
+  const permission = permissionEnding(state);
+  const reason = permission?.reason ?? state.reason;
   const entry: HistoryEntry = {
     id: globalThis.crypto.randomUUID(),
     source,
@@ -116,8 +158,8 @@ export function toHistoryEntry(state: RequestState, endedAt: number): HistoryEnt
     ...(request.mode === 'url' && { url: request.url }),
     askedAt: request.createdAt,
     endedAt,
-    outcome: outcomeOf(state.status, state.reason),
-    ...(state.reason !== undefined && { reason: state.reason }),
+    outcome: permission?.outcome ?? outcomeOf(state.status, state.reason),
+    ...(reason !== undefined && { reason }),
     answers,
   };
   return maskedEntry(entry, new SecretMask(secretAnswers(state)));
@@ -232,7 +274,7 @@ export class History {
   }
 }
 
-const OUTCOMES: readonly HistoryOutcome[] = ['accepted', 'declined', 'cancelled', 'withdrawn', 'answered elsewhere', 'abandoned', 'timed out'];
+const OUTCOMES: readonly HistoryOutcome[] = ['accepted', 'declined', 'cancelled', 'withdrawn', 'answered elsewhere', 'abandoned', 'timed out', 'allowed once', 'allowed always', 'refused', 'refused always'];
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const optionalString = (value: unknown): boolean => value === undefined || isString(value);

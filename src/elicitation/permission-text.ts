@@ -1,11 +1,11 @@
 /**
- * A permission as a dialog shows it, in one place for every agent that asks one (Claude
- * Code's hook and prompt tool in src/gateway, an ACP agent's `session/request_permission`
- * in src/acp, and the runner's log of what a rule answered): the words around the input,
+ * A permission as a dialog shows it (permission.ts puts every asker's permission here:
+ * Claude Code's hook and prompt tool, an ACP agent's, an agent host's; and the runner's log
+ * of what a rule answered shows the same text): the words around the input,
  * each within a few rows, and the input itself (a command, a file's content, a tool's JSON)
  * fitted to the room that is left (fit-text.ts: whole when it fits, else its start, its end
  * and every line that runs something, with what is left out said), and the whole beside it
- * when only part shows. Also the answer's field name, which both ask in. Pure.
+ * when only part shows. Also the answer's field name, which every permission asks in. Pure.
  */
 import { type Room, shownInput, type TextKind, textRows } from './fit-text';
 import type { WholeInput } from './request';

@@ -93,6 +93,17 @@ export interface OwnAnswerPair {
   readonly required: boolean;
 }
 
+/**
+ * What a permission's choices do, for the History to say what was chosen (allowed once,
+ * refused always...). Set by our own code (elicitation/permission.ts), never by a server.
+ */
+export interface PermissionRecord {
+  /** Each choice by its id (the answer of the question `decision`): whether it allows, whether it lasts. */
+  readonly choices: readonly { readonly id: string; readonly allows: boolean; readonly lasts: boolean }[];
+  /** What a dismissal answered: a refusal (ACP, an agent host, the prompt tool), or nothing (Claude Code's hook then asks in its own terminal). */
+  readonly dismissal: 'refuses' | 'undecided';
+}
+
 export interface FormInputRequest {
   readonly id: string;
   readonly mode: 'form';
@@ -106,6 +117,8 @@ export interface FormInputRequest {
   readonly ownAnswers?: readonly OwnAnswerPair[];
   /** The files the approval would change, when the asker can say how (an agent's edit). */
   readonly changes?: readonly FileChange[];
+  /** Set when the question is a permission: what its choices do. */
+  readonly permission?: PermissionRecord;
 }
 
 export interface UrlInputRequest {

@@ -11,9 +11,9 @@ export type PermissionAsker = (request: PermissionRequest, signal: AbortSignal, 
 
 export function brokerPermissionAsker(broker: Broker): PermissionAsker {
   return async (request, signal, dismissed) => {
-    const { params, source, whole } = permissionQuestion(request);
+    const { params, context } = permissionQuestion(request, undefined, dismissed);
     try {
-      const result = await broker.elicit(params, { source, signal, applyDefaults: true, ...(whole && { whole }) });
+      const result = await broker.elicit(params, { ...context, signal, applyDefaults: true });
       return decide(request, result, dismissed);
     } catch (error) {
       // Too many open questions, or a prompt that failed: nobody decided.

@@ -1,20 +1,20 @@
 /**
- * Claude Code's own permission prompts ("run this command?", "write this file?") as one
- * question to the person, and the person's answer in Claude Code's two contracts: the
- * `PermissionRequest` hook's decision and the `--permission-prompt-tool` result. Pure.
+ * Claude Code's own permission prompts ("run this command?", "write this file?") translated
+ * into our permission (src/elicitation/permission.ts), and the person's answer back into
+ * Claude Code's two contracts: the `PermissionRequest` hook's decision and the
+ * `--permission-prompt-tool` result. What is Claude Code's is here: its tools' inputs read
+ * into words ("wants to write /a/b.txt") and the input approved, its suggestions, its
+ * replies. Pure.
  *
  * Shell commands and file changes are destructive: a modal where the UI has one, with
  * Decline, Allow this time and, when Claude Code offers "always allow" suggestions, Allow
  * for this session. Those suggestions go back with `destination: "session"`, so a click in
- * VS Code never writes a rule into anyone's settings file. The input is shown in the room a
- * dialog has (fit-text.ts): whole when it fits, else its start, its end and every line
- * that runs something, and the whole goes with the question for the dialog to open.
+ * VS Code never writes a rule into anyone's settings file.
  */
-import type { FormParams } from '../elicitation/broker';
 import { DIALOG_ROOM, type Room } from '../elicitation/fit-text';
 import type { ElicitResult } from '../elicitation/model';
-import { type ApprovedInput, aside, DECISION_FIELD, fitPermission } from '../elicitation/permission-text';
-import type { RequestSource, WholeInput } from '../elicitation/request';
+import { answerOf, describeCall, type Permission, type PermissionCall, type PermissionQuestion, permissionQuestion as askedAs } from '../elicitation/permission';
+import { type ApprovedInput, aside } from '../elicitation/permission-text';
 import { isRecord } from '../base/is-record';
 
 /** A permission update entry as Claude Code sends and reads it (`permission_suggestions`, `updatedPermissions`). */
@@ -38,8 +38,6 @@ export type PermissionDecision =
 
 export class PermissionInputError extends Error {}
 
-/** Tools whose use changes files or runs programs: asked as destructive. */
-const DESTRUCTIVE_TOOLS = new Set(['Bash', 'PowerShell', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 /** Suggestion kinds that can be granted for this session only. */
 const SESSION_KINDS = new Set(['addRules', 'addDirectories', 'setMode']);
 const AGENT = 'Claude Code';
@@ -52,69 +50,71 @@ function str(input: Readonly<Record<string, unknown>>, key: string): string | un
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** What the tool is about to do: the words before the input, the input itself, words after it. */
-interface ToolUse {
-  readonly intro: string;
-  readonly input?: ApprovedInput;
-  readonly after?: string;
-  /** Say how many lines the input has even when it is shown whole (a file's content). */
-  readonly countLines?: boolean;
-}
+/** One of Claude Code's tools as our permission's call: what it does in words, its input, and the fields those words show. */
+type ToolUse = Omit<PermissionCall, 'title' | 'input'> & { readonly main?: ApprovedInput; readonly said: readonly string[] };
 
+/** Shell commands and file changes are the kinds that change things (a modal); reading, fetching and searching are not. */
 function toolUse(toolName: string, input: Readonly<Record<string, unknown>>, room: Room): ToolUse {
   const path = (key: string, none: string): string => aside(str(input, key) ?? none, room, 3);
   switch (toolName) {
     case 'Bash':
-    case 'PowerShell': {
-      const description = str(input, 'description');
+    case 'PowerShell':
       return {
-        intro: `${AGENT} wants to run this ${toolName === 'Bash' ? 'shell' : 'PowerShell'} command`,
-        input: { text: str(input, 'command') ?? '(no command given)', kind: 'shell', name: 'command', language: toolName === 'Bash' ? 'shellscript' : 'powershell' },
-        ...(description && { after: aside(description, room) }),
+        kind: 'execute',
+        says: `${AGENT} wants to run this ${toolName === 'Bash' ? 'shell' : 'PowerShell'} command`,
+        main: { text: str(input, 'command') ?? '(no command given)', kind: 'shell', name: 'command', language: toolName === 'Bash' ? 'shellscript' : 'powershell' },
+        said: ['command'],
       };
-    }
-    case 'Write': {
-      const content = typeof input.content === 'string' ? input.content : '';
+    case 'Write':
       return {
-        intro: `${AGENT} wants to write ${path('file_path', '(no file given)')}`,
-        input: { text: content, kind: 'text', name: 'file content', language: 'plaintext' },
+        kind: 'edit',
+        says: `${AGENT} wants to write ${path('file_path', '(no file given)')}`,
+        main: { text: typeof input.content === 'string' ? input.content : '', kind: 'text', name: 'file content', language: 'plaintext' },
         countLines: true,
+        said: ['file_path', 'content'],
       };
-    }
     case 'Edit':
       return {
-        intro: `${AGENT} wants to edit ${path('file_path', '(no file given)')}${input.replace_all === true ? ', replacing every occurrence' : ''}`,
-        input: { text: editText(input), kind: 'text', name: 'edit', language: 'plaintext' },
+        kind: 'edit',
+        says: `${AGENT} wants to edit ${path('file_path', '(no file given)')}${input.replace_all === true ? ', replacing every occurrence' : ''}`,
+        main: { text: editText(input), kind: 'text', name: 'edit', language: 'plaintext' },
+        said: ['file_path', 'old_string', 'new_string', 'replace_all'],
       };
     case 'MultiEdit': {
       const edits = Array.isArray(input.edits) ? input.edits.filter(isRecord) : [];
       const text = edits.map((edit, i) => `Edit ${i + 1} of ${edits.length}${edit.replace_all === true ? ', every occurrence' : ''}:\n${editText(edit)}`).join('\n\n');
       return {
-        intro: `${AGENT} wants to make ${edits.length} edit${edits.length === 1 ? '' : 's'} to ${path('file_path', '(no file given)')}`,
-        input: { text, kind: 'text', name: 'edits', language: 'plaintext' },
+        kind: 'edit',
+        says: `${AGENT} wants to make ${edits.length} edit${edits.length === 1 ? '' : 's'} to ${path('file_path', '(no file given)')}`,
+        main: { text, kind: 'text', name: 'edits', language: 'plaintext' },
+        said: ['file_path', 'edits'],
       };
     }
     case 'NotebookEdit': {
       const where = [str(input, 'cell_id') && `cell ${str(input, 'cell_id')}`, str(input, 'edit_mode')].filter(Boolean).join(', ');
       return {
-        intro: `${AGENT} wants to edit the notebook ${path('notebook_path', '(no notebook given)')}${where ? ` (${aside(where, room, 1)})` : ''}`,
-        input: { text: typeof input.new_source === 'string' ? input.new_source : '', kind: 'text', name: 'cell source', language: 'plaintext' },
+        kind: 'edit',
+        says: `${AGENT} wants to edit the notebook ${path('notebook_path', '(no notebook given)')}${where ? ` (${aside(where, room, 1)})` : ''}`,
+        main: { text: typeof input.new_source === 'string' ? input.new_source : '', kind: 'text', name: 'cell source', language: 'plaintext' },
+        said: ['notebook_path', 'cell_id', 'edit_mode', 'new_source'],
       };
     }
     case 'Read':
-      return { intro: `${AGENT} wants to read ${path('file_path', '(no file given)')}.` };
+      return { kind: 'read', says: `${AGENT} wants to read ${path('file_path', '(no file given)')}.`, said: ['file_path'] };
     case 'WebFetch': {
       const prompt = str(input, 'prompt');
-      return { intro: `${AGENT} wants to fetch ${path('url', '(no address given)')}`, ...(prompt && { after: `To: ${aside(prompt, room)}` }) };
+      return { kind: 'fetch', says: `${AGENT} wants to fetch ${path('url', '(no address given)')}`, ...(prompt && { notes: [`To: ${prompt}`] }), said: ['url', 'prompt'] };
     }
     case 'WebSearch':
-      return { intro: `${AGENT} wants to search the web for: ${aside(str(input, 'query') ?? '', room)}` };
+      return { kind: 'search', says: `${AGENT} wants to search the web for: ${aside(str(input, 'query') ?? '', room)}`, said: ['query'] };
     default: {
       const mcp = /^mcp__(.+?)__(.+)$/.exec(toolName);
       const what = mcp ? `the tool ${mcp[2]} of the MCP server ${mcp[1]}` : toolName;
       return {
-        intro: `${AGENT} wants to use ${aside(what, room, 2)} with`,
-        input: { text: JSON.stringify(input, null, 2), kind: 'text', name: 'input', language: 'json' },
+        kind: 'other',
+        says: `${AGENT} wants to use ${aside(what, room, 2)} with`,
+        main: { text: JSON.stringify(input, null, 2), kind: 'text', name: 'input', language: 'json' },
+        said: Object.keys(input),
       };
     }
   }
@@ -125,20 +125,25 @@ function editText(edit: Readonly<Record<string, unknown>>): string {
 }
 
 /**
- * The tool use in words with its input, fitted to the room (a dialog's): the input whole
- * when it fits, else its start, its end and what runs, and the whole beside it. `grant` is
- * more text after it, which takes room too.
+ * The request as our permission: the tool use in words with its input, Allow this time
+ * and, where Claude Code offers a grant, Allow for this session (what it grants spelt
+ * out). `dismissed` is what a dismissal answers in the contract it came by.
  */
-function described(toolName: string, input: Readonly<Record<string, unknown>>, room: Room, grant?: string): { message: string; whole?: WholeInput } {
-  const use = toolUse(toolName, input, room);
-  const after = [use.after, grant].filter((t): t is string => t !== undefined);
-  const fitted = fitPermission({ before: [], heading: use.intro, ...(use.input && { input: use.input }), countLines: use.countLines, after }, room);
-  return { message: use.input ? fitted.text : [use.intro, ...after].join('\n\n'), ...(fitted.whole && { whole: fitted.whole }) };
+export function toPermission(request: PermissionRequest, room: Room = DIALOG_ROOM, dismissed: 'undecided' | 'deny' = 'undecided'): Permission {
+  const { main, said, ...use } = toolUse(request.toolName, request.input, room);
+  const grants = sessionUpdates(request.suggestions);
+  return {
+    asker: { name: AGENT },
+    call: { ...use, title: request.toolName, input: { ...(main && { main }), fields: request.input, said } },
+    choices: [{ id: 'once', name: ONCE_CHOICE, allows: true, lasts: false }, ...(grants.length > 0 ? [{ id: 'session', name: SESSION_CHOICE, allows: true, lasts: true }] : [])],
+    ...(grants.length > 0 && { grant: { what: grants.map(describeSuggestion).join('; '), until: 'until Claude Code exits' } }),
+    dismissal: dismissed === 'deny' ? 'refuses' : 'undecided',
+  };
 }
 
 /** What the tool is about to do, in words, with its input (the command, the file) as a dialog shows it. */
 export function describeToolUse(toolName: string, input: Readonly<Record<string, unknown>>, room: Room = DIALOG_ROOM): string {
-  return described(toolName, input, room).message;
+  return describeCall(toPermission({ toolName, input, suggestions: [] }, room), room).text;
 }
 
 /** A short name for one suggestion, for the "allow for this session" option. */
@@ -167,39 +172,20 @@ export function sessionUpdates(suggestions: readonly PermissionUpdate[]): Permis
 }
 
 /**
- * The question put to the person, who it shows as asking, and the whole input when the
- * message shows only part of it. Both ways Claude Code asks (the hook, the prompt tool)
- * come here, so a permission reads the same whichever way it arrives: Allow this time,
- * Allow for this session where Claude Code offers a grant, or Decline.
+ * The question put to the person, who it shows as asking, and what goes with it to the
+ * broker. Both ways Claude Code asks (the hook, the prompt tool) come here, so a permission
+ * reads the same whichever way it arrives: Allow this time, Allow for this session where
+ * Claude Code offers a grant, or Decline.
  */
-export function permissionQuestion(request: PermissionRequest, room: Room = DIALOG_ROOM): { params: FormParams; source: RequestSource; whole?: WholeInput } {
-  // The agent the person is running asks before it runs a program or changes a file: its own
-  // confirmation, not a server's, so a question takes the modal a call the person started gets.
-  const destructive = DESTRUCTIVE_TOOLS.has(request.toolName);
-  const source: RequestSource = { server: AGENT, tool: request.toolName, approval: true, ...(destructive && { destructive: true, personStarted: true }) };
-  const grants = sessionUpdates(request.suggestions);
-  // The grant is spelt out in the message: a dialog's buttons hold a short label only.
-  const grant = grants.length > 0 ? `"${SESSION_CHOICE}" also allows, until Claude Code exits: ${aside(grants.map(describeSuggestion).join('; '), room)}` : undefined;
-  const { message, whole } = described(request.toolName, request.input, room, grant);
-  const choices = [{ const: 'once', title: ONCE_CHOICE }, ...(grant ? [{ const: 'session', title: SESSION_CHOICE }] : [])];
-  return {
-    source,
-    ...(whole && { whole }),
-    params: {
-      message,
-      requestedSchema: {
-        type: 'object',
-        properties: { [DECISION_FIELD]: { type: 'string', title: 'Allow', oneOf: choices } },
-        required: [DECISION_FIELD],
-      },
-    },
-  };
+export function permissionQuestion(request: PermissionRequest, room: Room = DIALOG_ROOM, dismissed: 'undecided' | 'deny' = 'undecided'): PermissionQuestion {
+  return askedAs(toPermission(request, room, dismissed), room);
 }
 
 /** The person's answer as a decision. `dismissed` says what a cancel means for the contract. */
 export function decide(request: PermissionRequest, result: ElicitResult, dismissed: 'undecided' | 'deny'): PermissionDecision {
   if (result.action === 'accept') {
-    const updates = result.content?.[DECISION_FIELD] === 'session' ? sessionUpdates(request.suggestions) : [];
+    const answer = answerOf(toPermission(request), result);
+    const updates = answer.how === 'chosen' && answer.choice.lasts ? sessionUpdates(request.suggestions) : [];
     return { behavior: 'allow', ...(updates.length > 0 && { sessionUpdates: updates }) };
   }
   if (result.action === 'decline') return { behavior: 'deny', message: 'The person denied this in VS Code (Elicitation Host).' };

@@ -10,8 +10,9 @@
  * first, then the URL `code agent host` prints, its token taken out), and answers: Claude's
  * AskUserQuestion in our form, its drafts reaching the other client and the other client's
  * reaching our form without taking the focus; Bash `rm -rf build` as our permission dialog,
- * Skip the default; a question the other client answers or the turn withdraws closing our
- * prompt within a second, History saying why; Escape and Decline as cancel and decline.
+ * Skip the default, the History saying "allowed once" and, refused with Enter, "refused"; a
+ * question the other client answers or the turn withdraws closing our prompt within a second,
+ * History saying why; Escape and Decline as cancel and decline.
  */
 import { strict as assert } from 'node:assert';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -208,7 +209,7 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     await other.waitForTurnComplete(chat, turnId, 90_000);
   });
 
-  it('Bash `rm -rf build` is our permission dialog with the command, Skip the default; approving it runs the command', async () => {
+  it('Bash `rm -rf build` is our permission dialog with the command, Skip the default; approving it runs the command, refusing it with Enter does not; the History says which', async () => {
     const { workbench } = ui!;
     mkdirSync(join(folder, 'build'), { recursive: true });
     writeFileSync(join(folder, 'build', 'out.txt'), 'built\n');
@@ -224,6 +225,26 @@ describe(`UI: an agent host's questions in our prompts (VS Code ${versionName()}
     assert.equal(confirmed.action.approved, true);
     await other.waitForTurnComplete(chat, turnId, 90_000);
     assert.equal(existsSync(join(folder, 'build')), false, 'the approved command ran');
+
+    // Refused with Enter (the focused Skip): the host hears no, the folder stays, and the History says
+    // "refused" where it said "accepted" (a refusal is an option the person chose, not a form accepted).
+    mkdirSync(join(folder, 'build'), { recursive: true });
+    writeFileSync(join(folder, 'build', 'out.txt'), 'built\n');
+    const refusedTurn = other.startTurn(chat, BASH_PROMPT);
+    await workbench.dialog.waitFor({ timeout: 90_000 });
+    assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), 'Skip');
+    await workbench.page.keyboard.press('Enter');
+    const refused = await other.waitForAction(chat, 'chat/toolCallConfirmed', (a, e) => ours(e) && a.turnId === refusedTurn, 20_000);
+    assert.equal(refused.action.approved, false);
+    await other.waitForTurnComplete(chat, refusedTurn, 90_000);
+    assert.equal(existsSync(join(folder, 'build', 'out.txt')), true, 'the refused command did not run');
+    // A tool confirmation's row is headed with its tool ("Claude (test host) · Run shell command, …"); a question's is not.
+    const bashRows = (rows: string[]): string[] => rows.filter((t) => t.startsWith(`Claude (${HOST_NAME}) · `));
+    const rows = await historyRows((r) => bashRows(r).length >= 2);
+    assert.match(bashRows(rows)[0], /\brefused\b/, `the refusal, newest first: ${rows.join(' | ')}`);
+    assert.match(bashRows(rows)[1], /\ballowed once\b/, `the approval: ${rows.join(' | ')}`);
+    assert.ok(!bashRows(rows).some((t) => /\baccepted\b/.test(t)), `no permission reads "accepted": ${rows.join(' | ')}`);
+    await workbench.screenshot('agent-host-history-refused');
   });
 
   /** Page time at which the quick input is hidden (its display none, or gone). */

@@ -187,6 +187,23 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await workbench.clickDialogButton('No');
     await reply(frame, 'permission: {"outcome":"selected","optionId":"no"}');
 
+    // A command that turns the sandbox off and runs in the background (Claude Code's Bash input): the
+    // dialog says so before anything else, and shows every field of the input under the command.
+    await send(frame, `ask-permission ${JSON.stringify({
+      call: { title: 'Run the tests in the background', kind: 'execute' },
+      ask: { title: 'Run the tests in the background', kind: 'execute', rawInput: { command: 'npm test', description: 'Run the tests', run_in_background: true, dangerouslyDisableSandbox: true } },
+      options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'skip', name: 'No', kind: 'reject_once' }],
+    })}`);
+    const outside = workbench.dialog.filter({ hasText: 'Run the tests in the background' });
+    await outside.waitFor({ timeout: 30_000 });
+    const said = (await outside.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(said, /asks for permission to run a command\.\s+Note: it runs outside the sandbox, in the background\./, `what reaches further, first: ${said}`);
+    assert.match(said, /npm test\s+Also in its input:\s+run_in_background: true\s+dangerouslyDisableSandbox: true/, `every field under the command: ${said}`);
+    assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), 'No', 'Allow is not the default');
+    await workbench.screenshot('agents-permission-outside-sandbox');
+    await workbench.clickDialogButton('No');
+    await reply(frame, 'permission: {"outcome":"selected","optionId":"skip"}');
+
     // The mode, changed from the page.
     await frame.locator('select[data-option-id="__mode"]').selectOption('auto');
     await waitUntil('the Auto warning', async () => (await frame.locator('#mode-warning').isVisible()) && /acts without asking/.test(await frame.locator('#mode-warning').innerText()), 10_000);

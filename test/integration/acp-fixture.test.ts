@@ -144,6 +144,7 @@ describe('ACP: src/acp with the fixture agent', function () {
     assert.equal(reply, 'permission: {"outcome":"selected","optionId":"always"}');
     assert.ok(events.some((e) => e.type === 'permission' && e.optionKind === 'allow_always' && e.answer === 'Always allow'));
     assert.equal(acp.history.entries[0].answers[0].answer, 'Always allow');
+    assert.equal(acp.history.entries[0].outcome, 'allowed always', 'the History says what was chosen');
   });
 
   it('a declined or dismissed permission answers the agent\'s reject option', async () => {
@@ -155,6 +156,8 @@ describe('ACP: src/acp with the fixture agent', function () {
     assert.deepEqual(declined.events.slice(-2).map((e) => e.type), ['message', 'turn-end']);
     prompter.push(cancel);
     assert.equal((await turn(session, 'run')).reply, 'permission: {"outcome":"selected","optionId":"no"}');
+    // The agent was refused both times, and the History says so (not "accepted", not "cancelled").
+    assert.deepEqual(acp.history.entries.slice(0, 2).map((e) => [e.outcome, e.reason]), [['refused', 'dismissed'], ['refused', undefined]]);
   });
 
   /** A scripted permission (the fixture's `ask-permission`): the tool call as announced, as asked, and the options. */

@@ -336,6 +336,42 @@ describe('AHP inbox, tool confirmations', function () {
     assert.deepEqual(host.rejections, []);
   });
 
+  it("a command's folder and environment are said first and every field of its input is shown; deny reaches the host", async () => {
+    const { chat } = host.addSession('build');
+    const input = { command: 'make install', cwd: '/home/me/.ssh', env: { LD_PRELOAD: '/tmp/evil.so' }, explanation: 'Install the build' };
+    host.requestToolConfirmation(chat, { toolCallId: 'tc6', toolName: 'run_in_terminal', toolInput: JSON.stringify(input) });
+    rig = new AhpRig([decline]);
+    await rig.open(host.url, host.token);
+    assert.equal((await confirmed(host, 'tc6')).action.approved, false);
+    const [{ request }] = rig.prompter.asked;
+    assert.match(request.message, /\n\nNote: it runs in \/home\/me\/\.ssh, with LD_PRELOAD=\/tmp\/evil\.so\.\n\n/, `what reaches further, at the top: ${request.message}`);
+    assert.match(request.message, /Command:\nmake install\n\nAlso in its input:\ncwd: "\/home\/me\/\.ssh"\nenv: \{"LD_PRELOAD":"\/tmp\/evil\.so"\}\n\n/);
+    assert.match(request.message, /\n\nInstall the build$/, "the agent's own words about the call, as words");
+    assert.equal(request.source.destructive, true);
+    assert.deepEqual(host.rejections, []);
+  });
+
+  it("the History says what was chosen: VS Code 1.139.1's Skip refused (not accepted), Allow Once allowed once, Allow in this Session allowed always, Escape refused", async () => {
+    const { chat } = host.addSession('clean up');
+    // The options and words VS Code 1.139.1's agent host sends with Claude's Bash (test/fixtures/ahp/observed-1.139.1/bash-denied.a.jsonl).
+    const options = [{ id: 'allow-session', label: 'Allow in this Session', kind: 'approve', group: 1 }, { id: 'allow-once', label: 'Allow Once', kind: 'approve' }, { id: 'skip', label: 'Skip', kind: 'deny', group: 2 }];
+    const bash = (toolCallId: string) => host.requestToolConfirmation(chat, { toolCallId, toolName: 'Bash', displayName: 'Run shell command', toolInput: 'rm -rf build', confirmationTitle: 'Run in terminal?', _meta: { toolKind: 'terminal' }, options });
+    rig = new AhpRig([accept({ decision: 'skip' }), accept({ decision: 'allow-once' }), accept({ decision: 'allow-session' }), cancel]);
+    await rig.open(host.url, host.token, { hostName: 'my-laptop' });
+    const approved: unknown[] = [];
+    for (const id of ['tc7', 'tc8', 'tc9', 'tc10']) {
+      bash(id);
+      const done = await confirmed(host, id);
+      approved.push([done.action.approved, done.action.selectedOptionId]);
+      await waitUntil(`the History entry of ${id}`, () => rig.history.entries.length === approved.length);
+    }
+    assert.deepEqual(approved, [[false, 'skip'], [true, 'allow-once'], [true, 'allow-session'], [false, 'skip']]);
+    assert.deepEqual(rig.history.entries.map((e) => e.outcome).reverse(), ['refused', 'allowed once', 'allowed always', 'refused']);
+    assert.match(sourceLabel(rig.history.entries[3].source), /^Claude \(my-laptop\) · Run shell command, for session 'clean up'$/);
+    assert.equal(rig.history.entries[0].reason, 'dismissed');
+    assert.deepEqual(host.rejections, []);
+  });
+
   it('confirmed by another client first: our dialog closes and says so', async () => {
     const { chat } = host.addSession();
     const { turnId } = host.requestToolConfirmation(chat, { toolCallId: 'tc5', toolName: 'Bash', toolInput: 'ls' });

@@ -12,6 +12,7 @@ import { PERMISSION_TOOL } from '../../src/gateway/contract';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { gatewaysPerTest, TOKEN, type GatewayHarness } from '../support/gateway-harness';
 import { waitUntil } from '../support/wait';
+import { History } from '../../src/elicitation/history';
 
 const recorded = (name: string): string => readFileSync(join(__dirname, '../fixtures/claude-code', name), 'utf8');
 
@@ -77,9 +78,32 @@ describe('gateway: Claude Code permission prompts', function () {
       assert.equal(prompter.asked[1].request.source.destructive, undefined);
     });
 
+    it('a Bash command that turns the sandbox off, in the background: said first, its fields under the command, Allow not the default', async () => {
+      const prompter = new ScriptedPrompter([decline]);
+      const harness = await gateways.start(prompter, []);
+      const body = { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'npm test', description: 'Run the tests', run_in_background: true, dangerouslyDisableSandbox: true } };
+      const reply = JSON.parse((await postHook(harness.gateway.permissionHookUrl, JSON.stringify(body))).body) as { hookSpecificOutput: { decision: { behavior: string } } };
+      assert.equal(reply.hookSpecificOutput.decision.behavior, 'deny');
+      const [{ request }] = prompter.asked;
+      assert.match(request.message, /^Note: it runs outside the sandbox, in the background\.\n\nClaude Code wants to run this shell command:\nnpm test\n\nAlso in its input:\nrun_in_background: true\ndangerouslyDisableSandbox: true\n\nRun the tests$/);
+      const [question] = request.questions;
+      assert.ok(question.kind === 'single-select');
+      assert.equal(question.defaultValue, undefined, 'no choice that allows is preselected (Decline is the default)');
+    });
+
     it('a dismissed question gives no decision (an empty 200): Claude Code asks in its terminal', async () => {
       const harness = await gateways.start(new ScriptedPrompter([cancel]), []);
       assert.deepEqual(await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-webfetch.json')), { status: 200, body: '' });
+    });
+
+    it('the History says what was chosen: allowed once, allowed always (for this session), refused; a dismissal decides nothing, so it reads cancelled', async () => {
+      const prompter = new ScriptedPrompter([accept({ decision: 'once' }), accept({ decision: 'session' }), decline, cancel]);
+      const harness = await gateways.start(prompter, []);
+      const history = new History();
+      history.follow(harness.host.store);
+      for (let i = 0; i < 4; i++) await postHook(harness.gateway.permissionHookUrl, recorded('permission-request-bash.json'));
+      assert.deepEqual(history.entries.map((e) => e.outcome).reverse(), ['allowed once', 'allowed always', 'refused', 'cancelled']);
+      assert.deepEqual(history.entries[3].answers, [{ question: 'Permission', answer: 'Allow this time' }]);
     });
 
     it('when Claude Code stops waiting (its hook timeout), the question closes', async () => {
@@ -148,7 +172,11 @@ describe('gateway: Claude Code permission prompts', function () {
       const [viaHook, viaTool] = prompter.asked.map((a) => a.request);
       const { id: _hookId, createdAt: _hookAt, ...hookQuestion } = viaHook;
       const { id: _toolId, createdAt: _toolAt, ...toolQuestion } = viaTool;
-      assert.deepEqual(toolQuestion, hookQuestion, 'one permission, one question');
+      // What a dismissal answers is each contract's own: the hook's decides nothing (Claude Code asks in its terminal), the tool's denies.
+      assert.ok(toolQuestion.mode === 'form' && hookQuestion.mode === 'form');
+      assert.deepEqual([hookQuestion.permission?.dismissal, toolQuestion.permission?.dismissal], ['undecided', 'refuses']);
+      assert.deepEqual({ ...toolQuestion, permission: undefined }, { ...hookQuestion, permission: undefined }, 'one permission, one question');
+      assert.deepEqual(toolQuestion.permission?.choices, hookQuestion.permission?.choices);
       assert.deepEqual(prompter.asked.map((a) => a.options.presentation), ['pick', 'pick']);
       const [question] = viaHook.questions;
       assert.ok(question.kind === 'single-select');

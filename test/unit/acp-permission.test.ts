@@ -8,6 +8,7 @@ import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { describeToolCall, optionLabel, permissionOutcome, permissionQuestion } from '../../src/acp/permission';
 import { parseRequestedSchema } from '../../src/elicitation/schema';
 import { sourceLabel } from '../../src/elicitation/request';
+import { DIALOG_ROOM, textRows } from '../../src/elicitation/fit-text';
 
 const bash: RequestPermissionRequest = {
   sessionId: 's1',
@@ -114,5 +115,51 @@ describe('ACP permissions as our questions', () => {
     // No one-time reject offered: a "no" is not turned into a lasting one.
     const onlyAlways = { ...bash, options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' as const }, { optionId: 'never', name: 'Never', kind: 'reject_always' as const }] };
     assert.deepEqual(permissionOutcome(onlyAlways, { action: 'decline' }, false), { outcome: 'cancelled' });
+  });
+});
+
+describe('a permission shows every field of the input, what reaches further said first', () => {
+  const dangerous: RequestPermissionRequest = {
+    ...bash,
+    toolCall: {
+      ...bash.toolCall,
+      title: 'npm test',
+      content: [],
+      locations: [],
+      rawInput: { command: 'npm test', description: 'Run the tests', timeout: 600000, run_in_background: true, dangerouslyDisableSandbox: true, cwd: '/home/me/.ssh', env: { LD_PRELOAD: '/tmp/evil.so', LANG: 'C' } },
+    },
+  };
+
+  it("Claude Code's Bash outside the sandbox, in the background, in another folder, with LD_PRELOAD: said at the top, every field listed under the command", () => {
+    const { params, whole } = permissionQuestion({ agent: 'claude' }, dangerous);
+    const [intro, note] = params.message.split('\n\n');
+    assert.equal(intro, 'claude asks for permission to run a command.');
+    assert.equal(note, 'Note: it runs outside the sandbox, in the background, in /home/me/.ssh, with LD_PRELOAD=/tmp/evil.so and 1 other environment variable.');
+    assert.match(params.message, /Command:\nnpm test\n\nAlso in its input:\ntimeout: 600000\nrun_in_background: true\ndangerouslyDisableSandbox: true\ncwd: "\/home\/me\/\.ssh"\nenv: \{"LD_PRELOAD":"\/tmp\/evil\.so","LANG":"C"\}\n\nRun the tests$/);
+    assert.doesNotMatch(params.message, /description:/, 'the words-only field is the agent\'s words, not a field');
+    assert.equal(whole, undefined, 'all of it shows');
+    // The default stays the refusal.
+    const parsed = parseRequestedSchema(params.requestedSchema);
+    assert.ok(parsed.ok && parsed.form.questions[0].kind === 'single-select');
+    assert.equal(parsed.ok && parsed.form.questions[0].defaultValue, 'reject');
+  });
+
+  it("Codex's escalated command and its workdir; a plain command says nothing more", () => {
+    const codex = permissionQuestion({ agent: 'codex' }, { ...dangerous, toolCall: { ...dangerous.toolCall, rawInput: { command: ['bash', '-lc', 'make'], workdir: '/srv', with_escalated_permissions: true, justification: 'needs the network' } } });
+    assert.match(codex.params.message, /\n\nNote: it runs outside the sandbox, in \/srv\.\n\n/);
+    assert.match(codex.params.message, /Command:\nbash -lc make\n\nAlso in its input:\nworkdir: "\/srv"\nwith_escalated_permissions: true\n\nneeds the network$/);
+    const plain = permissionQuestion({ agent: 'gemini' }, bash);
+    assert.doesNotMatch(plain.params.message, /Note:|Also in its input/);
+  });
+
+  it('fields too many for the dialog: their start and end shown with what is hidden said, and the whole input opens', () => {
+    const env = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`VAR_${i}`, `value ${i}`]));
+    const { params, whole } = permissionQuestion({ agent: 'claude' }, { ...dangerous, toolCall: { ...dangerous.toolCall, rawInput: { command: 'npm test', env, extra: Array.from({ length: 40 }, (_, i) => `item ${i}`) } } });
+    assert.match(params.message, /Note: it runs with 60 environment variables set\./);
+    assert.match(params.message, /Also in its input:\n[^]*hidden[^]*"item 39"\]/, 'the start and the end of the fields, what is hidden said');
+    assert.ok(textRows(params.message, DIALOG_ROOM.columns) <= DIALOG_ROOM.rows, 'the message fits the dialog');
+    assert.equal(whole?.name, 'input');
+    assert.equal(whole?.language, 'json');
+    assert.deepEqual(JSON.parse(whole?.text ?? '{}'), { command: 'npm test', env, extra: Array.from({ length: 40 }, (_, i) => `item ${i}`) });
   });
 });

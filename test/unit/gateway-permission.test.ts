@@ -142,6 +142,20 @@ describe('Claude Code permission requests as questions', () => {
     assert.match(dismissed.message, /dismissed/);
   });
 
+  it('a Bash command outside the sandbox and in the background says so first, and every field of the input is shown under the command', () => {
+    const input = { command: 'npm test', description: 'Run the tests', timeout: 120000, run_in_background: true, dangerouslyDisableSandbox: true };
+    const { params, whole } = permissionQuestion({ toolName: 'Bash', input, suggestions: [] });
+    assert.equal(
+      params.message,
+      'Note: it runs outside the sandbox, in the background.\n\nClaude Code wants to run this shell command:\nnpm test\n\nAlso in its input:\ntimeout: 120000\nrun_in_background: true\ndangerouslyDisableSandbox: true\n\nRun the tests',
+    );
+    assert.equal(whole, undefined);
+    // Another tool's fields the words leave out are listed too (a read's offset and limit).
+    assert.match(describeToolUse('Read', { file_path: '/etc/hosts', offset: 10, limit: 5 }), /^Claude Code wants to read \/etc\/hosts\.\n\nAlso in its input:\noffset: 10\nlimit: 5$/);
+    // Nothing more for a plain command.
+    assert.doesNotMatch(permissionQuestion({ toolName: 'Bash', input: { command: 'ls', description: 'List' }, suggestions: [] }).params.message, /Note:|Also in its input/);
+  });
+
   it('refuses malformed input naming the field', () => {
     const cases: Array<[unknown, RegExp]> = [
       [[], /JSON object/],

@@ -12,7 +12,10 @@ import { InputStore } from '../../src/elicitation/store';
 import { createBroker } from '../../src/mcp/create-broker';
 import { describeServerAbort } from '../../src/mcp/errors';
 import { BOOK_RESTAURANT, EMPTY_CONFIRM } from '../fixtures/schemas';
-import { accept, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
+import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
+import { permissionQuestion as acpQuestion } from '../../src/acp/permission';
+import { toolQuestion } from '../../src/ahp/tool-confirmation';
+import { permissionQuestion as hookQuestion } from '../../src/gateway/permission-question';
 
 function setup(prompter: ScriptedPrompter, now = () => 1_000) {
   const store = new InputStore();
@@ -220,5 +223,56 @@ describe('the history of questions and answers', () => {
     assert.deepEqual(restoreHistory([good, { ...good, outcome: 'exploded' }, { ...good, answers: [{ question: 1 }] }, 'junk', null]), [good]);
     assert.deepEqual(restoreHistory({ not: 'a list' }), []);
     assert.deepEqual(restoreHistory(undefined), []);
+  });
+
+  describe("a permission's entry says what was chosen, whoever asked", () => {
+    const options = [
+      { optionId: 'once', name: 'Allow', kind: 'allow_once' as const },
+      { optionId: 'always', name: 'Always allow', kind: 'allow_always' as const },
+      { optionId: 'no', name: 'Reject', kind: 'reject_once' as const },
+      { optionId: 'never', name: 'Never', kind: 'reject_always' as const },
+    ];
+    const acp = acpQuestion({ agent: 'gemini', session: 'fix the tests' }, { sessionId: 's', toolCall: { toolCallId: 't', kind: 'execute', title: 'rm -rf build', rawInput: { command: 'rm -rf build' } }, options });
+
+    it('an ACP agent: allowed once, allowed always, refused and refused always by the option chosen; Decline and Escape refused', async () => {
+      const { broker, history } = setup(new ScriptedPrompter([accept({ decision: 'once' }), accept({ decision: 'always' }), accept({ decision: 'no' }), accept({ decision: 'never' }), decline, cancel]));
+      for (let i = 0; i < 6; i++) await broker.elicit(acp.params, { ...acp.context, signal: new AbortController().signal, applyDefaults: true });
+      assert.deepEqual(history.entries.map((e) => e.outcome).reverse(), ['allowed once', 'allowed always', 'refused', 'refused always', 'refused', 'refused']);
+      assert.equal(history.entries[0].reason, 'dismissed');
+      assert.match(historyText(history.entries[0]), /, refused \(dismissed\)\n/);
+      assert.match(historyText(history.entries[3]), /, refused\n[^]*Answers:\n {2}Permission: Reject\n/);
+    });
+
+    it("an agent host's Bash refused with its focused Skip reads refused, not accepted; Allow Once and Allow in this Session read allowed", async () => {
+      const host = toolQuestion({ agent: 'Claude (my-laptop)', session: 'clean up' }, {
+        toolCallId: 'tc',
+        status: 'pending-confirmation',
+        toolName: 'Bash',
+        toolInput: 'rm -rf build',
+        confirmationTitle: 'Run in terminal?',
+        toolKind: 'terminal',
+        options: [{ id: 'allow-session', label: 'Allow in this Session', kind: 'approve' }, { id: 'allow-once', label: 'Allow Once', kind: 'approve' }, { id: 'skip', label: 'Skip', kind: 'deny' }],
+      });
+      const { broker, history } = setup(new ScriptedPrompter([accept({ decision: 'skip' }), accept({ decision: 'allow-once' }), accept({ decision: 'allow-session' }), cancel]));
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(host.decide(await broker.elicit(host.params, { ...host.context, signal: new AbortController().signal, applyDefaults: true })));
+      assert.deepEqual(answers.map((a) => a.approved), [false, true, true, false]);
+      assert.deepEqual(history.entries.map((e) => e.outcome).reverse(), ['refused', 'allowed once', 'allowed always', 'refused']);
+    });
+
+    it("Claude Code's hook: Allow this time, Allow for this session, Decline; a dismissal there decides nothing (Claude Code asks itself), through the prompt tool it refuses", async () => {
+      const request = { toolName: 'Bash', input: { command: 'npm ci' }, suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm ci:*' }], behavior: 'allow' }] };
+      const { broker, history } = setup(new ScriptedPrompter([accept({ decision: 'once' }), accept({ decision: 'session' }), decline, cancel, cancel]));
+      for (const dismissed of ['undecided', 'undecided', 'undecided', 'undecided', 'deny'] as const) {
+        const q = hookQuestion(request, undefined, dismissed);
+        await broker.elicit(q.params, { ...q.context, signal: new AbortController().signal, applyDefaults: true });
+      }
+      assert.deepEqual(history.entries.map((e) => e.outcome).reverse(), ['allowed once', 'allowed always', 'refused', 'cancelled', 'refused']);
+    });
+
+    it('read back from storage with the words it was stored with', () => {
+      const entry: HistoryEntry = { id: 'p', source: { server: 'gemini', tool: 'rm -rf build', approval: true }, mode: 'form', message: 'm', askedAt: 1, endedAt: 2, outcome: 'refused always', answers: [] };
+      assert.deepEqual(restoreHistory([entry]), [entry]);
+    });
   });
 });

@@ -55,7 +55,9 @@ describe('lint holds the layers', function () {
     ['src/ahp/virtual.ts', "import { x } from '../ui/text';", 'nothing of src/ui in src/ahp'],
     ['src/ahp/virtual.ts', "import { x } from '../mcp/errors';", 'nothing of src/mcp in src/ahp'],
     ['src/ahp/virtual.ts', "import { x } from '../gateway/gateway';", 'nothing of src/gateway in src/ahp'],
-    ['src/ahp/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/ahp but its permission question'],
+    ['src/ahp/virtual.ts', "import { x } from '../acp/agent-client';", 'nothing of src/acp in src/ahp'],
+    ['src/ahp/virtual.ts', "import { x } from '../acp/permission';", 'nothing of src/acp in src/ahp, its permission neither (one permission, in src/elicitation)'],
+    ['src/ahp/virtual.ts', "import type { x } from '@agentclientprotocol/sdk';", 'no ACP types in src/ahp'],
     ['src/ahp/virtual.ts', "import { x } from '../cli/args';", 'nothing of src/cli in src/ahp'],
     ['src/mcp/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/mcp'],
     ['src/gateway/virtual.ts', "import { x } from '../ahp/inbox';", 'nothing of src/ahp in src/gateway'],
@@ -126,7 +128,7 @@ describe('lint holds the layers', function () {
     await assertPasses('src/acp/virtual.ts', use("import { x } from '../elicitation/permission-text';"), 'no-restricted-imports');
     await assertPasses('src/acp/virtual.ts', use("import { x } from '@agentclientprotocol/sdk';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../acp/agent-client';"), 'no-restricted-imports');
-    await assertPasses('src/ahp/virtual.ts', use("import { x } from '../acp/permission';"), 'no-restricted-imports');
+    await assertPasses('src/ahp/virtual.ts', use("import { x } from '../elicitation/permission';"), 'no-restricted-imports');
     await assertPasses('src/ahp/virtual.ts', use("import { x } from '../elicitation/live-ask';"), 'no-restricted-imports');
     await assertPasses('src/ahp/virtual.ts', use("import WebSocket from 'ws';"), 'no-restricted-imports');
     await assertPasses('src/cli/virtual.ts', use("import { x } from '../ahp/inbox';"), 'no-restricted-imports');

@@ -24,6 +24,10 @@ const ICONS: Record<HistoryOutcome, string> = {
   'answered elsewhere': 'remote',
   abandoned: 'debug-disconnect',
   'timed out': 'watch',
+  'allowed once': 'pass',
+  'allowed always': 'pass-filled',
+  refused: 'circle-slash',
+  'refused always': 'error',
 };
 
 /** The history, restored from the workspace's storage when persistence is on, and kept there. */
