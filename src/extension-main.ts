@@ -129,7 +129,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
   const historyView = new HistoryView(history);
   const gateway = new GatewayHost({
     upstreams: {
-      list: () => manager.servers.filter((e) => !e.blocked).map((e) => manager.upstream(e.id)),
+      list: () => manager.servable.map((e) => manager.upstream(e.id)),
       onDidChange: (listener) => manager.onDidChange.add(listener),
     },
     token: new GatewayToken(context.secrets),
