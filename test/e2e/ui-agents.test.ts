@@ -502,10 +502,11 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
   it('an edit of two files: View Diff opens both, nothing covers them while the question waits, and each is read by mouse and by keyboard', async () => {
     const { workbench } = ui!;
     const frame = await askerSession();
-    const plan = join(folder, 'plan.md');
+    // A name no scenario before writes (the fixture's files scenario leaves a plan.md).
+    const roadmap = join(folder, 'roadmap.md');
     const diffs = [
       { path: join(folder, 'notes.txt'), oldText: 'first line', newText: 'first line, changed by the agent' },
-      { path: plan, newText: '# Plan\nwritten by the agent' },
+      { path: roadmap, newText: '# Roadmap\nwritten by the agent' },
     ];
     const content = diffs.map((d) => ({ type: 'diff', ...d }));
     const yesNo = [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }];
@@ -515,17 +516,17 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     const text = (await dialog.innerText()).replace(/\u00a0/g, ' ');
     await workbench.clickDialogButton('View Diff');
     const notesTab = workbench.page.locator('.tabs-container .tab', { hasText: "notes.txt (as it is ↔ asker's edit)" });
-    const planTab = workbench.page.locator('.tabs-container .tab', { hasText: "plan.md (new file ↔ asker's edit)" });
+    const roadmapTab = workbench.page.locator('.tabs-container .tab', { hasText: "roadmap.md (new file ↔ asker's edit)" });
     const activeTab = workbench.page.locator('.editor-group-container.active .tabs-container .tab.active');
     await notesTab.waitFor({ timeout: 20_000 });
-    await activeTab.filter({ hasText: 'plan.md' }).waitFor({ timeout: 20_000 });
+    await activeTab.filter({ hasText: 'roadmap.md' }).waitFor({ timeout: 20_000 });
     // Said in words that agree, and nothing of ours over the tab bar or the diffs.
-    const said = /The diffs of 2 files \(notes\.txt, plan\.md\) are open in editors, one each: read them, then go back to the decision\. The question from asker · .* waits in Pending Inputs meanwhile\./;
+    const said = /The diffs of 2 files \(notes\.txt, roadmap\.md\) are open in editors, one each: read them, then go back to the decision\. The question from asker · .* waits in Pending Inputs meanwhile\./;
     await toast(workbench, said).waitFor({ timeout: 20_000 });
     await nothingOverTheEditors();
     const modified = async (): Promise<string> =>
       (await workbench.page.locator('.editor-group-container.active .editor-instance .modified-in-monaco-diff-editor .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-    await waitUntil("plan.md's proposed text", async () => /# Plan\nwritten by the agent/.test(await modified()), 20_000);
+    await waitUntil("roadmap.md's proposed text", async () => /# Roadmap\nwritten by the agent/.test(await modified()), 20_000);
     await workbench.screenshot('agents-view-diff-two-files');
 
     // By mouse: the first file's tab, in view, brings its diff.
@@ -536,8 +537,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     // By keyboard: into the editor, to the next editor and back (Ctrl+PageDown, Ctrl+PageUp), a page down inside.
     await workbench.page.keyboard.press('Control+1');
     await workbench.page.keyboard.press('Control+PageDown');
-    await activeTab.filter({ hasText: 'plan.md' }).waitFor({ timeout: 20_000 });
-    await waitUntil("plan.md's proposed text again", async () => /# Plan\nwritten by the agent/.test(await modified()), 20_000);
+    await activeTab.filter({ hasText: 'roadmap.md' }).waitFor({ timeout: 20_000 });
+    await waitUntil("roadmap.md's proposed text again", async () => /# Roadmap\nwritten by the agent/.test(await modified()), 20_000);
     await workbench.page.keyboard.press('PageDown');
     await workbench.page.keyboard.press('Control+PageUp');
     await activeTab.filter({ hasText: 'notes.txt' }).waitFor({ timeout: 20_000 });
@@ -555,8 +556,8 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await workbench.clickDialogButton('Reject');
     await reply(frame, 'permission: {"outcome":"selected","optionId":"no"}');
     assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'first line\n', 'nothing was written');
-    assert.equal(existsSync(plan), false);
-    for (const tab of [notesTab, planTab]) {
+    assert.equal(existsSync(roadmap), false);
+    for (const tab of [notesTab, roadmapTab]) {
       await tab.first().click();
       await workbench.runCommand('View: Close Editor');
     }
