@@ -129,7 +129,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
   const historyView = new HistoryView(history);
   const gateway = new GatewayHost({
     upstreams: {
-      list: () => manager.servers.filter((e) => !e.blocked).map((e) => manager.upstream(e.id)),
+      list: () => manager.servable.map((e) => manager.upstream(e.id)),
       onDidChange: (listener) => manager.onDidChange.add(listener),
     },
     token: new GatewayToken(context.secrets),
@@ -183,7 +183,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     ...(bench && { timings: bench.record }),
   });
   const agentsView = new AgentsTreeProvider(agents, agentHosts);
-  const addAgentHere = (): Promise<string | undefined> => addAgent(quickInput, (name) => agents.find(name) !== undefined, join(context.globalStorageUri.fsPath, 'acp-registry.json'));
+  const addAgentHere = (): Promise<string | undefined> => addAgent(quickInput, wholeInputs, (name) => agents.find(name) !== undefined, join(context.globalStorageUri.fsPath, 'acp-registry.json'));
   const pickAgent = async (node?: AgentsNode, title = 'New Agent Session'): Promise<string | undefined> => {
     if (node?.kind === 'agent') return node.entry.agent.definition.name;
     const names = agents.agents.map((a) => a.agent.definition.name);

@@ -9,8 +9,10 @@
  * after the snapshot of their channel; writes the host never echoed are sent again.
  */
 import { randomUUID } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
 import { AhpError, noCommonVersion, protocolViolation } from './errors';
 import { type Endpoint, socketAddress } from './endpoint';
+import { loopbackConnection } from './loopback-connection';
 import type { AhpLog } from './ports';
 import { WireError } from './wire/check';
 import { type Implementation, readInitializeResult, readReconnectResult, readSubscribeResult, readSupportedVersions, type Recovery, type Snapshot } from './wire/connection';
@@ -52,6 +54,8 @@ export interface HostClientOptions {
    * answers is still open). Without it every such write is sent again.
    */
   readonly stillWanted?: (channel: string, action: Readonly<Record<string, unknown>>) => boolean;
+  /** How a ws:// address's name is resolved (the system's lookup); a test answers as a resolver pointing elsewhere would. */
+  readonly resolve?: LookupFunction;
   /** Told each action's arrival (its type), before anything is done with it: for `npm run bench`, set only in its build. */
   readonly timings?: (record: { readonly event: 'ahpAction'; readonly type: string; readonly at: number }) => void;
 }
@@ -164,10 +168,13 @@ export class HostClient {
   }
 
   private async open(): Promise<void> {
-    const socket = await RpcSocket.open(socketAddress(this.options.endpoint, this.options.token), this.host, {
+    const { endpoint } = this.options;
+    // The token travels in clear over ws://: only to an address of this machine, checked before the upgrade is sent.
+    const connection = endpoint.kind === 'url' && !endpoint.secure ? loopbackConnection(this.options.resolve) : undefined;
+    const socket = await RpcSocket.open(socketAddress(endpoint, this.options.token), this.host, {
       notification: (method, params) => this.received(socket, method, params),
       closed: (error) => this.lost(socket, error),
-    }, this.options.log, this.options.requestTimeoutMs);
+    }, this.options.log, this.options.requestTimeoutMs, connection);
     this.socket = socket;
   }
 

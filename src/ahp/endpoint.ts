@@ -5,7 +5,7 @@
  * it at the WebSocket upgrade and answers 403 to a wrong one); `code agent host` prints its
  * URL that way, `ws://127.0.0.1:PORT?tkn=TOKEN`. The token is never part of what is shown.
  */
-import { isIP } from 'node:net';
+import { isLoopbackAddress } from './loopback-connection';
 
 export type Endpoint =
   | { readonly kind: 'url'; readonly url: string; readonly secure: boolean; readonly display: string }
@@ -16,12 +16,14 @@ export class EndpointError extends Error {}
 /** The query parameter VS Code's server and `code agent host` read the connection token from. */
 export const TOKEN_PARAMETER = 'tkn';
 
+/**
+ * An address written as this machine's: a loopback IP, or a name of `localhost`. A name is
+ * only a claim (DNS or /etc/hosts may answer anything): the connection keeps only loopback
+ * answers and checks the address it reached before anything is sent (loopback-connection.ts).
+ */
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || /^::ffff:127\./.test(host);
-  return false;
+  return host === 'localhost' || host.endsWith('.localhost') || isLoopbackAddress(host);
 }
 
 function isSocketPath(target: string): boolean {

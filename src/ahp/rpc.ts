@@ -12,6 +12,7 @@ import type { AhpLog } from './ports';
 import { WireError } from './wire/check';
 import { AHP_LIMITS, ERROR_CODES } from './wire/names';
 import { isRecord } from '../base/is-record';
+import type { CreateConnection } from './loopback-connection';
 
 export interface RpcHandlers {
   /** A notification from the host; a WireError it throws is logged and the message dropped. */
@@ -46,12 +47,21 @@ export class RpcSocket {
     ws.on('error', (error) => this.log.warn(`agent host ${host}: ${error.message}`));
   }
 
-  /** Opens the socket: resolves once open, rejects with the failure classified (403: the token). */
-  static open(address: string, host: string, handlers: RpcHandlers, log: AhpLog, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<RpcSocket> {
+  /**
+   * Opens the socket: resolves once open, rejects with the failure classified (403: the
+   * token). `createConnection`: how the TCP connection is made (a ws:// one: loopback only).
+   */
+  static open(address: string, host: string, handlers: RpcHandlers, log: AhpLog, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS, createConnection?: CreateConnection): Promise<RpcSocket> {
     return new Promise((resolve, reject) => {
       let ws: WebSocket;
       try {
-        ws = new WebSocket(address, { maxPayload: AHP_LIMITS.frameBytes, handshakeTimeout: timeoutMs, followRedirects: false, perMessageDeflate: false });
+        ws = new WebSocket(address, {
+          maxPayload: AHP_LIMITS.frameBytes,
+          handshakeTimeout: timeoutMs,
+          followRedirects: false,
+          perMessageDeflate: false,
+          ...(createConnection && { createConnection: createConnection as unknown as WebSocket.ClientOptions['createConnection'] }),
+        });
       } catch (error) {
         reject(unreachable(host, (error as Error).message));
         return;

@@ -175,7 +175,7 @@ export class Gateway {
   private sync(): void {
     if (this.closing) return;
     const upstreams = this.options.upstreams.list();
-    const paths = assignPaths(upstreams.map((u) => ({ id: u.id, name: u.name })));
+    const paths = assignPaths(upstreams.map((u) => ({ id: u.id, name: u.name, origin: u.origin })));
     const next = new Map<string, Route>();
     for (const upstream of upstreams) {
       const path = `${MCP_PREFIX}${paths.get(upstream.id)!}`;

@@ -4,8 +4,10 @@
  * test (`elicitationHost.agentRegistryUrl`; no network). Each row shows the command that
  * would run and what it needs, a runtime the machine lacks said (uvx: nothing on the
  * window's PATH has it), registry text shown as text; choosing one shows the exact command
- * in a dialog whose default is "Don't Add", and only Add writes it to the user settings. With the
- * server gone, the kept copy answers; with no copy either, the built-in list.
+ * in a dialog whose default is "Don't Add", and only Add writes it to the user settings; an
+ * entry that hides where npx installs from among thirty variables has it named first, and
+ * its whole shown before Add. With the server gone, the kept copy answers; with no copy
+ * either, the built-in list.
  */
 import { strict as assert } from 'node:assert';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -126,6 +128,43 @@ describe(`UI: Add Agent… from the ACP Registry (VS Code ${versionName()})`, fu
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     await workbench.waitForViewRows(/Agents/, (r) => r.some((t) => t.includes('alpha-agent')));
     assert.equal(requests, 1, 'the kept copy answered the second time');
+  });
+
+  it("an entry whose thirty variables hide npm_config_registry: named first, in words; Show Whole Command shows every one before Add", async () => {
+    const { workbench } = ui!;
+    await openAddAgent('Many Settings');
+    await workbench.pick('Many Settings');
+    const dialog = workbench.dialog.filter({ hasText: 'Add the agent "many-settings"?' });
+    await dialog.waitFor({ timeout: 20_000 });
+    const read = async (): Promise<string> => (await dialog.innerText()).replace(/\u00a0/g, ' ');
+    const text = await read();
+    assert.match(text, /One of its environment variables changes where npx, uvx, pip or Node find and load code:\nnpm_config_registry=https:\/\/evil\.example\/npm\/: npx installs packages from this registry, not from npmjs\.org\.\n/, text);
+    assert.ok(text.indexOf('npm_config_registry') < text.indexOf('this runs (without a shell)'), 'before the command');
+    assert.match(text, /hidden/, 'the dialog says it does not show everything');
+    const buttons = (await dialog.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter((b) => b !== '');
+    assert.deepEqual([...buttons].sort(), ['Add', 'Cancel', "Don't Add", 'Show Whole Command'], `the dialog's buttons: ${buttons.join(' | ')}`);
+    assert.equal(await workbench.page.evaluate(() => document.activeElement?.textContent?.trim()), "Don't Add", 'not adding is the default');
+    await workbench.screenshot('agents-add-loader-variables');
+
+    await workbench.clickDialogButton('Show Whole Command');
+    await workbench.page.locator('.tabs-container .tab', { hasText: 'command from the ACP Registry (Many Settings 1.0.0)' }).waitFor({ timeout: 20_000 });
+    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Back to the Decision' }).waitFor({ timeout: 20_000 });
+    assert.equal(await workbench.dialog.count(), 0, 'no dialog over the editor');
+    assert.match(await workbench.waitForEditorText(/^One of its environment variables changes/), /npm_config_registry=https:\/\/evil\.example\/npm\//);
+    // Every variable is there: the editor scrolled to its end shows the last ones.
+    await workbench.page.locator('.editor-instance .view-lines').first().click();
+    await workbench.page.keyboard.press('Control+End');
+    await waitUntil('the last variables in the editor', async () => /MANY_OPTION_29=value number 29/.test(await workbench.editorText()), 10_000);
+    assert.ok(await workbench.quickInputVisible(), 'the question still waits');
+    await workbench.screenshot('agents-add-whole-command');
+
+    await workbench.clickRow(/Back to the Decision/);
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.equal(await read(), text, 'the same dialog again');
+    await workbench.clickDialogButton("Don't Add");
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.doesNotMatch(userSettings(), /many-settings/, "Don't Add writes nothing");
+    await workbench.runCommand('View: Close All Editors');
   });
 
   it('with the registry gone: the kept copy; with no copy either: the built-in list, saying why', async () => {

@@ -23,6 +23,7 @@ import { formFrame as formFrameOf, newSession, openAgentsView, reply, send, sess
 import { axeViolations } from './axe';
 import { FIXTURES, RESULTS, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
+import { clickToastButton, toast } from './ui-steps';
 
 /** Expands the Agents view (it starts collapsed while the Servers view keeps its room) and waits for rows that pass `ready`. */
 async function agentsViewRows(ui: Ui, ready: (rows: string[]) => boolean): Promise<string[]> {
@@ -93,6 +94,28 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
   const sessionFrame = (agent: string, seenBefore?: ReadonlySet<Frame>): Promise<Frame> => sessionFrameOf(ui!.workbench, agent, { seenBefore });
 
   const formFrame = (message: string): Promise<Frame> => formFrameOf(ui!.workbench, message);
+
+  /** While diffs are read (View Diff), neither a dialog nor the quick input lies over the editors. */
+  async function nothingOverTheEditors(): Promise<void> {
+    assert.equal(await ui!.workbench.dialog.count(), 0, 'no dialog over the diff');
+    assert.equal(await ui!.workbench.quickInputVisible(), false, 'no quick input over the tab bar');
+  }
+
+  /** The waiting question brought back from the list of Pending Inputs: by the status bar item and a click, or by the palette and Enter. */
+  async function backFromPendingInputs(question: RegExp, by: 'mouse' | 'keyboard'): Promise<void> {
+    const { workbench } = ui!;
+    if (by === 'mouse') await workbench.pendingStatusItem.click();
+    else await workbench.runCommand('Elicitation Host: Show Pending Inputs…');
+    await workbench.waitForQuickInputTitle('Pending Agent Inputs');
+    const row = workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: question }).first();
+    await row.waitFor({ timeout: 10_000 });
+    if (by === 'mouse') await row.click();
+    else {
+      await workbench.page.keyboard.type(question.source.replace(/[^\w ]/g, '').trim());
+      await waitUntil('the question the only row', async () => (await workbench.quickPickRows()).length === 1, 10_000);
+      await workbench.page.keyboard.press('Enter');
+    }
+  }
 
   /** What axe does not check, read from the accessibility tree: the transcript a log a screen reader announces, each entry named, the prompt labelled. */
   async function readAloud(frame: Frame): Promise<void> {
@@ -445,8 +468,9 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await workbench.clickDialogButton('View Diff');
     const tab = workbench.page.locator('.tabs-container .tab', { hasText: "draft.md (as it is ↔ claude's edit)" });
     await tab.waitFor({ timeout: 20_000 });
-    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Back to the Decision' }).waitFor({ timeout: 20_000 });
-    assert.equal(await workbench.dialog.count(), 0, 'no dialog over the diff');
+    // The question steps aside while the diff is read, and says where it waits.
+    await toast(workbench, /The diff of draft\.md is open in an editor: read it, then go back to the decision\. The question from claude · .* waits in Pending Inputs meanwhile\./).waitFor({ timeout: 20_000 });
+    await nothingOverTheEditors();
     const side = (which: 'original' | 'modified') => workbench.page.locator(`.editor-instance .${which}-in-monaco-diff-editor .view-lines`).first();
     const sideText = async (which: 'original' | 'modified'): Promise<string> => (await side(which).innerText().catch(() => '')).replace(/\u00a0/g, ' ');
     await waitUntil('both texts in the diff editor', async () => /unsaved first line\nsecond line\nthird line/.test(await sideText('original')) && /unsaved first line\nsecond line, edited\nand a third\nthird line/.test(await sideText('modified')), 20_000);
@@ -455,10 +479,11 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await workbench.page.keyboard.type('typed');
     await workbench.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).first().waitFor({ timeout: 10_000 });
     assert.doesNotMatch(await sideText('modified'), /typed/, 'the proposed side is read-only');
-    assert.ok(await workbench.quickInputVisible(), 'the question waits');
+    assert.match(await workbench.pendingStatus(), /\b1 claude\b/, 'the question waits in Pending Inputs');
     await workbench.screenshot('agents-view-diff');
 
-    await workbench.clickRow(/Back to the Decision/);
+    // Back from the status bar's list of waiting questions.
+    await backFromPendingInputs(/^claude · /, 'mouse');
     await dialog.waitFor({ timeout: 20_000 });
     assert.equal(await read(), text, 'the same dialog again');
     await workbench.clickDialogButton('No');
@@ -490,15 +515,78 @@ describe(`UI: ACP agents ask in VS Code (VS Code ${versionName()})`, function ()
     await workbench.screenshot('agents-edit-outside');
     await workbench.clickDialogButton('View Diff');
     await workbench.page.locator('.tabs-container .tab', { hasText: "new.md (new file ↔ fixture's edit)" }).waitFor({ timeout: 20_000 });
-    await workbench.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Back to the Decision' }).waitFor({ timeout: 20_000 });
-    assert.equal(await workbench.page.locator('.tabs-container .tab', { hasText: 'secret.txt' }).count(), 0, 'no diff of the file outside');
-    await workbench.clickRow(/Back to the Decision/);
+    await clickToastButton(workbench, /The diff of new\.md is open in an editor/, 'Back to the Decision');
     await dialog.waitFor({ timeout: 20_000 });
+    assert.equal(await workbench.page.locator('.tabs-container .tab', { hasText: 'secret.txt' }).count(), 0, 'no diff of the file outside');
     await workbench.clickDialogButton('Reject');
     await reply(frame, 'permission: {"outcome":"selected","optionId":"no"}');
     assert.equal(existsSync(join(folder, 'docs')), false, 'nothing was written');
     await workbench.page.locator('.tabs-container .tab', { hasText: "new.md (new file ↔ fixture's edit)" }).first().click();
     await workbench.runCommand('View: Close Editor');
+  });
+
+  it('an edit of two files: View Diff opens both, nothing covers them while the question waits, and each is read by mouse and by keyboard', async () => {
+    const { workbench } = ui!;
+    const frame = await askerSession();
+    // A name no scenario before writes (the fixture's files scenario leaves a plan.md).
+    const roadmap = join(folder, 'roadmap.md');
+    const diffs = [
+      { path: join(folder, 'notes.txt'), oldText: 'first line', newText: 'first line, changed by the agent' },
+      { path: roadmap, newText: '# Roadmap\nwritten by the agent' },
+    ];
+    const content = diffs.map((d) => ({ type: 'diff', ...d }));
+    const yesNo = [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }];
+    await send(frame, `ask-permission ${JSON.stringify({ call: { title: 'Edit 2 files', kind: 'edit', content }, ask: { title: 'Edit 2 files', kind: 'edit', content }, options: yesNo })}`);
+    const dialog = workbench.dialog.filter({ hasText: 'asker asks for permission to edit files' });
+    await dialog.waitFor({ timeout: 30_000 });
+    const text = (await dialog.innerText()).replace(/\u00a0/g, ' ');
+    await workbench.clickDialogButton('View Diff');
+    const notesTab = workbench.page.locator('.tabs-container .tab', { hasText: "notes.txt (as it is ↔ asker's edit)" });
+    const roadmapTab = workbench.page.locator('.tabs-container .tab', { hasText: "roadmap.md (new file ↔ asker's edit)" });
+    const activeTab = workbench.page.locator('.editor-group-container.active .tabs-container .tab.active');
+    await notesTab.waitFor({ timeout: 20_000 });
+    await activeTab.filter({ hasText: 'roadmap.md' }).waitFor({ timeout: 20_000 });
+    // Said in words that agree, and nothing of ours over the tab bar or the diffs.
+    const said = /The diffs of 2 files \(notes\.txt, roadmap\.md\) are open in editors, one each: read them, then go back to the decision\. The question from asker · .* waits in Pending Inputs meanwhile\./;
+    await toast(workbench, said).waitFor({ timeout: 20_000 });
+    await nothingOverTheEditors();
+    const modified = async (): Promise<string> =>
+      (await workbench.page.locator('.editor-group-container.active .editor-instance .modified-in-monaco-diff-editor .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    await waitUntil("roadmap.md's proposed text", async () => /# Roadmap\nwritten by the agent/.test(await modified()), 20_000);
+    await workbench.screenshot('agents-view-diff-two-files');
+
+    // By mouse: the first file's tab, in view, brings its diff.
+    await notesTab.click();
+    await activeTab.filter({ hasText: 'notes.txt' }).waitFor({ timeout: 20_000 });
+    await waitUntil("notes.txt's proposed text", async () => /first line, changed by the agent/.test(await modified()), 20_000);
+    await workbench.screenshot('agents-view-diff-first-file');
+    // By keyboard: into the editor, to the next editor and back (Ctrl+PageDown, Ctrl+PageUp), a page down inside.
+    await workbench.page.keyboard.press('Control+1');
+    await workbench.page.keyboard.press('Control+PageDown');
+    await activeTab.filter({ hasText: 'roadmap.md' }).waitFor({ timeout: 20_000 });
+    await waitUntil("roadmap.md's proposed text again", async () => /# Roadmap\nwritten by the agent/.test(await modified()), 20_000);
+    await workbench.page.keyboard.press('PageDown');
+    await workbench.page.keyboard.press('Control+PageUp');
+    await activeTab.filter({ hasText: 'notes.txt' }).waitFor({ timeout: 20_000 });
+    // Escape, a reflex while reading, dismisses nothing: the question is not on screen (the list below still has it).
+    await workbench.page.keyboard.press('Escape');
+
+    // Back by keyboard: Show Pending Inputs from the palette, the question chosen with Enter.
+    await backFromPendingInputs(/^asker · /, 'keyboard');
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.equal((await dialog.innerText()).replace(/\u00a0/g, ' '), text, 'the same dialog again');
+    // And once more, back by the notification's button.
+    await workbench.clickDialogButton('View Diff');
+    await clickToastButton(workbench, said, 'Back to the Decision');
+    await dialog.waitFor({ timeout: 20_000 });
+    await workbench.clickDialogButton('Reject');
+    await reply(frame, 'permission: {"outcome":"selected","optionId":"no"}');
+    assert.equal(readFileSync(join(folder, 'notes.txt'), 'utf8'), 'first line\n', 'nothing was written');
+    assert.equal(existsSync(roadmap), false);
+    for (const tab of [notesTab, roadmapTab]) {
+      await tab.first().click();
+      await workbench.runCommand('View: Close Editor');
+    }
   });
 
   for (const theme of [

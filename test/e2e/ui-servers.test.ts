@@ -1,18 +1,23 @@
 /**
  * UI scenarios: the Servers view and Run Tool, in the real workbench, with the extension
- * installed from its .vsix.
+ * installed from its .vsix; two servers of one name (the workspace's and the person's), each
+ * row saying its gateway address when it is not the plain one.
  */
 import { strict as assert } from 'node:assert';
-import { versionName } from './context';
+import { join } from 'node:path';
+import { FIXTURES, userServerSettings, versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-import { openToolList } from './ui-steps';
+import { collapseServers, openToolList } from './ui-steps';
 
 describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
   this.timeout(5 * 60_000);
   let ui: Ui | undefined;
 
   before(async () => {
-    ui = await startUi('servers');
+    // The person's own "second" beside the workspace's (.vscode/mcp.json): another launch, so two servers of one name.
+    const settings = userServerSettings();
+    const servers = { ...(settings['elicitationHost.servers'] as Record<string, unknown>), second: { type: 'stdio', command: process.execPath, args: [join(FIXTURES, 'stdio.js'), '--name', 'second', '--only', 'echo'] } };
+    ui = await startUi('servers', { ...settings, 'elicitationHost.servers': servers });
   });
   uiHooks(() => ui);
   afterEach(async () => {
@@ -40,6 +45,22 @@ describe(`UI: servers and Run Tool (VS Code ${versionName()})`, function () {
     }
     assert.ok(rows.some((r) => r.startsWith('second')), `second is listed: ${rows.join(' | ')}`);
     assert.ok(rows.some((r) => r.startsWith('user-fixture')), 'the user-settings server is listed');
+  });
+
+  it("two servers named \"second\": the person's own keeps /mcp/second, and the workspace's says it is at /mcp/second-2", async () => {
+    const { workbench } = ui!;
+    await workbench.openAgentInputs();
+    const seconds = (rows: string[]): string[] => rows.filter((r) => r.startsWith('second'));
+    let rows: string[] = [];
+    for (let attempt = 0; attempt < 20 && seconds(rows).length < 2; attempt++) {
+      await collapseServers(workbench);
+      rows = await workbench.waitForViewRows(/Servers/i, (r) => seconds(r).length === 2, 1000);
+    }
+    await workbench.screenshot('servers-namesakes');
+    const [workspace, own] = [seconds(rows).find((r) => r.includes('.vscode/mcp.json')), seconds(rows).find((r) => r.includes('user settings'))];
+    assert.ok(workspace && own, `both listed, each with its file: ${rows.join(' | ')}`);
+    assert.match(workspace, /\.vscode\/mcp\.json · at \/mcp\/second-2/);
+    assert.doesNotMatch(own, /at \/mcp\//, "the person's own is at its plain address, nothing to say");
   });
 
   it('Run Tool on a tool without elicitation shows its result', async () => {

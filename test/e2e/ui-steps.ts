@@ -1,8 +1,22 @@
 /**
  * Steps the UI scenarios, the benchmarks and the screenshot script share: running a tool
- * through Run Tool as a person does, and waiting for its result editor.
+ * through Run Tool as a person does, and waiting for its result editor; a notification's
+ * button.
  */
 import type { Workbench } from './harness/workbench';
+
+/** A toast that says this, or a time-out naming what was there. */
+export function toast(workbench: Workbench, text: string | RegExp) {
+  return workbench.page.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
+}
+
+/** Clicks a button of the toast that says this (shown on hover). */
+export async function clickToastButton(workbench: Workbench, text: string | RegExp, button: string): Promise<void> {
+  const item = toast(workbench, text);
+  await item.waitFor({ timeout: 30_000 });
+  await item.hover();
+  await item.locator('.monaco-button', { hasText: button }).first().click();
+}
 
 /** A server's row in the Servers view. */
 export function serverRow(workbench: Workbench, server: string) {

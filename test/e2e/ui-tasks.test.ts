@@ -22,7 +22,7 @@ import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from './harness/workbench';
 import { versionName } from './context';
 import { startUi, type Ui, uiHooks } from './ui-setup';
-import { collapseServers, openToolList, ResultTabs, serverRow } from './ui-steps';
+import { clickToastButton, collapseServers, openToolList, ResultTabs, serverRow, toast } from './ui-steps';
 import { EVERYTHING_ENTRY } from '../support/everything';
 import { type HttpFixture, startHttpFixture } from '../support/servers';
 import { waitUntil } from '../support/wait';
@@ -34,18 +34,6 @@ async function formWith(workbench: Workbench, message: string): Promise<FrameLoc
   const frame = workbench.webview();
   await frame.locator('h1.message', { hasText: message }).waitFor({ timeout: 30_000 });
   return frame;
-}
-
-/** A toast that says this, or a time-out naming what was there. */
-function toast(workbench: Workbench, text: string | RegExp) {
-  return workbench.page.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
-}
-
-async function clickToastButton(workbench: Workbench, text: string | RegExp, button: string): Promise<void> {
-  const item = toast(workbench, text);
-  await item.waitFor({ timeout: 30_000 });
-  await item.hover();
-  await item.locator('.monaco-button', { hasText: button }).first().click();
 }
 
 /**

@@ -82,7 +82,7 @@ describe("Add Agent…'s ACP Registry: fetched, kept, and the fallbacks", functi
     const now = Date.parse('2026-11-20T10:00:00Z');
     const first = await loadRegistry({ url, cacheFile, platform: PLATFORM, now });
     assert.deepEqual(first.origin, { kind: 'registry', fetchedAt: now });
-    assert.deepEqual(first.read?.agents.map((a) => a.id), ['alpha-agent', 'beta-py', 'gamma-bin', 'delta-both']);
+    assert.deepEqual(first.read?.agents.map((a) => a.id), ['alpha-agent', 'beta-py', 'gamma-bin', 'delta-both', 'many-settings']);
     assert.equal(first.read?.problems.length, 5);
     assert.ok(existsSync(cacheFile), 'kept in the storage folder');
 
@@ -103,7 +103,7 @@ describe("Add Agent…'s ACP Registry: fetched, kept, and the fallbacks", functi
     body = 'down';
     const stale = await loadRegistry({ url, cacheFile, platform: PLATFORM, now: now + 3 * REGISTRY_FRESH_MS });
     assert.deepEqual(stale.origin, { kind: 'cache', fetchedAt: now, why: 'the ACP Registry could not be read (HTTP 500)' });
-    assert.equal(stale.read?.agents.length, 4);
+    assert.equal(stale.read?.agents.length, 5);
     // Just failed: not asked again at once.
     const again = await loadRegistry({ url, cacheFile, platform: PLATFORM, now: now + 3 * REGISTRY_FRESH_MS + 1000 });
     assert.equal(again.origin.kind === 'cache' && again.origin.why, 'the last try to read it failed a few minutes ago');

@@ -5,13 +5,19 @@
  * watermark, on 1.x with a cursor per channel, and afresh when the host forgot us): no
  * question lost, none shown twice, an answer given while offline delivered; hostile text
  * stays text, oversized questions are refused naming the limit, broken messages are dropped
- * and logged while the connection lives on, and the host's own requests are refused.
+ * and logged while the connection lives on, and the host's own requests are refused. A
+ * ws:// name that resolves to another machine (DNS, /etc/hosts: a resolver of the test's,
+ * answering this machine's non-loopback address, where a listener counts every byte) is
+ * refused before anything is sent, the token included.
  */
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { type AddressInfo, connect, createServer, type LookupFunction } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AhpError } from '../../src/ahp/errors';
+import { connectChecked } from '../../src/ahp/loopback-connection';
+import { RpcSocket } from '../../src/ahp/rpc';
 import type { Outcome } from '../../src/elicitation/broker';
 import type { InputRequest } from '../../src/elicitation/request';
 import { FixtureHost } from '../fixtures/ahp/fixture-host';
@@ -92,6 +98,94 @@ describe('AHP connection', function () {
     const error = await refusal(rig.open(url, 'x'));
     assert.equal(error.kind, 'unreachable');
     assert.match(error.message, /ECONNREFUSED/);
+  });
+
+  describe('ws:// reaches this machine only, whatever a name resolves to', () => {
+    /** A listener on this machine's non-loopback address: every connection it gets, and every byte. */
+    let elsewhere: { readonly address: string; readonly port: number; readonly connections: Array<{ readonly remotePort: number; bytes: number; readonly closed: Promise<void> }>; readonly next: () => Promise<number>; close(): Promise<void> } | undefined;
+
+    beforeEach(async () => {
+      const address = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      assert.ok(address, 'this test needs a network interface with a non-loopback IPv4 address (a container\'s eth0 will do): there is none here');
+      const connections: NonNullable<typeof elsewhere>['connections'] = [];
+      const waiting: Array<(remotePort: number) => void> = [];
+      const server = createServer((socket) => {
+        const seen = { remotePort: socket.remotePort ?? 0, bytes: 0, closed: new Promise<void>((resolve) => socket.once('close', () => resolve())) };
+        socket.on('data', (chunk) => (seen.bytes += chunk.length));
+        socket.on('error', () => undefined);
+        connections.push(seen);
+        waiting.shift()?.(seen.remotePort);
+      });
+      await new Promise<void>((resolve) => server.listen(0, address, resolve));
+      elsewhere = {
+        address,
+        port: (server.address() as AddressInfo).port,
+        connections,
+        next: () => new Promise((resolve) => waiting.push(resolve)),
+        close: () => new Promise((resolve) => server.close(() => resolve())),
+      };
+    });
+    afterEach(async () => {
+      await elsewhere?.close();
+      elsewhere = undefined;
+    });
+
+    /** A resolver that answers `addresses` for every name, as DNS or an /etc/hosts line might. */
+    function answering(...addresses: string[]): LookupFunction {
+      return (_hostname, options, callback) => {
+        const all = addresses.map((address) => ({ address, family: 4 }));
+        if (options.all) (callback as unknown as (e: null, a: typeof all) => void)(null, all);
+        else callback(null, all[0].address, 4);
+      };
+    }
+
+    /** No connection reached the listener: the next one it gets is a probe of the test's own. */
+    async function nothingReached(): Promise<void> {
+      const first = elsewhere!.next();
+      const probe = connect(elsewhere!.port, elsewhere!.address);
+      await new Promise<void>((resolve) => probe.once('connect', () => resolve()));
+      assert.equal(await first, probe.localPort, 'the first connection the listener got is the probe');
+      probe.destroy();
+      assert.equal(elsewhere!.connections.length, 1);
+    }
+
+    for (const name of ['agent-host.localhost', 'localhost']) {
+      it(`${name} resolving to another machine: refused before anything is sent, the token included`, async () => {
+        const { address, port } = elsewhere!;
+        rig = new AhpRig();
+        const error = await refusal(rig.open(`ws://${name}:${port}`, 'the-secret-token', { resolve: answering(address) }));
+        assert.equal(error.kind, 'unreachable');
+        assert.match(error.message, new RegExp(`${name.replace(/\./g, '\\.')} resolves to ${address.replace(/\./g, '\\.')}, not to this machine: ws:// is unencrypted and goes only to a loopback address`));
+        assert.doesNotMatch(error.message, /the-secret-token/);
+        await nothingReached();
+      });
+    }
+
+    it('a name that resolves to this machine and another: only the loopback answer is connected to', async () => {
+      host = await FixtureHost.start();
+      const port = new URL(host.url).port;
+      const { chat } = host.addSession();
+      host.requestInput(chat, { id: 'both', questions: [QUESTION] });
+      rig = new AhpRig([accept({ name: 'here' })]);
+      await rig.open(`ws://agent-host.localhost:${port}`, host.token, { resolve: answering(elsewhere!.address, '127.0.0.1') });
+      assert.equal((await completion(host, 'both')).action.response, 'accept');
+      await nothingReached();
+    });
+
+    it('a connection that reached another address (a lookup answering past the check) is closed before the upgrade is written', async () => {
+      const { address, port } = elsewhere!;
+      const reached = elsewhere!.next();
+      const lying: LookupFunction = (_hostname, options, callback) => (options.all ? (callback as unknown as (e: null, a: unknown[]) => void)(null, [{ address, family: 4 }]) : callback(null, address, 4));
+      const handlers = { notification: () => undefined, closed: () => undefined };
+      const log = { info: () => undefined, warn: () => undefined };
+      const error = await refusal(RpcSocket.open(`ws://localhost:${port}/?tkn=the-secret-token`, `ws://localhost:${port}`, handlers, log, 5_000, connectChecked(lying)));
+      assert.equal(error.kind, 'unreachable');
+      assert.match(error.message, new RegExp(`localhost connected to ${address.replace(/\./g, '\\.')}, not to this machine: .*nothing was sent`));
+      await reached;
+      const [seen] = elsewhere!.connections;
+      await seen.closed;
+      assert.equal(seen.bytes, 0, 'not a byte of the upgrade (nor the token in it) reached the other address');
+    });
   });
 
   it('a Unix socket with the token', async () => {

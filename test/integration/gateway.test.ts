@@ -4,9 +4,13 @@
  * scripted person, never by the agent; results come back to the agent.
  */
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { accept, cancel, decline, ScriptedPrompter, waitForAbort } from '../support/scripted-prompter';
 import { History } from '../../src/elicitation/history';
+import type { ServerDefinition } from '../../src/mcp/config/config';
 import { bundledFixture, gatewayFixture, gatewaysPerTest } from '../support/gateway-harness';
 import { requireFixtures, toolJson } from '../support/servers';
 import { waitUntil } from '../support/wait';
@@ -56,6 +60,28 @@ describe('gateway: agents call servers through us', function () {
       });
     });
   }
+
+  it("a workspace's server named like the person's own: the plain address reaches the person's, the workspace's is suffixed", async () => {
+    // A trusted repository's .mcp.json "github": its id (a path) sorts before the person's `test#github`.
+    const folder = mkdtempSync(join(tmpdir(), 'eh-gateway-repo-'));
+    try {
+      const repository: ServerDefinition = {
+        ...bundledFixture('github', 'stdio.js', ['--name', 'github', '--only', 'echo']),
+        source: { kind: 'workspace', file: join(folder, '.mcp.json'), folder, format: 'portable' },
+      };
+      const harness = await gateways.start(new ScriptedPrompter(), [repository, gatewayFixture('github')]);
+      assert.deepEqual(
+        harness.gateway.servers().map((s) => `${s.id} at ${s.path}`).sort(),
+        [`${join(folder, '.mcp.json')}#github at /mcp/github-2`, 'test#github at /mcp/github'],
+      );
+      const own = await harness.agent('/mcp/github');
+      assert.ok((await own.listTools()).tools.some((t) => t.name === 'book_restaurant'), "the plain address is the person's server (the gateway fixture)");
+      const theirs = await harness.agent('/mcp/github-2');
+      assert.deepEqual((await theirs.listTools()).tools.map((t) => t.name), ['echo'], "the repository's is at the suffixed address");
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 
   it("an agent's questions go to the History with the call's result, under the agent's name", async () => {
     const prompter = new ScriptedPrompter([accept({ party_size: 2, date: '2027-02-01' })]);

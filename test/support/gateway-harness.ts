@@ -61,7 +61,7 @@ export interface GatewayHarness {
   readonly gateway: Gateway;
   readonly upstreams: UpstreamList;
   readonly connections: ReadonlyArray<{ readonly connection: ServerConnection; readonly upstream: Upstream }>;
-  /** An agent connected to the endpoint of upstream `server`. */
+  /** An agent connected to the endpoint of upstream `server` (its name, or the path it is served at: `/mcp/github-2`). */
   agent(server: string, options?: AgentOptions): Promise<Client>;
   close(): Promise<void>;
 }
@@ -83,7 +83,8 @@ export async function startGateway(
       reconnectDelaysMs: [],
       relaySampling: true,
     });
-    return { connection, upstream: connectionUpstream(connection, `test#${definition.name}`) };
+    // Ids as the manager makes them (the file, or the setting's `user`; `test` here).
+    return { connection, upstream: connectionUpstream(connection, `${definition.source.file ?? 'test'}#${definition.name}`) };
   });
   const upstreams = new UpstreamList(connections.map((c) => c.upstream));
   const gateway = await Gateway.start({ upstreams, token: () => TOKEN, broker: host.broker, store: host.store, version: '0.0.0-test', ...options.gateway });
@@ -94,7 +95,7 @@ export async function startGateway(
     upstreams,
     connections,
     async agent(server, agentOptions = {}) {
-      const served = gateway.servers().find((s) => s.name === server);
+      const served = gateway.servers().find((s) => (server.startsWith('/') ? s.path === server : s.name === server));
       if (!served) throw new Error(`the gateway serves no ${server}`);
       const client = new Client(
         { name: agentOptions.name ?? 'test-agent', version: '1.0.0', ...(agentOptions.title && { title: agentOptions.title }) },

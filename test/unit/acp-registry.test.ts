@@ -28,7 +28,7 @@ describe('the ACP Registry, read as untrusted data', () => {
   it('turns each entry into the command that would start it: npx -y, uvx --from, a binary by its name', () => {
     const { agents } = readRegistry(registry(), 'linux-x86_64');
     const byId = new Map(agents.map((a) => [a.id, a]));
-    assert.deepEqual([...byId.keys()], ['alpha-agent', 'beta-py', 'gamma-bin', 'delta-both']);
+    assert.deepEqual([...byId.keys()], ['alpha-agent', 'beta-py', 'gamma-bin', 'delta-both', 'many-settings']);
     assert.deepEqual(byId.get('alpha-agent')?.launches, [
       { runtime: 'npx', command: 'npx', args: ['-y', '@example/alpha-acp@1.2.3', '--acp', '--name', 'two words'], env: { ALPHA_MODE: 'strict' } },
     ]);

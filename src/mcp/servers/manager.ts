@@ -18,7 +18,7 @@ import { errorMessage } from '../../base/error-message';
 import { Listeners } from '../../base/listeners';
 import type { CallOptions, ConnectionDeps, ListKind, ServerLog } from '../ports';
 import { mayStart } from '../config/trust';
-import { type Upstream, upstreamOver } from './upstream';
+import { originOf, type Upstream, upstreamOver } from './upstream';
 import { parseEnvFile, resolveVariables, type VariableContext, VariableError } from '../config/variables';
 
 export interface ManagerDeps extends Omit<ConnectionDeps, 'log' | 'secrets'> {
@@ -90,6 +90,11 @@ export class ServerManager {
 
   get servers(): readonly ServerEntry[] {
     return [...this.entries.values()];
+  }
+
+  /** The servers the gateway serves: every one workspace trust does not hold back. */
+  get servable(): readonly ServerEntry[] {
+    return this.servers.filter((e) => !e.blocked);
   }
 
   /** Configuration problems per file (user settings under `user`). */
@@ -272,6 +277,7 @@ export class ServerManager {
       upstream = upstreamOver({
         id,
         name: entry.definition.name,
+        origin: originOf(entry.definition.source),
         current: () => current().connection,
         start: () => this.start(id),
         onListChanged: (listener) =>

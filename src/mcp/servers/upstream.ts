@@ -16,6 +16,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
+import type { ConfigSource } from '../config/config';
 import type { ServerConnection } from '../connection/connection';
 import type { CallOptions, CallProgress, ListKind } from '../ports';
 
@@ -32,11 +33,25 @@ export type UpstreamProgress = CallProgress;
  */
 export type UpstreamCallOptions = CallOptions;
 
+/**
+ * Whose configuration a server comes from: the person's own (`settings`, the
+ * `elicitationHost.servers` setting; `own-file`, a file of theirs outside any workspace such
+ * as `~/.copilot/mcp-config.json`) or a workspace's file (`.vscode/mcp.json`, `.mcp.json`),
+ * which a repository writes. The gateway keeps a name's plain address for the person's own.
+ */
+export type ServerOrigin = 'settings' | 'own-file' | 'workspace';
+
+export function originOf(source: ConfigSource): ServerOrigin {
+  if (source.kind === 'workspace') return 'workspace';
+  return source.file === undefined ? 'settings' : 'own-file';
+}
+
 export interface Upstream {
   /** The manager's id for the server (stable while its definition lives). */
   readonly id: string;
   /** The configured name: what the gateway reports as its own name downstream. */
   readonly name: string;
+  readonly origin: ServerOrigin;
   /** Starts the server if needed; rejects with a message ready to show when it cannot. */
   ensureStarted(): Promise<void>;
   /** What the server declared, once started. */
@@ -58,6 +73,7 @@ export interface Upstream {
 export interface UpstreamSource {
   readonly id: string;
   readonly name: string;
+  readonly origin: ServerOrigin;
   /** The current connection, if any. */
   current(): ServerConnection | undefined;
   /** A running connection: the current one, or one started (concurrent callers share the start). */
@@ -73,6 +89,7 @@ export function upstreamOver(source: UpstreamSource): Upstream {
   return {
     id: source.id,
     name: source.name,
+    origin: source.origin,
     ensureStarted: async () => void (await running()),
     capabilities: () => {
       const connection = source.current();
@@ -94,6 +111,7 @@ export function connectionUpstream(connection: ServerConnection, id: string = co
   return upstreamOver({
     id,
     name: connection.name,
+    origin: originOf(connection.definition.source),
     current: () => connection,
     start: async () => {
       await connection.start();

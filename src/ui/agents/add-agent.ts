@@ -4,7 +4,9 @@
  * command. Each says what it needs and which of that the machine lacks (looked for on PATH:
  * nothing is run). The exact command is shown in a dialog whose default is "Don't Add" before it
  * is written to the person's user settings (`elicitationHost.agents`), where a repository
- * cannot change it. Nothing starts until the person opens a session.
+ * cannot change it: what changes where code is loaded from named first, and the whole offered
+ * when the dialog cannot show it all (add-agent-text.ts). Nothing starts until the person
+ * opens a session.
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../../base/error-message';
@@ -17,24 +19,11 @@ import { AGENTS_SETTING } from './agents-host';
 import { joinCommandLine, splitCommandLine } from './command-line';
 import { ACP_AGENT_CATALOG } from './acp-agent-catalog';
 import { findOnPath } from './program-on-path';
+import { addAgentConfirmation, type Offer } from './add-agent-text';
+import { showWholeLabel, type WholeInputDocuments } from '../prompts/whole-input';
 
 const NAME = /^[\w][\w .-]{0,63}$/;
 export const REGISTRY_SETTING = 'elicitationHost.agentRegistryUrl';
-
-/** One agent the pick offers, with the command that would be written. */
-interface Offer {
-  readonly name: string;
-  readonly label: string;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly needs: string;
-  /** What the machine lacks of what it needs, in words; undefined when nothing. */
-  readonly missing?: string;
-  readonly description?: string;
-  /** "the ACP Registry (version 1.2.3)" or "the built-in list". */
-  readonly from: string;
-}
 
 const RUNTIME_NEEDS: Readonly<Record<RegistryLaunch['runtime'], (launch: RegistryLaunch) => { needs: string; missing: string }>> = {
   npx: () => ({ needs: 'Node.js (npx)', missing: 'npx is not on PATH: install Node.js, which brings npm and npx' }),
@@ -140,31 +129,43 @@ async function typedAgent(quickInput: OwnQuickInput): Promise<Offer | undefined>
   return { name, label: name, command, args, env: {}, needs: `${command} on PATH`, from: 'your command line' };
 }
 
-/** The exact command, before anything is written: "Don't Add" is the default (the first button; VS Code adds Cancel after). */
-async function confirmed(offer: Offer, replaces: boolean): Promise<boolean> {
+/**
+ * The exact command, before anything is written: "Don't Add" is the default (the first button;
+ * VS Code adds Cancel after). When the dialog cannot show all of it, Show Whole Command opens
+ * the whole in a read-only editor, read while a quick pick waits (the modal blocks the window),
+ * and the same dialog comes back.
+ */
+async function confirmed(quickInput: OwnQuickInput, wholeInputs: WholeInputDocuments, offer: Offer, replaces: boolean): Promise<boolean> {
   const add: vscode.MessageItem = { title: replaces ? 'Replace' : 'Add' };
   // Not a close affordance: VS Code 1.103 moves that one last and makes the next button the default.
   const keep: vscode.MessageItem = { title: replaces ? "Don't Replace" : "Don't Add" };
-  const env = Object.entries(offer.env);
-  const detail = [
-    `When you start a session with it, this runs (without a shell):\n${joinCommandLine([offer.command, ...offer.args])}`,
-    ...(env.length > 0 ? [`With these environment variables:\n${env.map(([k, v]) => `${k}=${v}`).join('\n')}`] : []),
-    offer.missing ? `Needs ${offer.needs}. ${offer.missing}.` : `Needs ${offer.needs}.`,
-    `From ${offer.from}. Written to your user settings (${AGENTS_SETTING}) as "${offer.name}"${replaces ? ', replacing the agent of that name' : ''}. Nothing runs until you start a session.`,
-  ].join('\n\n');
-  const answer = await showDialog({ kind: 'warning', heading: `${replaces ? 'Replace' : 'Add'} the agent "${offer.name}"?`, detail, buttons: [keep, add] });
-  return answer === add;
+  const { heading, detail, whole } = addAgentConfirmation(offer, replaces, AGENTS_SETTING);
+  const showWhole: vscode.MessageItem | undefined = whole && { title: showWholeLabel(whole) };
+  for (;;) {
+    const answer = await showDialog({ kind: 'warning', heading, detail, buttons: [keep, add, ...(showWhole ? [showWhole] : [])] });
+    if (answer !== showWhole || !whole) return answer === add;
+    await wholeInputs.open(whole, offer.from);
+    // Back first: Enter goes back to the dialog, whose default is not to add.
+    const back = { label: '$(arrow-left) Back to the Decision' };
+    const read = await quickInput.pick([back, { label: keep.title }], {
+      title: oneLine(heading, 200),
+      placeHolder: 'The whole command is open in an editor: read it there, then go back to the decision',
+      // The editor is read (and scrolled) while this waits.
+      ignoreFocusOut: true,
+    });
+    if (read !== back) return false;
+  }
 }
 
 /**
  * The whole flow; `cacheFile` keeps the registry between windows (global storage). Returns
  * the name written, or undefined when the person stopped.
  */
-export async function addAgent(quickInput: OwnQuickInput, existing: (name: string) => boolean, cacheFile: string): Promise<string | undefined> {
+export async function addAgent(quickInput: OwnQuickInput, wholeInputs: WholeInputDocuments, existing: (name: string) => boolean, cacheFile: string): Promise<string | undefined> {
   const picked = await quickInput.pick(offerItems(cacheFile), { title: 'Add Agent', placeHolder: 'Which agent? It runs when you start a session with it.', matchOnDescription: true });
   if (!picked) return undefined;
   const offer = picked.offer ?? (await typedAgent(quickInput));
-  if (!offer || !(await confirmed(offer, existing(offer.name)))) return undefined;
+  if (!offer || !(await confirmed(quickInput, wholeInputs, offer, existing(offer.name)))) return undefined;
   const config = vscode.workspace.getConfiguration();
   const current = (config.inspect<Record<string, unknown>>(AGENTS_SETTING)?.globalValue ?? {}) as Record<string, unknown>;
   const env = Object.keys(offer.env).length > 0 ? { env: offer.env } : {};

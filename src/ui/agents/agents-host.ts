@@ -2,6 +2,7 @@
  * The room `src/ui/agents/`: ACP agents in VS Code: this file (the agents in the window),
  * `agent-definitions` (the configured agents, read and checked) with `configured-agents` (read
  * from the settings, and from the files as data until trust), `add-agent` (Add Agent…) with
+ * `add-agent-text` (what its confirmation says),
  * `acp-registry` (the ACP Registry's agents, read as untrusted data), `acp-registry-source`
  * (where it comes from: fetched once a day, kept, or none), `acp-agent-catalog` (the built-in
  * list), `program-on-path` (what the machine lacks) and `command-line` (a command line, split

@@ -36,6 +36,9 @@ interface Job {
   readonly offerForm: boolean;
 }
 
+/** The notification's button that brings a question back after its diffs were read. */
+const BACK_TO_DECISION = 'Back to the Decision';
+
 /** The person went back to the form panel; the drafts are in the store. */
 export type BackToForm = 'form';
 
@@ -62,6 +65,8 @@ export class NativePrompter {
   private readonly steps: StepByStep;
   /** Requests whose modal dialog is on screen (a modal cannot be closed for us). */
   private readonly dialogsOnScreen = new Set<string>();
+  /** Requests that stepped aside while the person reads their diffs: how each comes back (readAside). */
+  private readonly reading = new Map<string, () => void>();
 
   constructor(
     store: InputStore,
@@ -114,7 +119,47 @@ export class NativePrompter {
 
   /** Shows this request now; the one on screen goes back into the queue right behind it. */
   bringForward(requestId: string): boolean {
+    const back = this.reading.get(requestId);
+    if (back) {
+      back();
+      return true;
+    }
     return this.queue.bringForward(requestId);
+  }
+
+  /**
+   * While the person reads an agent's diffs (View Diff), the question steps aside: nothing
+   * of ours covers the editors (a quick input would lie over the tab bar, and every diff but
+   * the front one would be out of reach). It waits in Pending Inputs and the status bar; a
+   * notification says so, its "Back to the Decision" one click away, and Show Pending Inputs
+   * (the status bar item, the palette, the Pending Inputs view) brings it back by keyboard.
+   * Resolves when the person comes back (`back`), when the quick input is wanted for another
+   * question or our own pickers (`deferred`: it waits in the queue, its dialog comes again),
+   * or when the request ends first (`aborted`).
+   */
+  private readAside(job: Job, files: readonly string[]): Promise<'back' | 'deferred' | 'aborted'> {
+    const { request, options } = job;
+    if (options.signal.aborted) return Promise.resolve('aborted');
+    return new Promise((resolve) => {
+      const done = (how: 'back' | 'deferred' | 'aborted'): void => {
+        if (this.reading.get(request.id) !== back) return;
+        this.reading.delete(request.id);
+        this.deferral.detach();
+        options.signal.removeEventListener('abort', onAbort);
+        resolve(how);
+      };
+      const back = (): void => done('back');
+      const onAbort = (): void => done('aborted');
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      this.reading.set(request.id, back);
+      this.deferral.attach(() => done('deferred'));
+      const what = files.length === 1 ? `The diff of ${files[0]} is open in an editor` : `The diffs of ${files.length} files (${files.join(', ')}) are open in editors, one each`;
+      const text = `${what}: read ${files.length === 1 ? 'it' : 'them'}, then go back to the decision. The question from ${sourceLabel(request.source)} waits in Pending Inputs meanwhile.`;
+      void showInfo(text, BACK_TO_DECISION).then((choice) => {
+        // Wherever it waits by then: stepped aside here, or in the queue behind another.
+        if (choice === BACK_TO_DECISION && !options.signal.aborted) this.bringForward(request.id);
+      });
+    });
   }
 
   /** Frees the quick input for something else; the prompt on screen waits until resume is called. */
@@ -185,7 +230,8 @@ export class NativePrompter {
    * A question's modal dialog, in its turn in the queue. When its text is not all shown (a
    * long command), it offers the whole; when it approves an edit, the diff (View Diff, for
    * the files inside the session's folders; the others are said not to be shown). Either
-   * opens in an editor, read while the question waits, then the same dialog comes again.
+   * opens in an editor, read while the question waits (the whole: in a quick pick beside its
+   * one editor; the diffs: stepped aside, readAside), then the same dialog comes again.
    */
   private async dialog<T extends vscode.MessageItem>(job: Job, dialog: Dialog<T>): Promise<DialogEnd<T>> {
     const changes = job.request.mode === 'form' ? job.request.changes : undefined;
@@ -200,18 +246,18 @@ export class NativePrompter {
     for (;;) {
       const choice = await this.dialogOnce<vscode.MessageItem>(job, { ...dialog, buttons: [...dialog.buttons, ...extra] });
       if (choice === undefined || choice === 'aborted' || (choice !== viewDiff && choice !== showWhole)) return choice as T | undefined | 'aborted';
-      let what: string | undefined;
       if (choice === viewDiff) {
-        const problems = await this.proposedDiffs.open(diffs, job.request.source.server);
+        const { opened, problems } = await this.proposedDiffs.open(diffs, job.request.source.server);
         if (problems.length > 0) void showWarning(`Not shown: ${problems.join('; ')}`);
         // Nothing opened: the same dialog again, the warning beside it.
-        if (problems.length < diffs.length) what = diffs.length === 1 ? 'the diff' : 'the diffs';
-      } else if (whole) {
-        await this.wholeInputs.open(whole, sourceLabel(job.request.source));
-        what = `the whole ${whole.name}`;
+        if (opened.length === 0) continue;
+        const read = await this.readAside(job, opened.map((d) => d.name));
+        if (read !== 'back') return read;
+        continue;
       }
-      if (what === undefined) continue;
-      const read = await whileReading(this.frame(job), what);
+      if (!whole) continue;
+      await this.wholeInputs.open(whole, sourceLabel(job.request.source));
+      const read = await whileReading(this.frame(job), `the whole ${whole.name}`);
       if (read.kind === 'decline') return 'declined';
       if (read.kind === 'deferred' || read.kind === 'aborted') return read.kind;
       if (read.kind !== 'value') return undefined;

@@ -2,9 +2,9 @@
  * "View Diff": an agent's edit, shown before the person decides, in VS Code's own diff
  * editor: the file as it is (its open editor's text, unsaved changes included, else the
  * disk) against the text the edit would leave, both read-only documents of our own scheme,
- * so nothing there can be saved over the file. As with Show Whole Command (whole-input.ts),
- * the modal cannot stay up beside an editor, so the question waits in the quick input while
- * the diff is read.
+ * so nothing there can be saved over the file, one editor per file. The modal cannot stay up
+ * beside an editor, so while the diffs are read the question steps aside and waits in
+ * Pending Inputs (native-prompter.ts, readAside): a quick input would lie over the tab bar.
  *
  * Only a file inside the session's folders is read, checked again here as the agent's own
  * reads are (file-access.ts, folder-files.ts: the path leads inside, no link followed); the
@@ -59,6 +59,17 @@ async function currentText(change: FileChange): Promise<string | undefined> {
   return readInside(target);
 }
 
+/** One file's diff, as opened. */
+export interface OpenedDiff {
+  /** The file's name, and its path. */
+  readonly name: string;
+  readonly path: string;
+  readonly left: vscode.Uri;
+  readonly right: vscode.Uri;
+  /** The editor's title: "draft.md (as it is ↔ claude's edit)". */
+  readonly title: string;
+}
+
 export class ProposedDiffs implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private count = 0;
@@ -76,11 +87,12 @@ export class ProposedDiffs implements vscode.TextDocumentContentProvider {
 
   /**
    * Opens one diff editor per file, `who` (the agent) naming the proposed side. Returns the
-   * files that could not be shown, each with why (the check or the read failed since the
-   * question was asked).
+   * diffs opened, and the files that could not be shown, each with why (the check or the read
+   * failed since the question was asked).
    */
-  async open(changes: readonly FileChange[], who: string): Promise<string[]> {
+  async open(changes: readonly FileChange[], who: string): Promise<{ readonly opened: OpenedDiff[]; readonly problems: string[] }> {
     const problems: string[] = [];
+    const opened: OpenedDiff[] = [];
     for (const change of changes) {
       const name = basename(change.path) || 'file';
       let current: string | undefined;
@@ -97,10 +109,11 @@ export class ProposedDiffs implements vscode.TextDocumentContentProvider {
         proposed !== undefined
           ? [current ?? '', proposed, current === undefined ? 'new file' : 'as it is']
           : [change.edits.map((e) => e.oldText ?? '').join('\n…\n'), change.edits.map((e) => e.newText).join('\n…\n'), "as the agent sent it: its old text is not in the file once"];
-      const title = oneLine(`${name} (${how} ↔ ${who}'s edit)`, 200);
-      await vscode.commands.executeCommand('vscode.diff', this.document('now', name, left), this.document('proposed', name, right), title, { preview: false });
+      const diff: OpenedDiff = { name, path: change.path, left: this.document('now', name, left), right: this.document('proposed', name, right), title: oneLine(`${name} (${how} ↔ ${who}'s edit)`, 200) };
+      await vscode.commands.executeCommand('vscode.diff', diff.left, diff.right, diff.title, { preview: false });
+      opened.push(diff);
     }
     for (const key of [...this.texts.keys()].slice(0, Math.max(0, this.texts.size - KEPT))) this.texts.delete(key);
-    return problems;
+    return { opened, problems };
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The room `src/ui/views/`: the Agent Inputs container's views, which show every other room's
- * state: this file (Servers), `server-commands` (its per-server commands), `task-items` and
+ * state: this file (Servers), `server-commands` (its per-server commands), `gateway-addresses`
+ * (where agents reach each server through the gateway), `task-items` and
  * `task-text` (the running MCP tasks under their server, with Cancel), `pending`
  * (Pending Inputs and the status bar), `pending-badge` (their count on the activity bar) and
  * `attention` (when that count stands out), `agents-view` (Agents: the ACP agents and their
@@ -16,13 +17,14 @@
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../../mcp/connection/connection';
 import type { ToolInfo } from '../../mcp/tool-info';
-import { type ConfigSource, scopeOf } from '../../mcp/config/config';
+import { scopeOf } from '../../mcp/config/config';
 import type { ServerEntry, ServerManager } from '../../mcp/servers/manager';
 import { ServeChoices } from '../gateway/serve-choices';
 import type { MutedServers } from '../prompts/mutes';
 import type { LiveTasks } from '../servers/live-tasks';
 import { oneLine, plain } from '../text';
 import { TaskClock, taskItem, type TaskNode, tasksItem, type TasksNode } from './task-items';
+import { type GatewayAddress, gatewayAddresses, shortScope } from './gateway-addresses';
 
 export type ServersNode =
   | { readonly kind: 'server'; readonly entry: ServerEntry }
@@ -55,6 +57,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
   /** One Tasks node per connection, so its rows can be redrawn alone (the tree knows nodes by identity). */
   private readonly taskGroups = new WeakMap<ServerConnection, TasksNode>();
   private appearances = 0;
+  /** Each server's gateway address, as of the list's last drawing. */
+  private addresses = new Map<string, GatewayAddress>();
 
   constructor(
     private readonly manager: ServerManager,
@@ -92,6 +96,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
 
   getChildren(node?: ServersNode): ServersNode[] {
     if (!node) {
+      this.addresses = gatewayAddresses(this.manager.servers);
       const problems: ServersNode[] = [...this.manager.problems.entries()]
         .filter(([, p]) => p.problems.length > 0)
         .map(([file, p]) => ({ kind: 'problems', file: p.source.file === undefined ? 'settings: elicitationHost.servers' : file, count: p.problems.length, first: p.problems[0] }));
@@ -166,10 +171,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
           : state;
     // Two different servers of one name (in two files) are told apart by their file.
     const namesake = this.manager.servers.some((other) => other !== entry && other.definition.name === entry.definition.name);
-    item.description = [namesake ? shortScope(entry.definition.source) : undefined, muted ? 'muted' : undefined, served ? "VS Code's agent" : undefined, described].filter(Boolean).join(' · ');
+    const address = this.addresses.get(entry.id);
+    item.description = [namesake ? shortScope(entry.definition.source) : undefined, address?.moved, muted ? 'muted' : undefined, served ? "VS Code's agent" : undefined, described].filter(Boolean).join(' · ');
     const lines = [
       `${entry.definition.name} (${entry.definition.config.type}) from ${where}`,
       state === 'signin' ? 'State: sign in required. The server answers 401 until you sign in (Sign In); nothing opens a browser until you do.' : `State: ${state}`,
+      ...(address ? [address.line] : []),
       ...(muted ? ['Questions: muted for this session, declined without asking (Unmute Questions to be asked again)'] : []),
       served
         ? ServeChoices.vsCodeAlsoRuns(entry.definition)
@@ -192,9 +199,4 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersNode>
     this.unsubscribe.forEach((stop) => stop());
     this.changed.dispose();
   }
-}
-
-/** A file as a person names it: `.vscode/mcp.json`, `.mcp.json`, `mcp-config.json`, or the setting. */
-function shortScope(source: ConfigSource): string {
-  return source.file === undefined ? 'user settings' : source.file.split(/[\\/]/).slice(-2).join('/').replace(/^[^.][^/]*\//, '');
 }
