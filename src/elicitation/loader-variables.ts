@@ -1,6 +1,6 @@
 /**
  * Environment variables that change where a program's code comes from: where npx, uvx and pip
- * install packages from, which certificates their downloads trust, what Node, Python and the
+ * install packages from, which certificates their downloads trust, what Node, Python, Perl, Ruby, Java, the shells and the
  * dynamic loader load before the program itself, where programs are looked for, which files
  * npm, pip and uv read their settings from. An agent's entry (the ACP Registry's, or any) that
  * sets `npm_config_registry` among ordinary variables makes npx install from wherever it
@@ -79,7 +79,17 @@ const RULES: readonly Rule[] = [
   { name: /^COMSPEC$/i, effect: () => "npm runs packages' scripts with this program (Windows)" },
   { name: /^GIT_(?:SSH|SSH_COMMAND|ASKPASS|PROXY_COMMAND|EXEC_PATH)$/i, effect: () => 'git, which npm and uv fetch git dependencies with, runs this' },
   { name: /^GIT_CONFIG\w*$/i, effect: () => 'changes the settings of git, which npm and uv fetch git dependencies with' },
+  { name: /^(?:PERL5\w*|PERLLIB)$/i, effect: () => 'Perl loads modules or options from here first' },
+  { name: /^(?:RUBYOPT|RUBYLIB)$/i, effect: () => 'Ruby loads modules or options from here first' },
+  { name: /^(?:JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS)$/i, effect: () => 'every Java program starts with these options (an agent library runs first)' },
+  { name: /^CLASSPATH$/i, effect: () => 'Java loads classes from these folders first' },
+  { name: /^(?:ZDOTDIR|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS)$/i, effect: () => 'changes what a shell runs as it starts or runs each command' },
 ];
+
+/** Whether the variable of this name changes where a program's code comes from (any of the above). */
+export function changesLoading(name: string): boolean {
+  return RULES.some((rule) => rule.name.test(name));
+}
 
 function npmSetting(name: string): string {
   return name.toLowerCase().replace(/_/g, '-');

@@ -9,6 +9,7 @@
  */
 import { isRecord } from '../base/is-record';
 import type { ApprovedInput } from './permission-text';
+import { changesLoading } from './loader-variables';
 
 /** A tool call's input: what is approved under its heading, and every field the asker sent. */
 export interface CallInput {
@@ -83,13 +84,6 @@ const FOLDER_FIELDS = ['cwd', 'workdir', 'working_directory', 'workingDirectory'
 /** Fields holding the environment the call runs with. */
 const ENV_FIELDS = ['env', 'environment'];
 
-/**
- * Variables that change which code programs find and load: the dynamic linker's, the
- * search paths and start-up options of Node, Python, Perl, Ruby and Java, the shells' start-up
- * files, what git runs for ssh, and where npm, pip and uv install from.
- */
-const LOADS_CODE = /^(?:LD_\w*|DYLD_\w*|PATH|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|BASH_ENV|ENV|ZDOTDIR|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG\w*|npm_config_\w*|NPM_CONFIG_\w*|PIP_\w*|UV_\w*)$/;
-
 const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 /**
@@ -113,7 +107,7 @@ export function reachWords(fields: Readonly<Record<string, unknown>>): string[] 
     const env = fields[name];
     if (!isRecord(env)) continue;
     const entries = Object.entries(env);
-    const loading = entries.filter(([key]) => LOADS_CODE.test(key));
+    const loading = entries.filter(([key]) => changesLoading(key));
     const others = entries.length - loading.length;
     const named = loading.map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
     if (named.length > 0) words.push(`with ${named.join(', ')}${others > 0 ? ` and ${plural(others, 'other environment variable')}` : ''}`);
