@@ -76,9 +76,18 @@ function innerRoomRules(layer, levels, room, inner, face, users, paths, layerPat
 const MCP_ROOMS = [['sdk'], ['config', 'sign-in'], [''], ['connection'], ['servers']];
 // src/ui's rooms: the shared helpers (notify, text, settings); VS Code's one quick input, and the
 // page host every webview panel of ours shares; links; the prompts; what uses them (the form,
-// sign-in, the gateway's host, servers' config and logs, Run Tool); ACP agents' sessions, on the
+// sign-in, the gateway's host, servers' config and logs, Run Tool); the agent hosts this window is a
+// client of (VS Code's own agents, AHP), a rung apart; ACP agents' sessions, on the
 // form's page stack; the views, which show all of it.
-const UI_ROOMS = [[''], ['quick-input', 'webview'], ['links'], ['prompts'], ['form', 'sign-in', 'gateway', 'servers', 'run-tool'], ['agents'], ['views']];
+const UI_ROOMS = [[''], ['quick-input', 'webview'], ['links'], ['prompts'], ['form', 'sign-in', 'gateway', 'servers', 'run-tool'], ['agent-hosts'], ['agents'], ['views']];
+
+// The two agents' wings stand apart: ACP agents (ui/agents) import nothing of the agent hosts (ui/agent-hosts), the rung below them.
+const noAgentHosts = { group: ['../agent-hosts/**'], message: `${LAYERS} src/ui/agents (ACP agents) and src/ui/agent-hosts (VS Code's agent hosts) share nothing: what both need lives below them.` };
+function apartFromAgentHosts(block) {
+  if (!block.files.includes('src/ui/agents/**')) return block;
+  const [level, options] = block.rules['no-restricted-imports'];
+  return { ...block, rules: { 'no-restricted-imports': [level, { ...options, patterns: [...options.patterns, noAgentHosts] }] } };
+}
 
 // Everything shown goes through one module per surface, which applies the escaping it needs.
 const ownSurfaces = [
@@ -124,7 +133,7 @@ export default tseslint.config(
   // Inside a connection, MCP Tasks are a room: the connection and its calls take it through tasks/tasks.ts.
   ...innerRoomRules('src/mcp', MCP_ROOMS, 'connection', 'tasks', 'tasks', ['connection', 'calls'], [noVscode], [noUi, noGateway, noAcp, noAhp, noCliOrExtension]),
   // The UI: nothing of the runner or activation; inside it, each room only the rooms below.
-  ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]),
+  ...roomRules('src/ui', UI_ROOMS, [], [noCliOrExtension]).map(apartFromAgentHosts),
   // ACP clients of agents: no editor, nothing of the UI, the gateway, the runner or activation.
   restrictImports(['src/acp/**'], [noVscode], [noUi, noGateway, noAhp, noCliOrExtension]),
   // Agent host clients (AHP): no editor, nothing of the UI, MCP, the gateway, ACP (neither its

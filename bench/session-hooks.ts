@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../src/acp/agent-session';
 import type { Timings } from '../src/mcp/ports';
-import type { AgentsHost } from '../src/ui/agents/agents-host';
+import type { AcpAgents } from '../src/ui/agents/acp-agents';
 
 /** Busy time is read every this many chunks: the first and the last such spans are compared. */
 const CHUNKS_PER_MARK = 1_000;
@@ -53,8 +53,8 @@ window.__finish = () => vscode.postMessage({ finish: true });
 </script></body></html>`;
 }
 
-export function installSessionHooks(context: vscode.ExtensionContext, record: Timings): (agents: AgentsHost) => void {
-  let agentsHost: AgentsHost | undefined;
+export function installSessionHooks(context: vscode.ExtensionContext, record: Timings): (agents: AcpAgents) => void {
+  let agentsHost: AcpAgents | undefined;
   let bare: Promise<{ readonly session: AgentSession }> | undefined;
   context.subscriptions.push(
     // The heap in use once garbage is collected (three times: finalizers of one round free more in the next).

@@ -45,7 +45,7 @@ const lazySdk = {
     build.onResolve({ filter: /^\.\/gateway-bundle$/ }, (args) =>
       args.importer.endsWith('gateway-loader.ts') ? { path: './gateway.js', external: true } : undefined,
     );
-    // The agent host client (and the ws package) loads when the first agent host connects (src/ui/agents/ahp-loader.ts).
+    // The agent host client (and the ws package) loads when the first agent host connects (src/ui/agent-hosts/ahp-loader.ts).
     build.onResolve({ filter: /^\.\/ahp-bundle$/ }, (args) =>
       args.importer.endsWith('ahp-loader.ts') ? { path: './ahp.js', external: true } : undefined,
     );

@@ -45,9 +45,9 @@ import { ServersTreeProvider, type ServersNode } from './ui/views/servers-view';
 import { ServeChoices } from './ui/gateway/serve-choices';
 import { SignIns } from './ui/sign-in/sign-in';
 import { addAgent } from './ui/agents/add-agent';
-import { AgentsHost } from './ui/agents/agents-host';
-import { AgentHosts } from './ui/agents/agent-hosts';
-import { registerAgentHostCommands } from './ui/agents/agent-host-commands';
+import { AcpAgents } from './ui/agents/acp-agents';
+import { AgentHostConnections } from './ui/agent-hosts/agent-host-connections';
+import { registerAgentHostCommands } from './ui/agent-hosts/agent-host-commands';
 import { OPEN_HOST_SESSION_COMMAND } from './ui/views/agent-host-items';
 import { sharedServersOf } from './ui/agents/shared-servers';
 import { AgentsTreeProvider, type AgentsNode, OPEN_SESSION_COMMAND, PAST_SESSIONS_COMMAND, REOPEN_SESSION_COMMAND } from './ui/views/agents-view';
@@ -71,7 +71,7 @@ export interface MainHooks {
   /** Sees each question arrive in the extension host. */
   readonly watch: (store: InputStore) => void;
   /** Sees the agents' sessions (the session bench times their streaming). */
-  readonly agents?: (agents: AgentsHost) => void;
+  readonly agents?: (agents: AcpAgents) => void;
 }
 
 export async function activateMain(context: vscode.ExtensionContext, standIns: StandIns, bench?: MainHooks): Promise<ElicitationHostApi> {
@@ -156,7 +156,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
     (server, run) => signIns.interactively(server, run),
     bench?.record,
   );
-  const agents = new AgentsHost({
+  const agents = new AcpAgents({
     extensionUri: context.extensionUri,
     storageUri: context.globalStorageUri,
     broker,
@@ -172,7 +172,7 @@ export async function activateMain(context: vscode.ExtensionContext, standIns: S
   });
   bench?.agents?.(agents);
   // The agent hosts this window is a client of (VS Code's own agents' questions): the same broker, store and prompts.
-  const agentHosts = new AgentHosts({
+  const agentHosts = new AgentHostConnections({
     context,
     broker,
     store,

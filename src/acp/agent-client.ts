@@ -36,7 +36,7 @@ import { AgentSession } from './agent-session';
 import { listPastSessions, noPastSessions, type PastSession, type SessionSupport, sessionSupport } from './past-sessions';
 import { checkFileAccess, FileAccessError, type FileTarget, untrustedRefusal } from './file-access';
 import { answerPermission } from './agent-permission';
-import type { AgentDefinition, AgentHost, SharedServers } from './ports';
+import type { AgentDefinition, AgentClientPorts, SharedServers } from './ports';
 import { askSessionConfig, sessionConfigSchema } from './session-config';
 
 /** What the agent said of itself at `initialize` (its own words: never shown as who asks). */
@@ -115,13 +115,13 @@ export class AgentClient {
 
   private constructor(
     readonly definition: AgentDefinition,
-    private readonly host: AgentHost,
+    private readonly host: AgentClientPorts,
     private readonly sdk: AcpSdk,
     private readonly process: AgentProcess,
   ) {}
 
   /** Starts the agent and initializes it; fails with the agent's own words when it cannot. */
-  static async start(definition: AgentDefinition, host: AgentHost): Promise<AgentClient> {
+  static async start(definition: AgentDefinition, host: AgentClientPorts): Promise<AgentClient> {
     const sdk = loadAcpSdk();
     const client = new AgentClient(definition, host, sdk, new AgentProcess(sdk, definition, host));
     client.connect();

@@ -13,10 +13,10 @@ import { errorMessage } from '../base/error-message';
 import type { AgentSession } from './agent-session';
 import { optionLabel, permissionOutcome, permissionQuestion, toolKind } from './permission';
 import { checkChanges } from './proposed-changes';
-import type { AgentHost } from './ports';
+import type { AgentClientPorts } from './ports';
 import { saysInput } from './session-events';
 
-export async function answerPermission(agent: string, host: AgentHost, session: AgentSession, request: RequestPermissionRequest, requestSignal: AbortSignal): Promise<RequestPermissionResponse> {
+export async function answerPermission(agent: string, host: AgentClientPorts, session: AgentSession, request: RequestPermissionRequest, requestSignal: AbortSignal): Promise<RequestPermissionResponse> {
   const turn = session.currentTurn();
   // What the session's updates said of the tool call fills what the request leaves out.
   const known = session.updates.toolCall(request.toolCall.toolCallId);
@@ -51,7 +51,7 @@ export async function answerPermission(agent: string, host: AgentHost, session: 
   return { outcome: answer };
 }
 
-async function askPermission(host: AgentHost, request: RequestPermissionRequest, params: FormParams, context: PermissionContext, signal: AbortSignal, turn: AbortController | undefined, folders: readonly string[]): Promise<RequestPermissionOutcome> {
+async function askPermission(host: AgentClientPorts, request: RequestPermissionRequest, params: FormParams, context: PermissionContext, signal: AbortSignal, turn: AbortController | undefined, folders: readonly string[]): Promise<RequestPermissionOutcome> {
   try {
     // An edit's files, checked as a write would be: only those inside the session's folders can be shown as a diff.
     const changes = await checkChanges(request.toolCall.content, folders);

@@ -9,7 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { childEnvironment } from '../base/child-environment';
 import type { AcpSdk } from './acp-sdk-loader';
-import type { AgentDefinition, AgentHost } from './ports';
+import type { AgentDefinition, AgentClientPorts } from './ports';
 
 const STDERR_LINES_KEPT = 20;
 /** How long an agent asked to end has before it is killed. */
@@ -42,7 +42,7 @@ export class AgentProcess {
   /** Our requests awaiting their answer: id → method, and what closes with the answer. */
   private readonly ours = new Map<Id, { readonly method: string; readonly answered: AbortController }>();
 
-  constructor(sdk: AcpSdk, definition: AgentDefinition, host: AgentHost) {
+  constructor(sdk: AcpSdk, definition: AgentDefinition, host: AgentClientPorts) {
     // Never the window's gateway token: the agent, and every command it runs, would hold it.
     const env = childEnvironment(host.baseEnv ?? process.env);
     for (const [k, v] of Object.entries(definition.env ?? {})) {

@@ -78,7 +78,7 @@ export interface ShareRequest {
   session(): string | undefined;
 }
 
-export interface AgentHost {
+export interface AgentClientPorts {
   readonly broker: Broker;
   readonly files: AgentFiles;
   /**

@@ -14,7 +14,7 @@ import { AgentClient } from '../../src/acp/agent-client';
 import type { AgentSession } from '../../src/acp/agent-session';
 import { diskFiles } from '../../src/acp/disk-files';
 import type { SessionEvent } from '../../src/acp/session-events';
-import type { AgentDefinition, AgentHost, AgentLog, AgentSettings } from '../../src/acp/ports';
+import type { AgentDefinition, AgentClientPorts, AgentLog, AgentSettings } from '../../src/acp/ports';
 import { createBroker } from '../../src/mcp/create-broker';
 import type { ModelReply, ModelTurn } from '../fixtures/acp/fake-anthropic';
 import { FIXTURES, REPO } from './servers';
@@ -34,7 +34,7 @@ export interface AcpHost {
   /** Flip to false to see writes refused. */
   trusted: boolean;
   settings: AgentSettings;
-  readonly host: AgentHost;
+  readonly host: AgentClientPorts;
   start(definition: AgentDefinition): Promise<AgentClient>;
   closeAll(): Promise<void>;
 }
@@ -51,7 +51,7 @@ export function createAcpHost(prompter: Prompter): AcpHost {
     log,
     trusted: true,
     settings: { urlMode: true, applyDefaults: true, elicitationTimeoutMs: 0 },
-    host: undefined as unknown as AgentHost,
+    host: undefined as unknown as AgentClientPorts,
     async start(definition) {
       const client = await AgentClient.start(definition, state.host);
       clients.push(client);
@@ -61,7 +61,7 @@ export function createAcpHost(prompter: Prompter): AcpHost {
       await Promise.all(clients.splice(0).map((c) => c.close()));
     },
   };
-  (state as { host: AgentHost }).host = {
+  (state as { host: AgentClientPorts }).host = {
     broker: createBroker({ store, prompter }),
     files: diskFiles,
     isTrusted: () => state.trusted,

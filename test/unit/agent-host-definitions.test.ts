@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEndpoint } from '../../src/ahp/endpoint';
 import { AhpError, noCommonVersion, refusedRequest, tokenRefused } from '../../src/ahp/errors';
-import { describeFailure, failureOf, readAgentHosts, readStoredToken, sameAddress, sameEndpoint, settingEntry, storedToken, tokenKey, tokenProblem } from '../../src/ui/agents/agent-host-definitions';
-import { entriesFolder, readEntry, readLocalAgentHosts, userDataFromGlobalStorage } from '../../src/ui/agents/local-agent-host';
+import { describeFailure, failureOf, readAgentHosts, readStoredToken, sameAddress, sameEndpoint, settingEntry, storedToken, tokenKey, tokenProblem } from '../../src/ui/agent-hosts/agent-host-definitions';
+import { entriesFolder, readEntry, readLocalAgentHosts, userDataFromGlobalStorage } from '../../src/ui/agent-hosts/local-agent-host';
 
 describe('the agent hosts setting', () => {
   it('reads URL, socket and local hosts; says what is wrong with the others, by name', () => {

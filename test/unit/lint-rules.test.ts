@@ -184,6 +184,9 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     ['src/ui/gateway/virtual.ts', "import { x } from '../views/servers-view';", "the gateway's host does not reach the views"],
     ['src/ui/gateway/virtual.ts', "import { x } from '../agents/session-panel';", "the gateway's host does not reach ACP agents' sessions"],
     ['src/ui/agents/virtual.ts', "import { x } from '../views/servers-view';", "ACP agents' sessions do not reach the views"],
+    ['src/ui/agents/virtual.ts', "import { x } from '../agent-hosts/agent-host-connections';", "ACP agents import nothing of the agent hosts"],
+    ['src/ui/agent-hosts/virtual.ts', "import { x } from '../agents/acp-agents';", 'the agent hosts import nothing of the ACP agents (the rung above)'],
+    ['src/ui/agent-hosts/virtual.ts', "import { x } from '../views/agents-view';", 'the agent hosts do not reach the views'],
     ['src/ui/run-tool/virtual.ts', "import { x } from '../../cli/args';", 'nothing of src/cli in src/ui'],
   ];
   for (const [file, line, why] of forbidden) {
@@ -207,6 +210,8 @@ describe('lint holds the rooms inside src/mcp and src/ui', function () {
     await assertPasses('src/ui/prompts/virtual.ts', use("import { x } from '../text';"), 'no-restricted-imports');
     await assertPasses('src/ui/views/virtual.ts', use("import { x } from '../gateway/serve-choices';"), 'no-restricted-imports');
     await assertPasses('src/ui/agents/virtual.ts', use("import { x } from '../webview/page-host';"), 'no-restricted-imports');
+    await assertPasses('src/ui/agent-hosts/virtual.ts', use("import { x } from '../quick-input/own-quick-input';"), 'no-restricted-imports');
+    await assertPasses('src/ui/views/virtual.ts', use("import { x } from '../agent-hosts/agent-host-connections';"), 'no-restricted-imports');
     await assertPasses('src/ui/form/virtual.ts', use("import { x } from '../webview/page-html';"), 'no-restricted-imports');
     await assertPasses('src/ui/form/virtual.ts', use("import { x } from '../prompts/prompter';"), 'no-restricted-imports');
     await assertPasses('src/ui/virtual.ts', use("import { x } from '../acp/client';"), 'no-restricted-imports');

@@ -15,7 +15,7 @@ import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { iconSafe, oneLine } from '../text';
 import { type RegistryAgent, type RegistryLaunch, platformKey } from './acp-registry';
 import { DEFAULT_REGISTRY_URL, loadRegistry, type RegistryOrigin } from './acp-registry-source';
-import { AGENTS_SETTING } from './agents-host';
+import { AGENTS_SETTING } from './acp-agents';
 import { joinCommandLine, splitCommandLine } from './command-line';
 import { ACP_AGENT_CATALOG } from './acp-agent-catalog';
 import { findOnPath } from './program-on-path';

@@ -2,7 +2,7 @@
  * The agents configured for this window (`elicitationHost.agents`), read again when the setting
  * changes or the workspace is trusted. Until trust VS Code hides a restricted setting's
  * workspace value, so the workspace's settings files are read (and watched) as data: their
- * agents are listed, waiting for trust, and never started from here (agents-host.ts checks).
+ * agents are listed, waiting for trust, and never started from here (acp-agents.ts checks).
  */
 import * as vscode from 'vscode';
 import { isRecord } from '../../base/is-record';

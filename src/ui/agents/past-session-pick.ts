@@ -10,9 +10,9 @@ import { when } from '../../elicitation/history-text';
 import { showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { iconSafe } from '../text';
-import type { AgentsHost } from './agents-host';
+import type { AcpAgents } from './acp-agents';
 
-export async function openPastSession(agents: AgentsHost, quickInput: OwnQuickInput, name: string): Promise<void> {
+export async function openPastSession(agents: AcpAgents, quickInput: OwnQuickInput, name: string): Promise<void> {
   const support = await agents.startForPastSessions(name);
   if (!canReopen(support)) {
     void showInfo(`${noPastSessions(name)}.`);

@@ -1,14 +1,41 @@
 /**
- * What the Agents host keeps of agent sessions beyond their panels: the sessions open here
- * before (remembered across a reload, session-memory.ts), what each agent declared it can do
- * with past sessions, and each running agent's `session/list` for the folder, asked once and
- * kept until something changes it (a turn ends, a title comes, sessions open, the agent starts
- * or ends), so the tree's refreshes do not ask the agent again each time.
+ * What the ACP agents in the window (acp-agents.ts) keep of sessions beyond their panels, and
+ * how one comes back: the sessions open here before (remembered across a reload,
+ * session-memory.ts), what each agent declared it can do with past sessions, each running
+ * agent's `session/list` for the folder, asked once and kept until something changes it (a
+ * turn ends, a title comes, sessions open, the agent starts or ends) so the tree's refreshes do
+ * not ask the agent again each time, and reopening one (`reopen`: loaded with its conversation
+ * replayed, or resumed).
  */
 import type { AgentClient } from '../../acp/agent-client';
-import { canReopen, type PastSession, type SessionSupport } from '../../acp/past-sessions';
+import type { AgentSession } from '../../acp/agent-session';
+import { canReopen, noPastSessions, type PastSession, type SessionSupport } from '../../acp/past-sessions';
+import { errorMessage } from '../../base/error-message';
 import type { ConfiguredAgent } from './agent-definitions';
 import { type MementoLike, type RememberedSession, SessionMemory } from './session-memory';
+import type { SessionPanel } from './session-panel';
+
+/** ACP's "resource not found": the agent no longer has the session. */
+const NOT_FOUND = -32002;
+
+/** The session to reopen: whose, where, and the panel that shows it now, if one does. */
+export interface Reopening {
+  readonly agent: string;
+  readonly client: AgentClient;
+  readonly sessionId: string;
+  readonly title?: string;
+  /** The workspace's first folder: sessions of this folder only, where the agent reads and writes. */
+  readonly cwd: string | undefined;
+  readonly shown?: SessionPanel;
+}
+
+/** What reopening asks of the agents in the window: a panel made and dropped, the starting mode, a forgotten session said. */
+export interface ReopenSteps {
+  addPanel(session: AgentSession, note: string): SessionPanel;
+  dropPanel(panel: SessionPanel): void;
+  startMode(session: AgentSession): Promise<void>;
+  forgotten(): void;
+}
 
 /** A session open now, as the next window should find it. */
 export interface OpenSession {
@@ -88,5 +115,42 @@ export class SessionKeeper {
       listing.catch(() => this.listed.get(agent) === listing && this.listed.delete(agent));
     }
     return (await listing).filter((s) => !open.has(s.id));
+  }
+
+  /**
+   * A past session in a panel again: loaded (its conversation replayed into the panel) or
+   * resumed, then in the asking mode as a new one is. One shown already, of the running agent,
+   * is revealed; one whose agent has ended gives its panel to the reopened one. A session the
+   * agent no longer has is forgotten.
+   */
+  async reopen(which: Reopening, steps: ReopenSteps): Promise<SessionPanel> {
+    const { agent, client, sessionId, shown } = which;
+    if (shown && client.session(sessionId) === shown.session) {
+      shown.reveal();
+      return shown;
+    }
+    if (!canReopen(client.sessionSupport)) throw new Error(`${noPastSessions(agent)}, so it cannot reopen one.`);
+    if (!which.cwd) throw new Error('Open a folder first: an agent works in a folder, and reads and writes only inside it.');
+    if (shown) steps.dropPanel(shown);
+    let panel: SessionPanel | undefined;
+    const known = which.title ?? this.find(agent, sessionId)?.title ?? shown?.session.label;
+    try {
+      const { session, replayed } = await client.reopenSession({
+        sessionId,
+        cwd: which.cwd,
+        ...(known !== undefined && { title: known }),
+        onSession: (s) => {
+          panel = steps.addPanel(s, `Reopening the session: ${agent} replays the conversation…`);
+          panel.reveal();
+        },
+      });
+      panel!.reopened(replayed);
+      await steps.startMode(session);
+      return panel!;
+    } catch (error) {
+      if (panel) steps.dropPanel(panel);
+      if ((error as { code?: unknown }).code === NOT_FOUND) void this.forget(agent, sessionId).then(() => steps.forgotten());
+      throw new Error(`${agent} could not reopen the session${known ? ` "${known}"` : ''}: ${errorMessage(error)}`, { cause: error });
+    }
   }
 }

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentInfo } from '../../ahp/wire/root';
-import type { HostState, HostView, WaitingSession } from '../agents/agent-hosts';
+import type { HostState, HostView, WaitingSession } from '../agent-hosts/agent-host-connections';
 import { oneLine, plain } from '../text';
 
 export type HostNode =

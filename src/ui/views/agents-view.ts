@@ -12,8 +12,8 @@ import * as vscode from 'vscode';
 import { canReopen, noPastSessions, type PastSession } from '../../acp/past-sessions';
 import { errorMessage } from '../../base/error-message';
 import { when } from '../../elicitation/history-text';
-import type { AgentEntry, AgentsHost, AgentState } from '../agents/agents-host';
-import type { AgentHosts } from '../agents/agent-hosts';
+import type { AgentEntry, AcpAgents, AgentState } from '../agents/acp-agents';
+import type { AgentHostConnections } from '../agent-hosts/agent-host-connections';
 import type { RememberedSession } from '../agents/session-memory';
 import type { SessionPanel } from '../agents/session-panel';
 import { oneLine, plain } from '../text';
@@ -63,8 +63,8 @@ export class AgentsTreeProvider implements vscode.TreeDataProvider<AgentsNode>, 
   private readonly unsubscribe: Array<() => void>;
 
   constructor(
-    private readonly agents: AgentsHost,
-    private readonly hosts: AgentHosts,
+    private readonly agents: AcpAgents,
+    private readonly hosts: AgentHostConnections,
   ) {
     this.unsubscribe = [agents.onDidChange.add(() => this.changed.fire()), hosts.onDidChange.add(() => this.changed.fire())];
   }

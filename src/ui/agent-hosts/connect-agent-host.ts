@@ -12,7 +12,7 @@ import { EndpointError, parseEndpoint, type Endpoint } from '../../ahp/endpoint'
 import { showDialog, showInfo, showWarning } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { nameProblem, tokenProblem } from './agent-host-definitions';
-import type { AgentHosts, HostView } from './agent-hosts';
+import type { AgentHostConnections, HostView } from './agent-host-connections';
 import type { LocalAgentHost } from './local-agent-host';
 
 export const CONNECT_TITLE = 'Connect to an Agent Host';
@@ -33,7 +33,7 @@ function defaultName(endpoint: Endpoint): string {
   return nameProblem(name) ? 'agent host' : name;
 }
 
-async function askName(quickInput: OwnQuickInput, value: string, hosts: AgentHosts, address: string): Promise<string | undefined> {
+async function askName(quickInput: OwnQuickInput, value: string, hosts: AgentHostConnections, address: string): Promise<string | undefined> {
   const name = await quickInput.input({
     title: `${CONNECT_TITLE}: its name`,
     prompt: 'Shown in the Agents view and with every question its agents ask',
@@ -62,7 +62,7 @@ function told(host: HostView | undefined, name: string): void {
   }
 }
 
-export async function connectAgentHost(quickInput: OwnQuickInput, hosts: AgentHosts): Promise<void> {
+export async function connectAgentHost(quickInput: OwnQuickInput, hosts: AgentHostConnections): Promise<void> {
   const locals = await hosts.localHosts();
   if (locals.length > 0) {
     type Item = vscode.QuickPickItem & { readonly local?: LocalAgentHost };

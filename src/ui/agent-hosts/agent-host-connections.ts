@@ -1,4 +1,12 @@
 /**
+ * The room `src/ui/agent-hosts/`: the agent hosts this window is a client of (VS Code's own
+ * agents, over AHP), beside the ACP agents of `src/ui/agents/` and sharing nothing with them:
+ * this file (their connections and inboxes), `agent-host-definitions` (the setting, read and
+ * checked, and how a state reads), `local-agent-host` (the local host desktop VS Code
+ * publishes), `connect-agent-host` (Connect to an Agent Host…), `agent-host-commands` (its
+ * commands), and `ahp-loader` with `ahp-bundle` (the agent host client, dist/ahp.js, loaded
+ * with the first host).
+ *
  * The agent hosts this window is a client of (VS Code's agent host, local or remote, or any
  * host speaking AHP): the hosts of the user setting `elicitationHost.agentHosts`, each with
  * its connection token from SecretStorage (never in settings, logs or History), one inbox
@@ -77,7 +85,7 @@ export interface AgentHostsDeps {
 
 const LOCAL_ADDRESS = 'VS Code on this machine';
 
-export class AgentHosts implements vscode.Disposable {
+export class AgentHostConnections implements vscode.Disposable {
   readonly onDidChange = new Listeners<void>();
   private readonly connections = new Map<string, Connection>();
   private readonly log: AhpLog;

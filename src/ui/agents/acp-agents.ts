@@ -14,12 +14,8 @@
  * `session-memory` (the sessions a reload lists again), `past-session-pick` (Open Past Agent
  * Session…), `editor-files` (an agent's file reads and writes, through open editors), and
  * `shared-servers` (the person's MCP servers for each session). The page itself is
- * `webview/session/`. Beside them, the agent hosts this window is a client of (VS Code's own
- * agents): `agent-hosts` (their connections and inboxes) with `agent-host-definitions` (the
- * setting, read and checked, and how a state reads), `local-agent-host` (the local host
- * desktop VS Code publishes), `connect-agent-host` (Connect to an Agent Host…),
- * `agent-host-commands` (its commands), and `ahp-loader` with `ahp-bundle` (the agent host
- * client, dist/ahp.js, loaded with the first host).
+ * `webview/session/`. The agent hosts this window is a client of (VS Code's own agents, AHP)
+ * are a room of their own below this one, `src/ui/agent-hosts/`, which neither imports.
  *
  * ACP agents in the window: the configured agents (`elicitationHost.agents`), one running
  * process each once a session needs it, its sessions and their panels. A workspace's own agent
@@ -38,8 +34,8 @@
 import * as vscode from 'vscode';
 import { AgentClient, describeExit } from '../../acp/agent-client';
 import type { AgentSession } from '../../acp/agent-session';
-import { canReopen, noPastSessions, type PastSession, type SessionSupport } from '../../acp/past-sessions';
-import type { AgentHost } from '../../acp/ports';
+import { canReopen, type PastSession, type SessionSupport } from '../../acp/past-sessions';
+import type { AgentClientPorts } from '../../acp/ports';
 import type { Broker } from '../../elicitation/broker';
 import type { InputStore } from '../../elicitation/store';
 import { Listeners } from '../../base/listeners';
@@ -73,9 +69,6 @@ export interface AgentEntry {
   readonly closed: ReadonlySet<string>;
 }
 
-/** ACP's "resource not found": the agent no longer has the session. */
-const NOT_FOUND = -32002;
-
 interface Running {
   client?: AgentClient;
   starting?: Promise<AgentClient>;
@@ -83,7 +76,7 @@ interface Running {
   readonly sessions: SessionPanel[];
 }
 
-export interface AgentsHostDeps {
+export interface AcpAgentsDeps {
   readonly extensionUri: vscode.Uri;
   /** The extension's global storage: sessions write their whole replies under it. */
   readonly storageUri: vscode.Uri;
@@ -91,14 +84,14 @@ export interface AgentsHostDeps {
   readonly store: InputStore;
   readonly log: vscode.LogOutputChannel;
   readonly version: string;
-  readonly settings: AgentHost['settings'];
+  readonly settings: AgentClientPorts['settings'];
   /** The workspace's storage: the sessions a reload lists again. */
   readonly memory: MementoLike;
   /** The person's MCP servers for each new session (shared-servers.ts). */
-  readonly shareServers?: AgentHost['shareServers'];
+  readonly shareServers?: AgentClientPorts['shareServers'];
 }
 
-export class AgentsHost implements vscode.Disposable {
+export class AcpAgents implements vscode.Disposable {
   readonly onDidChange = new Listeners<void>();
   private readonly configured: ConfiguredAgents;
   private readonly running = new Map<string, Running>();
@@ -110,7 +103,7 @@ export class AgentsHost implements vscode.Disposable {
   /** The sessions open before a reload, what each agent declares of past sessions, their lists. */
   private readonly kept: SessionKeeper;
 
-  constructor(private readonly deps: AgentsHostDeps) {
+  constructor(private readonly deps: AcpAgentsDeps) {
     this.wholeReplies = vscode.Uri.joinPath(deps.storageUri, 'whole-replies').fsPath;
     // What windows that crashed left behind (a live window's folder stays).
     sweepWholeReplies(this.wholeReplies);
@@ -147,7 +140,7 @@ export class AgentsHost implements vscode.Disposable {
     return this.configured.agents.find((a) => a.definition.name === name);
   }
 
-  private host(): AgentHost {
+  private host(): AgentClientPorts {
     const log = this.deps.log;
     return {
       broker: this.deps.broker,
@@ -296,47 +289,23 @@ export class AgentsHost implements vscode.Disposable {
   }
 
   /**
-   * A past session in a panel again: the agent started if needed, the session loaded (its
-   * conversation replayed into the panel) or resumed, then it starts in the asking mode as a new
-   * one does. One open already is shown; one whose agent has ended is opened anew.
+   * A past session in a panel again (session-keeper.ts says how): the agent started if needed,
+   * the session loaded or resumed in this folder, then its asking mode as a new one's.
    */
   async reopen(name: string, sessionId: string, title?: string): Promise<SessionPanel> {
     const agent = this.find(name);
     if (!agent) throw new Error(`No agent "${name}" is configured (${AGENTS_SETTING}).`);
     const client = await this.client(agent);
-    const running = this.running.get(name)!;
-    const shown = running.sessions.find((p) => p.session.id === sessionId);
-    if (shown && client.session(sessionId) === shown.session) {
-      shown.reveal();
-      return shown;
-    }
-    if (!canReopen(client.sessionSupport)) throw new Error(`${noPastSessions(name)}, so it cannot reopen one.`);
-    const remembered = this.kept.find(name, sessionId);
-    // Sessions of this folder only: the agent reads and writes inside the workspace's folder.
-    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    if (!cwd) throw new Error('Open a folder first: an agent works in a folder, and reads and writes only inside it.');
-    // The panel of the session before the agent ended gives way to the reopened one.
-    if (shown) this.dropPanel(name, shown);
-    let panel: SessionPanel | undefined;
-    const known = title ?? remembered?.title ?? shown?.session.label;
-    try {
-      const { session, replayed } = await client.reopenSession({
-        sessionId,
-        cwd,
-        ...(known !== undefined && { title: known }),
-        onSession: (s) => {
-          panel = this.addPanel(name, client, s, `Reopening the session: ${name} replays the conversation…`);
-          panel.reveal();
-        },
-      });
-      panel!.reopened(replayed);
-      await this.applyStartMode(agent, session);
-      return panel!;
-    } catch (error) {
-      if (panel) this.dropPanel(name, panel);
-      if ((error as { code?: unknown }).code === NOT_FOUND) void this.kept.forget(name, sessionId).then(() => this.onDidChange.fire());
-      throw new Error(`${name} could not reopen the session${known ? ` "${known}"` : ''}: ${errorMessage(error)}`, { cause: error });
-    }
+    const shown = this.running.get(name)!.sessions.find((p) => p.session.id === sessionId);
+    return this.kept.reopen(
+      { agent: name, client, sessionId, ...(title !== undefined && { title }), cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, ...(shown && { shown }) },
+      {
+        addPanel: (session, note) => this.addPanel(name, client, session, note),
+        dropPanel: (panel) => this.dropPanel(name, panel),
+        startMode: (session) => this.applyStartMode(agent, session),
+        forgotten: () => this.onDidChange.fire(),
+      },
+    );
   }
 
   private dropPanel(name: string, panel: SessionPanel): void {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { reportFailure as report, showInfo } from '../notify';
 import type { OwnQuickInput } from '../quick-input/own-quick-input';
 import { oneLine } from '../text';
-import type { AgentHosts } from './agent-hosts';
+import type { AgentHostConnections } from './agent-host-connections';
 import { connectAgentHost } from './connect-agent-host';
 
 export const CONNECT_AGENT_HOST_COMMAND = 'elicitationHost.connectAgentHost';
@@ -15,7 +15,7 @@ export const CONNECT_AGENT_HOST_COMMAND = 'elicitationHost.connectAgentHost';
 /** A host row's node, as the Agents view hands it to a command (only the name is read). */
 type HostArgument = { readonly kind?: string; readonly host?: unknown } | undefined;
 
-async function whichHost(quickInput: OwnQuickInput, hosts: AgentHosts, node: HostArgument, verb: string): Promise<string | undefined> {
+async function whichHost(quickInput: OwnQuickInput, hosts: AgentHostConnections, node: HostArgument, verb: string): Promise<string | undefined> {
   if (node?.kind === 'host' && typeof (node.host as { name?: unknown })?.name === 'string') return (node.host as { name: string }).name;
   const all = hosts.hosts;
   if (all.length === 0) {
@@ -30,7 +30,7 @@ async function whichHost(quickInput: OwnQuickInput, hosts: AgentHosts, node: Hos
   return picked?.name;
 }
 
-export function registerAgentHostCommands(quickInput: OwnQuickInput, hosts: AgentHosts, openSessionCommand: string): vscode.Disposable[] {
+export function registerAgentHostCommands(quickInput: OwnQuickInput, hosts: AgentHostConnections, openSessionCommand: string): vscode.Disposable[] {
   const onHost = (command: string, verb: string, run: (name: string) => Promise<unknown> | void) =>
     vscode.commands.registerCommand(command, (node?: HostArgument) =>
       report(
